@@ -1,0 +1,241 @@
+package engine
+
+// Capture is one plane sent back to its hangar by a move.
+type Capture struct {
+	Colour Colour
+	Plane  uint8
+	From   Place // its route index when it was hit
+}
+
+// Result says step by step what a move did, for event logs and animation.
+type Result struct {
+	Move  Move
+	Roll  int
+	Group uint8 // bit i: plane i of the mover moved (the stack, or one plane)
+	From  Place // where the group started
+	// Landed is where the roll's steps ended (after a bounce at the centre).
+	Landed  Place
+	Bounced bool
+	// JumpTo is set (≥ 0) when the group jumped +4 from Landed; FlyTo when
+	// it took the shortcut; FlyJumpTo when flyjump carried it on to 33.
+	JumpTo, FlyTo, FlyJumpTo Place
+	To                       Place // where the group ended
+	Captures                 [3 * PlanesPerColour]Capture
+	NCaptures                uint8
+	// Penalised is the planes a third six sent home (bit i: plane i).
+	Penalised uint8
+	// ColourFinished is set when this move finished the mover's last plane.
+	ColourFinished bool
+	ExtraRoll      bool // the mover rolls again
+	Next           Colour
+}
+
+// Play applies an outcome of roll after checking that it is one of
+// Outcomes(rules, roll); it returns the new position and what happened.
+// An illegal outcome returns an error wrapping ErrIllegal and p unchanged.
+func (p Position) Play(rules Rules, roll int, m Move) (Position, Result, error) {
+	var res Result
+	if p.GameOver() {
+		return p, res, errorf("the game is over: no moves")
+	}
+	if !ValidRoll(roll) {
+		return p, res, errorf("roll %d: want 1..6", roll)
+	}
+	outs := p.Outcomes(rules, roll)
+	if !outs.Contains(m) {
+		return p, res, errorf("%s is not legal for %s with roll %d in %s (legal: %v)", m, p.toMove, roll, p, outs.Slice())
+	}
+	p.apply(rules, roll, m, &res)
+	return p, res, nil
+}
+
+// Apply plays an outcome known to be legal (one of Outcomes). It does not
+// check and does not allocate: it is the fast path for search and playouts.
+func (p *Position) Apply(rules Rules, roll int, m Move) { p.apply(rules, roll, m, nil) }
+
+func (p *Position) apply(rules Rules, roll int, m Move, res *Result) {
+	c := p.toMove
+	if res != nil {
+		*res = Result{Move: m, Roll: roll, From: Hangar, Landed: Hangar, JumpTo: -1, FlyTo: -1, FlyJumpTo: -1, To: Hangar}
+	}
+	switch m.Kind {
+	case Penalty:
+		for i := 0; i < PlanesPerColour; i++ {
+			if p.sixMoved&(1<<i) != 0 {
+				p.planes[c][i] = Hangar
+			}
+		}
+		if res != nil {
+			res.Penalised = p.sixMoved
+		}
+		p.passTurn()
+	case Pass:
+		p.passTurn()
+	default:
+		p.movePlanes(rules, roll, int(m.Plane), res)
+	}
+	if res != nil {
+		res.Next = p.toMove
+	}
+}
+
+func (p *Position) movePlanes(rules Rules, roll, lead int, res *Result) {
+	c := p.toMove
+	pl := &p.planes[c]
+	from := pl[lead]
+	var group uint8 = 1 << lead
+	if from >= 0 && !rules.NoStacks {
+		for j := lead + 1; j < PlanesPerColour; j++ {
+			if pl[j] == from {
+				group |= 1 << j
+			}
+		}
+	}
+	var to Place
+	switch {
+	case from == Hangar:
+		to = Launch
+	case from == Launch:
+		to = Place(roll - 1)
+	default:
+		t := int(from) + roll
+		if t > Centre {
+			t = 2*Centre - t
+			if res != nil {
+				res.Bounced = true
+			}
+		}
+		to = Place(t)
+	}
+	if res != nil {
+		res.Group, res.From, res.Landed = group, from, to
+	}
+	if onTrack(to) {
+		to = p.land(rules, c, to, res)
+	}
+	for j := 0; j < PlanesPerColour; j++ {
+		if group&(1<<j) != 0 {
+			pl[j] = to
+		}
+	}
+	if res != nil {
+		res.To = to
+	}
+	finished := to == Finished && p.colourFinished(c)
+	if finished {
+		p.order[p.nOrder] = c
+		p.nOrder++
+		if res != nil {
+			res.ColourFinished = true
+		}
+		if p.flyingColours() <= 1 {
+			p.toMove, p.sixes, p.sixMoved = NoColour, 0, 0
+			return
+		}
+	}
+	if roll == 6 && !finished {
+		p.sixes++
+		p.sixMoved |= group
+		if res != nil {
+			res.ExtraRoll = true
+		}
+		return
+	}
+	p.passTurn()
+}
+
+// land applies the effects of landing on track square `at` (rules.md
+// section 5) and returns where the group ends.
+func (p *Position) land(rules Rules, c Colour, at Place, res *Result) Place {
+	p.captureAt(c, Absolute(c, int(at)), res)
+	switch {
+	case at == ShortcutFrom:
+		at = p.fly(c, res)
+		if rules.FlyJump {
+			at = FlyJumpTo
+			p.captureAt(c, Absolute(c, int(at)), res)
+			if res != nil {
+				res.FlyJumpTo = at
+			}
+		}
+	case IsJumpSquare(int(at)):
+		at += JumpLength
+		p.captureAt(c, Absolute(c, int(at)), res)
+		if res != nil {
+			res.JumpTo = at
+		}
+		if at == ShortcutFrom {
+			at = p.fly(c, res) // a jump onto the shortcut flies, but never jumps again
+		}
+	}
+	return at
+}
+
+// fly takes the shortcut 17 → 29: it crosses the opposite colour's H3, then
+// captures on 29.
+func (p *Position) fly(c Colour, res *Result) Place {
+	o := c.Opposite()
+	if p.InPlay(o) {
+		for j := 0; j < PlanesPerColour; j++ {
+			if p.planes[o][j] == CrossingHome {
+				p.planes[o][j] = Hangar
+				if res != nil {
+					res.Captures[res.NCaptures] = Capture{Colour: o, Plane: uint8(j), From: CrossingHome}
+					res.NCaptures++
+				}
+			}
+		}
+	}
+	p.captureAt(c, Absolute(c, ShortcutTo), res)
+	if res != nil {
+		res.FlyTo = ShortcutTo
+	}
+	return ShortcutTo
+}
+
+// captureAt sends every opponent plane on absolute track square a to its hangar.
+func (p *Position) captureAt(c Colour, a int, res *Result) {
+	for o := Colour(0); o < NumColours; o++ {
+		if o == c || p.inPlay&(1<<o) == 0 {
+			continue
+		}
+		// Only route index RouteIndex(o, a) can be square a for colour o.
+		idx := Place(RouteIndex(o, a))
+		if idx > TrackEnd {
+			continue
+		}
+		for j := 0; j < PlanesPerColour; j++ {
+			if p.planes[o][j] == idx {
+				p.planes[o][j] = Hangar
+				if res != nil {
+					res.Captures[res.NCaptures] = Capture{Colour: o, Plane: uint8(j), From: idx}
+					res.NCaptures++
+				}
+			}
+		}
+	}
+}
+
+// passTurn hands the dice to the next colour clockwise that is in play and
+// still flying, and clears the sixes of the turn (rules.md 4.7).
+func (p *Position) passTurn() {
+	p.sixes, p.sixMoved = 0, 0
+	c := p.toMove
+	for k := 0; k < NumColours; k++ {
+		c = c.Next()
+		if p.inPlay&(1<<c) != 0 && !p.colourFinished(c) {
+			p.toMove = c
+			return
+		}
+	}
+}
+
+func (p *Position) flyingColours() int {
+	n := 0
+	for c := Colour(0); c < NumColours; c++ {
+		if p.inPlay&(1<<c) != 0 && !p.colourFinished(c) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,3 @@
+module aeroplane
+
+go 1.26
