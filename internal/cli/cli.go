@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// env is what a command may touch: its arguments and standard streams.
+type env struct {
+	args   []string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// command is one subcommand of aeroplane.
+type command struct {
+	name    string
+	usage   string // the argument synopsis shown by help
+	summary string
+	run     func(e *env) error
+}
+
+// commands is the table that both dispatch and help read, so help never lies.
+// Each command lives in its own file.
+var commands []command
+
+func register(c command) { commands = append(commands, c) }
+
+// errUsage marks an error in the arguments: the message is printed with the
+// command's usage and the exit status is 2.
+var errUsage = errors.New("usage")
+
+func usageError(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
+}
+
+// Main runs aeroplane with the given arguments and returns the exit status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	name := "play"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" {
+		printHelp(stdout)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != name {
+			continue
+		}
+		err := c.run(&env{args: args, stdin: stdin, stdout: stdout, stderr: stderr})
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(stderr, "aeroplane %s: %v\nusage: aeroplane %s %s\n", c.name, strings.TrimPrefix(err.Error(), "usage: "), c.name, c.usage)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "aeroplane %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "aeroplane: unknown command %q; `aeroplane help` lists the commands\n", name)
+	return 2
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "aeroplane: Aeroplane Chess (飞行棋) peer to peer on your local network.")
+	fmt.Fprintln(w, "\nUsage: aeroplane [COMMAND] [FLAGS] [ARGS]   (no command: play)")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\n`aeroplane COMMAND -h` shows a command's flags.")
+}
+
+// newFlags makes a flag set for a command that reports errors as usage errors
+// instead of exiting.
+func newFlags(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("aeroplane "+name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	return fs
+}
+
+// parseFlags parses flags placed anywhere among the arguments (Go's flag
+// package stops at the first positional one) and returns the positional ones.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError("%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
