@@ -40,9 +40,9 @@ func usageError(format string, args ...any) error {
 
 // Main runs aeroplane with the given arguments and returns the exit status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	name := "play"
+	name := commandName(args)
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		name, args = args[0], args[1:]
+		args = args[1:] // it named the command
 	}
 	if name == "help" {
 		printHelp(stdout)
@@ -68,6 +68,30 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "aeroplane: unknown command %q; `aeroplane help` lists the commands\n", name)
 	return 2
+}
+
+// commandName picks the command: the first argument when it is not a flag;
+// "headless" when the flags ask for a headless peer (--headless, as the
+// product card spells it); "help" for a bare -h or --help; otherwise "play".
+func commandName(args []string) string {
+	if len(args) == 0 {
+		return "play"
+	}
+	if !strings.HasPrefix(args[0], "-") {
+		return args[0]
+	}
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		return "help"
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--headless" || a == "-headless" || strings.HasPrefix(a, "--headless=") || strings.HasPrefix(a, "-headless=") {
+			return "headless"
+		}
+	}
+	return "play"
 }
 
 func printHelp(w io.Writer) {
