@@ -1,0 +1,157 @@
+package engine
+
+import "math/bits"
+
+func init() { registerBot("greedy", func() Bot { return greedyBot{} }) }
+
+// greedyBot looks one move ahead: it plays each outcome and scores the
+// position it reaches for the mover. The score (integers only, so every
+// peer agrees) values:
+//
+//   - progress along the route, so jumps (+4) and the shortcut (+12) count
+//     for the steps they save;
+//   - finishing a plane, well above any other progress;
+//   - planes out of the hangar, and taking opponents' planes away from
+//     them (a capture), the more the further the victim had flown;
+//   - safety: each own plane on a square that an opponent can hit with its
+//     next roll costs what it would lose, times the number of rolls that hit it.
+//
+// Ties between outcomes with equal scores are broken by the seed (one draw
+// of NewRand(seed) among the tied ones, in lead-plane order), so that
+// greedy-against-greedy games differ while staying reproducible.
+type greedyBot struct{}
+
+func (greedyBot) Name() string { return "greedy" }
+
+// Weights of the score. Every term is multiplied by 6 so that the threat
+// term, a count of hitting rolls out of 6, stays an integer.
+const (
+	greedyStep      = 10  // per step of progress (launch area = 1 step, route index i = i+2)
+	greedyOut       = 60  // per plane out of the hangar
+	greedyFinished  = 300 // per finished plane, on top of its progress
+	greedyTheirStep = 5   // per step of an opponent plane (negative for us)
+	greedyTheirOut  = 100 // per opponent plane out of the hangar (negative for us)
+)
+
+func (greedyBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, seed uint64) Move {
+	if outs.Len() == 0 {
+		return Move{Kind: Pass, Colour: p.toMove}
+	}
+	if outs.Len() == 1 {
+		return outs.At(0)
+	}
+	c := p.toMove
+	var tied [PlanesPerColour]int
+	n := 0
+	best := 0
+	for k := 0; k < outs.Len(); k++ {
+		q := *p
+		q.Apply(rules, roll, outs.At(k))
+		s := greedyScore(&q, rules, c)
+		switch {
+		case n == 0 || s > best:
+			best, tied[0], n = s, k, 1
+		case s == best:
+			tied[n] = k
+			n++
+		}
+	}
+	if n == 1 {
+		return outs.At(tied[0])
+	}
+	r := NewRand(seed)
+	return outs.At(tied[r.Intn(n)])
+}
+
+// greedyProgress is how many steps a plane at place x has flown from its hangar.
+func greedyProgress(x Place) int {
+	switch x {
+	case Hangar:
+		return 0
+	case Launch:
+		return 1
+	}
+	return int(x) + 2 // route index 0 is one step past the launch area; the centre is 57
+}
+
+// greedyScore values position q for colour c (higher is better for c).
+func greedyScore(q *Position, rules Rules, c Colour) int {
+	var hits [TrackSquares + 1]uint8
+	q.threats(rules, c, &hits)
+	s := 0
+	for _, x := range q.planes[c] {
+		pr := greedyProgress(x)
+		s += 6 * greedyStep * pr
+		if x == Hangar {
+			continue
+		}
+		s += 6 * greedyOut
+		switch {
+		case x == Finished:
+			s += 6 * greedyFinished
+		case onTrack(x):
+			s -= int(hits[Absolute(c, int(x))]) * (greedyOut + greedyStep*pr)
+		case x == CrossingHome:
+			s -= int(hits[TrackSquares]) * (greedyOut + greedyStep*pr)
+		}
+	}
+	for o := Colour(0); o < NumColours; o++ {
+		if o == c || !q.InPlay(o) {
+			continue
+		}
+		for _, x := range q.planes[o] {
+			if x != Hangar {
+				s -= 6 * (greedyTheirOut + greedyTheirStep*greedyProgress(x))
+			}
+		}
+	}
+	return s
+}
+
+// threats counts, for every absolute track square, how many (opponent
+// colour, roll) pairs would send a plane of colour c on it home with the
+// opponent's next roll: landing there, jumping there, or flying the
+// shortcut there. hits[TrackSquares] is the same count for c's own H3,
+// which the opposite colour's shortcut crosses. A colour counts each roll
+// once however many of its planes could hit, since it moves one of them.
+// An opponent taxiing out and rolling again after a six is not foreseen.
+func (q *Position) threats(rules Rules, c Colour, hits *[TrackSquares + 1]uint8) {
+	for o := Colour(0); o < NumColours; o++ {
+		if o == c || !q.InPlay(o) || q.colourFinished(o) {
+			continue
+		}
+		crossing := o == c.Opposite()
+		for r := 1; r <= 6; r++ {
+			var mask uint64 // bit a: square a hit; bit TrackSquares: c's H3
+			for i, x := range q.planes[o] {
+				if (x != Launch && !onTrack(x)) || !firstAt(&q.planes[o], i) {
+					continue
+				}
+				land := int(x) + r // from L (−1) this is r−1
+				if land > TrackEnd {
+					continue
+				}
+				mask |= 1 << Absolute(o, land)
+				to := land
+				if IsJumpSquare(land) {
+					to = land + JumpLength
+					mask |= 1 << Absolute(o, to)
+				}
+				if to == ShortcutFrom {
+					mask |= 1 << Absolute(o, ShortcutTo)
+					if crossing {
+						mask |= 1 << TrackSquares
+					}
+					if rules.FlyJump && land == ShortcutFrom {
+						mask |= 1 << Absolute(o, FlyJumpTo)
+					}
+				}
+			}
+			for mask != 0 {
+				a := bits.TrailingZeros64(mask)
+				hits[a]++
+				mask &= mask - 1
+			}
+		}
+	}
+}
