@@ -49,7 +49,7 @@ func TestGreedyChoices(t *testing.T) {
 		{"crossing capture", "", "52,F,F,F/-/16,22,F,F/- Y 0 -", 1, "Y0"},
 		// R0 on 46 (absolute 46) is hit by Y0 on Y's 16 with a 4; moving it
 		// into the home column saves it, moving R1 20→24 leaves it there.
-{"escape home", "", "46,20,F,F/-/16,H,H,H/- R 0 -", 4, "R0"},
+		{"escape home", "", "46,20,F,F/-/16,H,H,H/- R 0 -", 4, "R0"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
