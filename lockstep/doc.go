@@ -1,0 +1,66 @@
+// Package lockstep is the game protocol of aeroplane: cheat-resistant dice
+// among friends and a turn order every peer agrees on, as a pure state
+// machine in the style of etcd raft's RawNode. PROTOCOL.md in this
+// directory describes the messages, the states, the failure handling, why it
+// is safe and the threat table.
+//
+// It must never touch the network, a file, a clock, a goroutine or a random
+// source: inputs are peer messages (Step), local intents (Roll, Choose) and
+// abstract time (Tick); everything it wants done comes out of Ready. The
+// caller supplies the entropy of the player's hash chain.
+//
+// # Driving a Node (what p2p does)
+//
+//	setup := lockstep.Setup{Version: lockstep.Version, Name: lobby,
+//		Seats: []lockstep.Seat{{Colour: engine.Red, Player: idA}, {Colour: engine.Yellow, Player: idB},
+//			{Colour: engine.Blue, Bot: "random"}},
+//		Rules: rules, Nonce: nonce}           // identical bytes on every peer: Setup.Encode / DecodeSetup
+//	var ent [32]byte; crypto/rand.Read(ent[:])  // keep it PRIVATE (0600 file): Restore needs it, the log never holds it
+//	n, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: myID, Key: myPrivKey, Entropy: ent, AutoRoll: true})
+//	loop {
+//		select { case m := <-net: n.Step(m.From, m.Data)      // every received frame (errors: log and drop)
+//		         case <-ticker(100ms): n.Tick()
+//		         case ui intent: n.Roll() / n.Choose(move) }
+//		if n.HasReady() {
+//			rd := n.Ready()
+//			logw.Append(rd.LogEntries...); logw.Flush()  // durable BEFORE sending
+//			for _, e := range rd.Messages { send(e.To, e.Data) }  // To == "": every other player
+//			show(rd.Events, rd.State)
+//			n.Advance(rd)
+//		}
+//	}
+//
+// After a crash: records, err := lockstep.ReadLog(f) (on *TornTailError keep
+// the good prefix and truncate the file at its Offset), then
+// n, err := lockstep.Restore(cfg, records) with the same Config (same Key
+// and Entropy) and go on driving it; it re-sends what others lack on ticks.
+//
+// # Identity and setup
+//
+// Players are libp2p peers: Ed25519 keys (core/crypto) and peer IDs
+// (core/peer). A Setup lists the seats (colour, owning peer or bot kind), the
+// rules, the protocol version, the lobby name and a nonce; GameID is SHA-256
+// over a domain tag and Setup.Encode. Every message carries the GameID, so a
+// confirmation is a signature over exactly that setup. The game starts when
+// every player has confirmed; the first player is chosen by roll 0 of the
+// shared dice.
+//
+// # Dice
+//
+// Each player commits in its Confirm to the anchor of a hash chain bound to
+// the game ID and its peer ID, and reveals one link per roll, only after the
+// move before that roll has been applied. A roll is SHA-256 over every
+// present player's link in seat order, sampled into 1..6 by rejection
+// (DeriveRoll). Bot seats roll the same shared dice and choose with a seed
+// derived from the roll, identically on every peer.
+//
+// # Events
+//
+// Ready.Events tell the driver what happened, in order: EventSetupConfirmed,
+// EventGameStarted (first player), EventWaiting (whose input is awaited),
+// EventRolled, EventYourMove (the local player must Choose), EventMoved (with
+// engine.Result), EventTurnPassed, EventAbsent (a bot plays the seat from a
+// roll on), EventReturned, EventCheating (culprit, kind, detail),
+// EventStateMismatch, EventHalted and EventGameOver (ranking and the history
+// hash, equal on every honest peer).
+package lockstep
