@@ -1,0 +1,153 @@
+package engine
+
+// The expert bot: expectimax over the dice with a static evaluation at the
+// leaves (bot_expert_eval.go).
+//
+// The tree: the root chooses among the outcomes of the roll it was given.
+// Every node below is a chance node over the six faces for whoever is to
+// move there, which the engine's own Apply decides: after a 6 the same
+// colour rolls again, the third six is the single outcome Penalty, a roll
+// with no legal move is the single outcome Pass, and otherwise the turn
+// passes to the next colour still flying.
+//
+// Multi-player model: each colour scores itself (scores), and a colour's
+// utility is its score less a blend of the best opponent's and the
+// opponents' mean (utility). The root maximises its utility through the
+// search; an opponent is modelled as choosing the move with the best
+// static utility for itself (a one-ply max-n reply), which is what a
+// greedy or human opponent roughly does. Paranoid search (every opponent
+// minimising the root) was not used: in a four-player game it makes the
+// bot flee from threats that three selfish opponents rarely carry out.
+//
+// Budget: iterative deepening by chance layers, bounded by a count of
+// evaluated leaves, never by a clock, so the move depends only on the
+// inputs. A layer is started only while the leaves spent so far, times
+// the typical growth of one layer, fit the budget.
+
+// expertLeafBudget bounds the leaves one Choose may evaluate; on this
+// project's reference machine it keeps a move well under 100 ms.
+const expertLeafBudget = 60000
+
+// expertMaxDepth is the deepest layer of chance nodes searched.
+const expertMaxDepth = 3
+
+// expertGrowth is how many times more leaves a layer costs than the one
+// before it (six rolls times about four moves).
+const expertGrowth = 24
+
+type expertBot struct {
+	maxDepth int
+	budget   int
+	w        expertWeights
+}
+
+func init() {
+	registerBot("expert", func() Bot {
+		return &expertBot{maxDepth: expertMaxDepth, budget: expertLeafBudget, w: defaultExpertWeights}
+	})
+}
+
+func (*expertBot) Name() string { return "expert" }
+
+// expertSearch is the state of one Choose; it lives on the stack.
+type expertSearch struct {
+	rules  Rules
+	tb     *expertTables
+	w      *expertWeights
+	root   Colour
+	leaves int
+}
+
+// Choose searches each outcome of roll and returns the best; ties go to
+// the lowest lead plane. The seed is not needed: the search is exact
+// given its inputs.
+func (b *expertBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, _ uint64) Move {
+	if outs.Len() <= 1 {
+		return outs.At(0)
+	}
+	s := expertSearch{rules: rules, tb: expertTablesFor(rules), w: &b.w, root: p.toMove}
+	best := 0
+	for depth := 0; depth <= b.maxDepth; depth++ {
+		if depth > 0 && s.leaves*expertGrowth > b.budget {
+			break
+		}
+		best = s.bestAt(p, roll, outs, depth)
+	}
+	return outs.At(best)
+}
+
+// bestAt is the index of the root outcome with the highest value searched
+// to depth chance layers.
+func (s *expertSearch) bestAt(p *Position, roll int, outs *MoveList, depth int) int {
+	best, bestV := 0, int32(-1<<31)
+	for k := 0; k < outs.Len(); k++ {
+		q := *p
+		q.Apply(s.rules, roll, outs.At(k))
+		if v := s.value(q, depth); v > bestV {
+			best, bestV = k, v
+		}
+	}
+	return best
+}
+
+// leaf is the root's static utility of p.
+func (s *expertSearch) leaf(p *Position) int32 {
+	s.leaves++
+	sc := s.tb.scores(p, s.w)
+	return utility(p, &sc, s.root, s.w)
+}
+
+// value is the root's expected utility of p, searched depth chance layers.
+// p is passed by value: a pointer to a loop-local copy would make the
+// recursion allocate.
+func (s *expertSearch) value(p Position, depth int) int32 {
+	if depth == 0 || p.GameOver() {
+		return s.leaf(&p)
+	}
+	mover := p.toMove
+	sum := int32(0)
+	for roll := 1; roll <= 6; roll++ {
+		outs := p.Outcomes(s.rules, roll)
+		switch {
+		case outs.Len() == 1:
+			q := p
+			q.Apply(s.rules, roll, outs.At(0))
+			sum += s.value(q, depth-1)
+		case mover == s.root:
+			best := int32(-1 << 31)
+			for k := 0; k < outs.Len(); k++ {
+				q := p
+				q.Apply(s.rules, roll, outs.At(k))
+				if v := s.value(q, depth-1); v > best {
+					best = v
+				}
+			}
+			sum += best
+		default:
+			sum += s.reply(&p, roll, &outs, depth-1)
+		}
+	}
+	return sum / 6
+}
+
+// reply plays the opponent's move with the best static utility for the
+// opponent and returns the root's value of the result.
+func (s *expertSearch) reply(p *Position, roll int, outs *MoveList, depth int) int32 {
+	mover := p.toMove
+	var bestQ Position
+	bestU, bestRoot := int32(-1<<31), int32(0)
+	for k := 0; k < outs.Len(); k++ {
+		q := *p
+		q.Apply(s.rules, roll, outs.At(k))
+		s.leaves++
+		sc := s.tb.scores(&q, s.w)
+		if u := utility(&q, &sc, mover, s.w); u > bestU {
+			bestU, bestQ = u, q
+			bestRoot = utility(&q, &sc, s.root, s.w)
+		}
+	}
+	if depth == 0 || bestQ.GameOver() {
+		return bestRoot
+	}
+	return s.value(bestQ, depth)
+}

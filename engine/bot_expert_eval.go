@@ -1,0 +1,265 @@
+package engine
+
+import "math/bits"
+
+// The expert bot's evaluation. Everything is integer fixed point: one
+// roll of the die is expertRoll units, so that peers on any machine score
+// alike and choose alike.
+
+// expertRoll is the fixed-point unit of the evaluation: one roll of the die.
+const expertRoll = 1024
+
+// placeSlots indexes a Place for the tables: Hangar 0, Launch 1, route
+// index i at i+2, Finished at Centre+2.
+const placeSlots = Centre + 3
+
+func slot(p Place) int { return int(p) + 2 }
+
+// crossingBit marks, in a hit mask, that the attacker's shortcut crosses
+// the opposite colour's H3; bits 0..51 are absolute track squares.
+const crossingBit = uint64(1) << TrackSquares
+
+// expertTables holds what the evaluation precomputes for one rule set.
+type expertTables struct {
+	// progress is how many rolls' worth (in expertRoll units) a plane at
+	// the slot has gained over a plane in the hangar: the expected rolls
+	// from the hangar to the centre minus those from the slot, for a plane
+	// that alone used every roll. It counts jumps and the shortcut, so a
+	// plane before square 17 is worth more than its step count.
+	progress [placeSlots]int32
+	// hits[c][s][r-1] is the mask of squares a group of colour c at slot s
+	// hits with roll r: where it lands, where it jumps or flies to, and
+	// crossingBit when it takes the shortcut.
+	hits [NumColours][placeSlots][6]uint64
+}
+
+// expertTableSet has one table per (takeoff, flyjump) pair; the other
+// options change nothing the tables model (stacks move as one plane, and
+// the home column is valued by distance whether overshoots bounce or stay).
+var expertTableSet [3][2]expertTables
+
+func init() {
+	for to := range expertTableSet {
+		for fj := range expertTableSet[to] {
+			expertTableSet[to][fj].build(Rules{Takeoff: Takeoff(to), FlyJump: fj == 1})
+		}
+	}
+}
+
+func expertTablesFor(rules Rules) *expertTables {
+	fj := 0
+	if rules.FlyJump {
+		fj = 1
+	}
+	return &expertTableSet[rules.Takeoff%3][fj]
+}
+
+// landing follows a group that reached route index t (0..49) through the
+// jump and shortcut of rules.md section 5; it returns where the group ends
+// and the route indices it hits on the way (with crossed true when it
+// crossed the opposite colour's H3).
+func landing(rules Rules, t int) (end int, hit [3]int, nHit int, crossed bool) {
+	hit[0], nHit = t, 1
+	fly := func() {
+		crossed = true
+		t = ShortcutTo
+		hit[nHit] = t
+		nHit++
+	}
+	switch {
+	case t == ShortcutFrom:
+		fly()
+		if rules.FlyJump {
+			t = FlyJumpTo
+			hit[nHit] = t
+			nHit++
+		}
+	case IsJumpSquare(t):
+		t += JumpLength
+		hit[nHit] = t
+		nHit++
+		if t == ShortcutFrom {
+			fly() // a jump onto the shortcut flies on, but never jumps again
+		}
+	}
+	return t, hit, nHit, crossed
+}
+
+func (tb *expertTables) build(rules Rules) {
+	// remaining[s]: expected rolls to the centre from slot s, fixed point.
+	var remaining [placeSlots]int64
+	const unit = int64(expertRoll)
+	// In the home column the exact roll is left to the search; distance is
+	// valued at the mean roll of 3.5 steps.
+	for p := HomeFirst; p <= Centre; p++ {
+		remaining[slot(Place(p))] = int64(Centre-p) * unit * 2 / 7
+	}
+	dest := func(t int) int64 {
+		if t > TrackEnd {
+			if t > Centre {
+				t = 2*Centre - t
+			}
+			return remaining[slot(Place(t))]
+		}
+		end, _, _, _ := landing(rules, t)
+		return remaining[slot(Place(end))]
+	}
+	for i := TrackEnd; i >= 0; i-- {
+		sum := int64(0)
+		for r := 1; r <= 6; r++ {
+			sum += dest(i + r)
+		}
+		remaining[slot(Place(i))] = unit + sum/6
+	}
+	sum := int64(0)
+	for r := 1; r <= 6; r++ {
+		sum += dest(r - 1)
+	}
+	remaining[slot(Launch)] = unit + sum/6
+	takeoffs := int64(0)
+	for r := 1; r <= 6; r++ {
+		if rules.Takeoff.Allows(r) {
+			takeoffs++
+		}
+	}
+	remaining[slot(Hangar)] = remaining[slot(Launch)] + 6*unit/takeoffs
+	for s := range tb.progress {
+		tb.progress[s] = int32(remaining[slot(Hangar)] - remaining[s])
+	}
+
+	for c := Colour(0); c < NumColours; c++ {
+		for s := slot(Launch); s <= slot(TrackEnd); s++ {
+			from := s - 2 // route index, -1 for the launch area
+			for r := 1; r <= 6; r++ {
+				t := from + r
+				if from < 0 {
+					t = r - 1
+				}
+				if t > TrackEnd {
+					continue
+				}
+				_, hit, n, crossed := landing(rules, t)
+				var m uint64
+				for k := 0; k < n; k++ {
+					m |= 1 << Absolute(c, hit[k])
+				}
+				if crossed {
+					m |= crossingBit
+				}
+				tb.hits[c][s][r-1] = m
+			}
+		}
+	}
+}
+
+// expertWeights are the evaluation's knobs, in 1/64ths.
+type expertWeights struct {
+	risk       int32 // share of a plane's progress lost per threatening roll in six
+	riskToMove int32 // the same for the side to move, which may fly away first
+	leader     int32 // weight of the best opponent in the utility
+	field      int32 // weight of the opponents' mean in the utility
+	finish     int32 // bonus for a finished plane, in rolls
+}
+
+var defaultExpertWeights = expertWeights{risk: 64, riskToMove: 32, leader: 32, field: 32, finish: 2}
+
+// rankBonus is added to a colour that has finished all its planes, by
+// finishing place: winning dwarfs every positional term.
+var rankBonus = [NumColours]int32{400 * expertRoll, 150 * expertRoll, 60 * expertRoll, 0}
+
+// scores values every colour of p on its own: its planes' progress, less
+// what the other colours threaten to take from it before it moves again.
+func (tb *expertTables) scores(p *Position, w *expertWeights) (s [NumColours]int32) {
+	var masks [NumColours][6]uint64
+	for o := Colour(0); o < NumColours; o++ {
+		if p.inPlay&(1<<o) == 0 {
+			continue
+		}
+		pl := &p.planes[o]
+		for i := 0; i < PlanesPerColour; i++ {
+			at := pl[i]
+			if at < Launch || at > TrackEnd {
+				continue
+			}
+			h := &tb.hits[o][slot(at)]
+			for r := range 6 {
+				masks[o][r] |= h[r]
+			}
+		}
+	}
+	for v := Colour(0); v < NumColours; v++ {
+		if p.inPlay&(1<<v) == 0 {
+			continue
+		}
+		pl := &p.planes[v]
+		total, loss := int32(0), int32(0)
+		for i := 0; i < PlanesPerColour; i++ {
+			at := pl[i]
+			val := tb.progress[slot(at)]
+			total += val
+			if at == Finished {
+				total += w.finish * expertRoll
+				continue
+			}
+			var bit uint64
+			switch {
+			case at >= 0 && at <= TrackEnd:
+				bit = 1 << Absolute(v, int(at))
+			case at == CrossingHome:
+				bit = crossingBit
+			default:
+				continue
+			}
+			n := 0
+			for o := Colour(0); o < NumColours; o++ {
+				if o == v || p.inPlay&(1<<o) == 0 {
+					continue
+				}
+				if bit == crossingBit && o != v.Opposite() {
+					continue
+				}
+				for r := range 6 {
+					n += int(masks[o][r] & bit >> bits.TrailingZeros64(bit))
+				}
+			}
+			if n > 6 {
+				n = 6
+			}
+			loss += val * int32(n)
+		}
+		rw := w.risk
+		if v == p.toMove {
+			rw = w.riskToMove
+		}
+		total -= loss * rw / (6 * 64)
+		for k := 0; k < int(p.nOrder); k++ {
+			if p.order[k] == v {
+				total += rankBonus[k]
+			}
+		}
+		s[v] = total
+	}
+	return s
+}
+
+// utility is how good scores s are for colour c: its own score less a
+// blend of the best opponent's and the opponents' mean. Against the
+// leader alone a capture of anyone else would be worth nothing; against
+// the mean alone the bot would let one opponent run away with the game.
+func utility(p *Position, s *[NumColours]int32, c Colour, w *expertWeights) int32 {
+	best, sum, n := int32(-1<<30), int32(0), int32(0)
+	for o := Colour(0); o < NumColours; o++ {
+		if o == c || p.inPlay&(1<<o) == 0 {
+			continue
+		}
+		if s[o] > best {
+			best = s[o]
+		}
+		sum += s[o]
+		n++
+	}
+	if n == 0 {
+		return s[c]
+	}
+	return s[c] - (best*w.leader+sum/n*w.field)/64
+}
