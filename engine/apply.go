@@ -42,9 +42,11 @@ func (p Position) Play(rules Rules, roll int, m Move) (Position, Result, error) 
 		return p, res, errorf("roll %d: want 1..6", roll)
 	}
 	outs := p.Outcomes(rules, roll)
-	if !outs.Contains(m) {
+	k := outs.index(m)
+	if k < 0 {
 		return p, res, errorf("%s is not legal for %s with roll %d in %s (legal: %v)", m, p.toMove, roll, p, outs.Slice())
 	}
+	m = outs.At(k) // a pass or penalty read from text gets the mover's colour
 	p.apply(rules, roll, m, &res)
 	return p, res, nil
 }

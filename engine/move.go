@@ -61,14 +61,18 @@ func (l *MoveList) At(i int) Move { return l.moves[i] }
 // Slice copies the outcomes out.
 func (l *MoveList) Slice() []Move { return append([]Move(nil), l.moves[:l.n]...) }
 
-// Contains reports whether m is one of the outcomes.
-func (l *MoveList) Contains(m Move) bool {
-	for _, x := range l.moves[:l.n] {
-		if x == m {
-			return true
+// Contains reports whether m is one of the outcomes. A pass or a penalty
+// matches whatever its Colour field says: their notation names no colour,
+// so a move read back with ParseMove must still be found.
+func (l *MoveList) Contains(m Move) bool { return l.index(m) >= 0 }
+
+func (l *MoveList) index(m Move) int {
+	for i, x := range l.moves[:l.n] {
+		if x == m || (x.Kind != PlaneMove && x.Kind == m.Kind) {
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 func (l *MoveList) add(m Move) {

@@ -91,6 +91,9 @@ func ParsePosition(s string) (Position, error) {
 	if err := p.parseSixes(fields[2]); err != nil {
 		return p, errorf("position %q: sixes %q: %v", s, fields[2], err)
 	}
+	if fields[3] == "" {
+		return p, errorf("position %q: finishing order is empty: write - when no colour has finished", s)
+	}
 	if fields[3] != "-" {
 		for i := 0; i < len(fields[3]); i++ {
 			c, err := ParseColour(fields[3][i : i+1])
@@ -170,7 +173,10 @@ func (p *Position) Validate() error {
 			flying++
 		}
 	}
-	if flying <= 1 {
+	if flying == 0 {
+		return errorf("every colour in play has finished: the last colour still flying ends the game and never finishes")
+	}
+	if flying == 1 {
 		if p.toMove != NoColour {
 			return errorf("the game is over (%d colour still flying): side to move must be -", flying)
 		}
