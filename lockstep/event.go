@@ -1,0 +1,134 @@
+package lockstep
+
+import (
+	"fmt"
+	"strings"
+
+	"aeroplane/engine"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// EventKind says what an Event reports.
+type EventKind uint8
+
+// The events a Node reports, in the order they happen.
+const (
+	EventSetupConfirmed EventKind = iota + 1 // every player confirmed the Setup
+	EventGameStarted                         // roll 0 chose the first player (Colour)
+	EventWaiting                             // the game waits for Peers' input for roll Roll
+	EventYourRoll                            // the local player is to roll: call Roll (not sent with AutoRoll)
+	EventRolled                              // roll Roll came up Value for Colour
+	EventYourMove                            // the local player must Choose one of Moves
+	EventMoved                               // Colour played Move with roll Value; Result says what happened
+	EventTurnPassed                          // the dice pass to Colour
+	EventAbsent                              // Peer is absent: a bot flies its seat (Colour) from Roll on
+	EventReturned                            // Peer is back and flies its seat again from Roll on
+	EventCheating                            // Peer (the culprit) did Cheat; Detail says what
+	EventStateMismatch                       // Peer's state hash for Roll differs from ours
+	EventHalted                              // the game cannot go on safely; Detail says why
+	EventGameOver                            // Ranking is the finishing order, History the agreed history hash
+)
+
+var eventNames = [...]string{"", "setup-confirmed", "game-started", "waiting", "your-roll", "rolled", "your-move",
+	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over"}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && k > 0 {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("event(%d)", uint8(k))
+}
+
+// Cheat names a kind of misbehaviour the protocol detects.
+type Cheat uint8
+
+// The detected misbehaviours (PROTOCOL.md, threat table).
+const (
+	CheatBadReveal    Cheat = iota + 1 // a link that does not hash to the committed chain
+	CheatCopiedChain                   // an anchor equal to another player's
+	CheatOutOfTurn                     // a move when the sender's seat is not to move
+	CheatIllegalMove                   // a move the engine rejects
+	CheatWrongSeat                     // a move for a seat the sender does not own
+	CheatEquivocation                  // two different signed messages with one sequence number
+	CheatBadSignature                  // a frame whose signature does not verify (named: the peer that handed it over)
+	CheatBadLink                       // a message whose previous-hash link is wrong
+	CheatBadMessage                    // a message out of place (wrong roll, missing move, bad vote)
+	CheatStaleMessage                  // a replayed or stale message (ignored)
+)
+
+var cheatNames = [...]string{"", "bad-reveal", "copied-chain", "out-of-turn", "illegal-move", "wrong-seat",
+	"equivocation", "bad-signature", "bad-link", "bad-message", "stale-message"}
+
+func (c Cheat) String() string {
+	if int(c) < len(cheatNames) && c > 0 {
+		return cheatNames[c]
+	}
+	return fmt.Sprintf("cheat(%d)", uint8(c))
+}
+
+// Event is one thing that happened. Only the fields its Kind documents are set.
+type Event struct {
+	Kind    EventKind
+	Roll    uint64 // roll index (0 chooses the first player)
+	Value   int    // die face 1..6
+	Colour  engine.Colour
+	Peer    peer.ID
+	Peers   []peer.ID
+	Move    engine.Move
+	Moves   []engine.Move
+	Result  engine.Result
+	Cheat   Cheat
+	Detail  string
+	Ranking []engine.Colour
+	History [32]byte
+}
+
+func short(id peer.ID) string {
+	if id == "" {
+		return "-"
+	}
+	s := id.String()
+	if len(s) > 10 {
+		return s[len(s)-6:]
+	}
+	return s
+}
+
+// String is a one-line description for logs and headless peers.
+func (e Event) String() string {
+	switch e.Kind {
+	case EventGameStarted:
+		return fmt.Sprintf("game-started first=%s", e.Colour)
+	case EventWaiting:
+		var ps []string
+		for _, p := range e.Peers {
+			ps = append(ps, short(p))
+		}
+		return fmt.Sprintf("waiting roll=%d for=%s", e.Roll, strings.Join(ps, ","))
+	case EventYourRoll:
+		return fmt.Sprintf("your-roll roll=%d", e.Roll)
+	case EventRolled:
+		return fmt.Sprintf("rolled roll=%d colour=%s value=%d", e.Roll, e.Colour, e.Value)
+	case EventYourMove:
+		return fmt.Sprintf("your-move roll=%d value=%d moves=%v", e.Roll, e.Value, e.Moves)
+	case EventMoved:
+		return fmt.Sprintf("moved roll=%d colour=%s value=%d move=%s", e.Roll, e.Colour, e.Value, e.Move)
+	case EventTurnPassed:
+		return fmt.Sprintf("turn-passed to=%s", e.Colour)
+	case EventAbsent, EventReturned:
+		return fmt.Sprintf("%s peer=%s colour=%s from-roll=%d", e.Kind, short(e.Peer), e.Colour, e.Roll)
+	case EventCheating:
+		return fmt.Sprintf("cheating peer=%s kind=%s: %s", short(e.Peer), e.Cheat, e.Detail)
+	case EventStateMismatch:
+		return fmt.Sprintf("state-mismatch peer=%s roll=%d: %s", short(e.Peer), e.Roll, e.Detail)
+	case EventHalted:
+		return "halted: " + e.Detail
+	case EventGameOver:
+		var b []byte
+		for _, c := range e.Ranking {
+			b = append(b, c.Letter())
+		}
+		return fmt.Sprintf("game-over ranking=%s history=%x", b, e.History)
+	}
+	return e.Kind.String()
+}

@@ -1,0 +1,504 @@
+package lockstep
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"aeroplane/engine"
+)
+
+// game is the turn machine: it consumes each player's messages in sequence
+// order when the game has reached the step they belong to.
+type game struct {
+	n        *Node
+	phase    Phase
+	pos      engine.Position
+	k        uint64   // roll being collected (PhaseReveal) or played (PhaseMove)
+	hist     [32]byte // history hash after move k-1: what every reveal for k must carry
+	roll     int
+	rollHash [32]byte
+
+	myRevealed uint64   // 1 + the highest roll the local player has revealed
+	wantRoll   bool     // the local player asked to roll
+	moveMsg    *message // the message whose move was applied for roll k-1
+	toldRoll   bool     // EventYourRoll sent for this roll
+	toldMove   bool     // EventYourMove sent for this roll
+	stats      Stats
+
+	votes   map[voteKey]map[int]uint8 // (who, step) → voter → vote
+	myVotes map[voteKey]bool
+	returns map[int]uint64 // player → the roll its Return asks for
+}
+
+type voteKey struct {
+	who  int
+	step uint64
+}
+
+func (g *game) init(n *Node) {
+	g.n = n
+	g.phase = PhaseSetup
+	g.votes = map[voteKey]map[int]uint8{}
+	g.myVotes = map[voteKey]bool{}
+	g.returns = map[int]uint64{}
+	h := sha256.New()
+	h.Write([]byte(historyTag))
+	h.Write(n.gid[:])
+	h.Sum(g.hist[:0])
+}
+
+// peek is player p's next unconsumed positional message (votes are read
+// when they arrive, so they are skipped here).
+func (g *game) peek(p *player) *message {
+	for p.next < len(p.msgs) {
+		m := p.msgs[p.next]
+		if m.kind == kindAbsent || m.kind == kindReturn {
+			p.next++
+			continue
+		}
+		return m
+	}
+	return nil
+}
+
+func (g *game) consume(p *player) { p.next++ }
+
+// progress runs the game as far as the inputs allow.
+func (n *Node) progress() {
+	g := &n.g
+	for i := 0; i < 1<<16; i++ {
+		var moved bool
+		switch g.phase {
+		case PhaseSetup:
+			moved = g.stepSetup()
+		case PhaseReveal:
+			moved = g.stepReveal()
+		case PhaseMove:
+			moved = g.stepMove()
+		}
+		if !moved {
+			break
+		}
+	}
+	g.reportWaiting()
+}
+
+func (g *game) stepSetup() bool {
+	n := g.n
+	moved := false
+	all := true
+	for _, p := range n.players {
+		if p.confirmed {
+			continue
+		}
+		m := g.peek(p)
+		if m == nil {
+			all = false
+			continue
+		}
+		g.consume(p)
+		moved = true
+		if m.kind != kindConfirm || m.chainLen < 8 || m.chainLen > 1<<16 {
+			n.cheat(p.id, CheatBadMessage, fmt.Sprintf("first message is a %s, not a valid confirm", m.kind))
+			all = false
+			continue
+		}
+		p.confirmed = true
+		p.chainLen = uint64(m.chainLen)
+		p.anchors = [][32]byte{m.anchor}
+		p.cur = m.anchor
+	}
+	if !all {
+		return moved
+	}
+	for i, p := range n.players {
+		for _, q := range n.players[:i] {
+			if p.anchors[0] == q.anchors[0] {
+				n.cheat(p.id, CheatCopiedChain, fmt.Sprintf("committed the same chain anchor as %s (one of them copied; the copy can never reveal a valid link)", short(q.id)))
+			}
+		}
+	}
+	n.emit(Event{Kind: EventSetupConfirmed, Peers: n.cfg.Setup.Players()})
+	g.phase = PhaseReveal
+	g.k = 0
+	return true
+}
+
+// present reports whether player i's link counts for roll k.
+func (g *game) present(i int, k uint64) bool {
+	p := g.n.players[i]
+	return !(p.absent && 2*k >= p.absentFrom)
+}
+
+// botFlies reports whether a bot flies player i's seat for the move of roll k.
+func (g *game) botFlies(i int, k uint64) bool {
+	p := g.n.players[i]
+	return p.absent && 2*k+1 >= p.absentFrom
+}
+
+// mayReveal reports whether the local player may reveal its link for roll k now.
+func (g *game) mayReveal() bool {
+	n := g.n
+	if g.k == 0 || g.pos.GameOver() {
+		return true
+	}
+	if n.seat[g.pos.ToMove()] != n.self {
+		return true
+	}
+	if n.cfg.AutoRoll || g.wantRoll {
+		return true
+	}
+	if !g.toldRoll {
+		g.toldRoll = true
+		n.emit(Event{Kind: EventYourRoll, Roll: g.k, Colour: g.pos.ToMove()})
+	}
+	return false
+}
+
+func (g *game) stepReveal() bool {
+	n := g.n
+	moved := false
+	if n.self >= 0 && !n.restoring && g.present(n.self, g.k) && g.myRevealed <= g.k && g.mayReveal() {
+		g.wantRoll = false
+		if err := g.sendReveal(g.k, g.hist, nil); err != nil {
+			g.halt(err.Error())
+			return false
+		}
+		moved = true
+	}
+	all := true
+	for i, p := range n.players {
+		if !g.present(i, g.k) || p.have {
+			continue
+		}
+		if g.takeReveal(p) {
+			moved = true
+		}
+		if !p.have {
+			all = false
+		}
+	}
+	if !all {
+		return moved
+	}
+	if g.pos.GameOver() {
+		g.phase = PhaseOver
+		n.emit(Event{Kind: EventGameOver, Ranking: g.pos.Ranking(), History: g.hist})
+		return true
+	}
+	var cs []Contribution
+	for i, p := range n.players {
+		if g.present(i, g.k) {
+			cs = append(cs, Contribution{Player: p.id, Link: p.link})
+		}
+		p.have = false
+	}
+	g.rollHash = RollHash(n.gid, g.k, cs)
+	if g.k == 0 {
+		colours := n.cfg.Setup.Colours()
+		first := colours[Sample(g.rollHash, len(colours))]
+		pos, err := engine.NewGame(colours...)
+		if err == nil {
+			pos, err = pos.WithToMove(first)
+		}
+		if err != nil {
+			g.halt(err.Error())
+			return false
+		}
+		g.pos = pos
+		g.hist = nextHist(g.hist, 0, 0, engine.Move{Colour: first}, g.pos, n.rules, g.absentMask())
+		n.emit(Event{Kind: EventGameStarted, Colour: first})
+		g.k = 1
+		g.toldRoll = false
+		return true
+	}
+	g.roll = Die(g.rollHash)
+	g.phase = PhaseMove
+	g.toldMove = false
+	n.emit(Event{Kind: EventRolled, Roll: g.k, Colour: g.pos.ToMove(), Value: g.roll})
+	return true
+}
+
+// takeReveal consumes player p's next message if it is its reveal for the
+// current roll; a bad one is consumed, reported and not applied.
+func (g *game) takeReveal(p *player) bool {
+	n := g.n
+	m := g.peek(p)
+	if m == nil {
+		return false
+	}
+	if m.kind == kindReveal && m.k > g.k {
+		return false // the sender is one roll ahead of us
+	}
+	g.consume(p)
+	switch {
+	case m.kind != kindReveal:
+		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a second %s", m.kind))
+		return true
+	case m.k < g.k:
+		n.cheat(p.id, CheatStaleMessage, fmt.Sprintf("reveal for roll %d when roll %d is being collected", m.k, g.k))
+		return true
+	case m.hasMove && m != g.moveMsg:
+		if m.move.Kind == engine.PlaneMove && n.seat[m.move.Colour] != n.pidx[p.id] {
+			n.cheat(p.id, CheatWrongSeat, fmt.Sprintf("move %s for roll %d for the %s seat, which it does not own", m.move, m.k-1, m.move.Colour))
+		} else {
+			n.cheat(p.id, CheatOutOfTurn, fmt.Sprintf("move %s for roll %d when it was not to move", m.move, m.k-1))
+		}
+		return true
+	}
+	if err := g.checkLink(p, m.k, m.link); err != nil {
+		n.cheat(p.id, CheatBadReveal, err.Error())
+		return true
+	}
+	if m.state != g.hist {
+		n.emit(Event{Kind: EventStateMismatch, Peer: p.id, Roll: m.k,
+			Detail: fmt.Sprintf("its state hash %x, ours %x", m.state[:6], g.hist[:6])})
+		return true
+	}
+	if m.hasAnchor {
+		e := m.k/p.chainLen + 1
+		switch {
+		case uint64(len(p.anchors)) == e:
+			p.anchors = append(p.anchors, m.anchor)
+		case uint64(len(p.anchors)) > e && p.anchors[e] != m.anchor:
+			n.cheat(p.id, CheatBadReveal, fmt.Sprintf("changed its committed anchor for chain epoch %d", e))
+			return true
+		}
+	}
+	g.commitLink(p, m.k, m.link)
+	p.have = true
+	p.link = m.link
+	return true
+}
+
+// checkLink verifies that link is p's chain value for roll k, hashing
+// forward to the last link (or anchor) p revealed.
+func (g *game) checkLink(p *player, k uint64, link [32]byte) error {
+	e, j := k/p.chainLen, k%p.chainLen+1
+	var want [32]byte
+	var steps uint64
+	switch {
+	case e == p.epoch && j > p.j:
+		want, steps = p.cur, j-p.j
+	case e > p.epoch && e < uint64(len(p.anchors)):
+		want, steps = p.anchors[e], j
+	case e > p.epoch:
+		return fmt.Errorf("reveal for roll %d needs chain epoch %d, which it never committed", k, e)
+	default:
+		return fmt.Errorf("reveal for roll %d is behind its last revealed link", k)
+	}
+	x := link
+	for s := uint64(0); s < steps; s++ {
+		x = ChainStep(g.n.gid, p.id, x)
+	}
+	if x != want {
+		return fmt.Errorf("link for roll %d does not hash to its committed chain", k)
+	}
+	return nil
+}
+
+func (g *game) commitLink(p *player, k uint64, link [32]byte) {
+	p.epoch, p.j, p.cur = k/p.chainLen, k%p.chainLen+1, link
+}
+
+// sendReveal signs the local reveal for roll k carrying state; mv is the
+// local move for roll k-1 it carries, if any.
+func (g *game) sendReveal(k uint64, state [32]byte, mv *engine.Move) error {
+	n := g.n
+	link, anchor, hasAnchor := n.myLink(k)
+	m := &message{kind: kindReveal, k: k, link: link, state: state, anchor: anchor, hasAnchor: hasAnchor}
+	if mv != nil {
+		m.hasMove, m.move = true, *mv
+	}
+	return n.newMessage(m)
+}
+
+// myLink is the local link for roll k, and the next epoch's anchor when k
+// is among the last links of its epoch (so the chain is extended, signed
+// and logged before it runs out).
+func (n *Node) myLink(k uint64) (link, anchor [32]byte, hasAnchor bool) {
+	e, j := uint32(k/n.chainL), k%n.chainL+1
+	if e != n.chainEpoch {
+		n.chainEpoch = e
+		n.chain = buildChain(n.gid, n.cfg.Self, e, n.cfg.Entropy, int(n.chainL))
+	}
+	link = n.chain[j]
+	margin := min(64, n.chainL/4)
+	if k%n.chainL >= n.chainL-margin {
+		next := buildChain(n.gid, n.cfg.Self, e+1, n.cfg.Entropy, int(n.chainL))
+		anchor, hasAnchor = next[0], true
+	}
+	return link, anchor, hasAnchor
+}
+
+// mover is the player index flying the colour to move (-1: a bot seat).
+func (g *game) mover() int { return g.n.seat[g.pos.ToMove()] }
+
+// waitingChoice reports whether the game waits for the local player's Choose.
+func (g *game) waitingChoice() bool {
+	if g.phase != PhaseMove || g.n.self < 0 {
+		return false
+	}
+	outs := g.pos.Outcomes(g.n.rules, g.roll)
+	return outs.Len() > 1 && g.mover() == g.n.self && !g.botFlies(g.n.self, g.k) && g.myRevealed <= g.k+1
+}
+
+func (g *game) stepMove() bool {
+	n := g.n
+	outs := g.pos.Outcomes(n.rules, g.roll)
+	owner := g.mover()
+	switch {
+	case outs.Len() == 1:
+		return g.apply(outs.At(0), nil)
+	case owner < 0 || g.botFlies(owner, g.k):
+		c := g.pos.ToMove()
+		return g.apply(n.bots[c].Choose(&g.pos, n.rules, g.roll, &outs, BotSeed(g.rollHash)), nil)
+	}
+	p := n.players[owner]
+	m := g.peek(p)
+	if m == nil {
+		if owner == n.self && !n.restoring && !g.toldMove {
+			g.toldMove = true
+			n.emit(Event{Kind: EventYourMove, Roll: g.k, Value: g.roll, Colour: g.pos.ToMove(), Moves: outs.Slice()})
+		}
+		return false
+	}
+	if m.kind != kindReveal || m.k != g.k+1 || !m.hasMove {
+		g.consume(p)
+		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a %s for roll %d without the move it owes for roll %d", m.kind, m.k, g.k))
+		return true
+	}
+	if m.move.Kind == engine.PlaneMove && n.seat[m.move.Colour] != owner {
+		g.consume(p)
+		n.cheat(p.id, CheatWrongSeat, fmt.Sprintf("move %s for the %s seat, which it does not own", m.move, m.move.Colour))
+		return true
+	}
+	if _, _, err := g.pos.Play(n.rules, g.roll, m.move); err != nil {
+		g.consume(p)
+		n.cheat(p.id, CheatIllegalMove, err.Error())
+		return true
+	}
+	return g.apply(m.move, m)
+}
+
+// choose is the local player's move: it is applied through the same path as
+// anyone else's, from the local player's own signed message.
+func (g *game) choose(mv engine.Move) error {
+	n := g.n
+	if !g.waitingChoice() {
+		return fmt.Errorf("choose %s: it is not your move now (phase %s, roll %d)", mv, g.phase, g.k)
+	}
+	next, _, err := g.pos.Play(n.rules, g.roll, mv)
+	if err != nil {
+		return fmt.Errorf("choose %s: %w", mv, err)
+	}
+	h := nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask())
+	return g.sendReveal(g.k+1, h, &mv)
+}
+
+// apply plays a move checked legal and moves on to the next roll.
+func (g *game) apply(mv engine.Move, from *message) bool {
+	n := g.n
+	c := g.pos.ToMove()
+	next, res, err := g.pos.Play(n.rules, g.roll, mv)
+	if err != nil {
+		g.halt("internal: " + err.Error())
+		return false
+	}
+	n.emit(Event{Kind: EventMoved, Roll: g.k, Colour: c, Value: g.roll, Move: mv, Result: res})
+	if !next.GameOver() && res.Next != c {
+		n.emit(Event{Kind: EventTurnPassed, Colour: res.Next})
+	}
+	g.hist = nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask())
+	g.pos = next
+	g.k++
+	g.phase = PhaseReveal
+	g.moveMsg = from
+	g.toldRoll, g.toldMove = false, false
+	return true
+}
+
+// absentMask has bit i set for each player whose seat a bot flies now, so
+// the history hash covers every exclusion.
+func (g *game) absentMask() uint8 {
+	var m uint8
+	for i, p := range g.n.players {
+		if p.absent {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// nextHist chains the history: H(tag ‖ prev ‖ k ‖ roll ‖ move ‖ absent ‖ state hash of pos).
+func nextHist(prev [32]byte, k uint64, roll int, mv engine.Move, pos engine.Position, rules engine.Rules, absent uint8) [32]byte {
+	var b []byte
+	b = append(b, historyTag...)
+	b = append(b, prev[:]...)
+	b = binary.BigEndian.AppendUint64(b, k)
+	b = append(b, uint8(roll), uint8(mv.Kind), uint8(mv.Colour), mv.Plane, absent)
+	ph := pos.Hash(rules)
+	b = append(b, ph[:]...)
+	return sha256.Sum256(b)
+}
+
+func (g *game) halt(why string) {
+	if g.phase == PhaseHalted {
+		return
+	}
+	g.phase = PhaseHalted
+	g.n.emit(Event{Kind: EventHalted, Roll: g.k, Detail: why})
+}
+
+// awaiting lists the players whose input the game waits for.
+func (g *game) awaiting() []int {
+	n := g.n
+	var w []int
+	switch g.phase {
+	case PhaseSetup:
+		for i, p := range n.players {
+			if !p.confirmed {
+				w = append(w, i)
+			}
+		}
+	case PhaseReveal:
+		for i, p := range n.players {
+			if g.present(i, g.k) && !p.have {
+				w = append(w, i)
+			}
+		}
+	case PhaseMove:
+		outs := g.pos.Outcomes(n.rules, g.roll)
+		if o := g.mover(); outs.Len() > 1 && o >= 0 && !g.botFlies(o, g.k) {
+			w = append(w, o)
+		}
+	}
+	return w
+}
+
+func (g *game) reportWaiting() {
+	n := g.n
+	w := g.awaiting()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d/%d", g.phase, g.k)
+	for _, i := range w {
+		b.WriteString("," + string(n.players[i].id))
+	}
+	if key := b.String(); key != n.lastWait {
+		n.lastWait = key
+		for _, p := range n.players {
+			p.waited = 0
+		}
+		if len(w) > 0 && g.phase != PhaseSetup {
+			e := Event{Kind: EventWaiting, Roll: g.k}
+			for _, i := range w {
+				e.Peers = append(e.Peers, n.players[i].id)
+			}
+			n.emit(e)
+		}
+	}
+}
+
+func (g *game) onEquivocation(p *player, held, other *message) {}

@@ -1,0 +1,210 @@
+package lockstep
+
+import (
+	"errors"
+	"fmt"
+
+	"aeroplane/engine"
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// player is what a node knows of one player: its accepted messages (a
+// contiguous, hash-linked run from sequence 1), messages that arrived early,
+// and its chain and seat bookkeeping.
+type player struct {
+	id     peer.ID
+	colour engine.Colour
+	msgs   []*message
+	future map[uint64]*message
+	next   int // index in msgs of the next message the game has not consumed
+	cheats int
+
+	confirmed bool
+	chainLen  uint64
+	anchors   [][32]byte // per epoch
+	epoch     uint64     // epoch and position of the last verified link
+	j         uint64
+	cur       [32]byte
+
+	have bool // its link for the roll being collected is in
+	link [32]byte
+
+	absent     bool
+	absentFrom uint64 // step from which a bot flies the seat
+	waited     uint64 // ticks the game has waited for this player at the current step
+}
+
+// maxAhead bounds how far past the next expected sequence number we buffer.
+const maxAhead = 1024
+
+// ErrOtherGame is returned for a frame of another game (a stale or replayed frame).
+var ErrOtherGame = errors.New("frame for another game")
+
+// receive checks a decoded message and accepts it, buffers it or rejects it.
+func (n *Node) receive(from peer.ID, m *message) error {
+	if m.game != n.gid {
+		n.g.stats.Rejected++
+		return fmt.Errorf("%w: %s from %s, ours is %s", ErrOtherGame, m.game, short(m.from), n.gid)
+	}
+	pi, ok := n.pidx[m.from]
+	if !ok {
+		n.g.stats.Rejected++
+		return fmt.Errorf("message from %s, who holds no seat in this game", short(m.from))
+	}
+	p := n.players[pi]
+	var held *message
+	if m.seq <= uint64(len(p.msgs)) {
+		held = p.msgs[m.seq-1]
+	} else {
+		held = p.future[m.seq]
+	}
+	if held != nil && equalRaw(held, m) {
+		n.g.stats.Duplicates++
+		return nil
+	}
+	if !n.verify(m.from, m.signedPart(), m.sig) {
+		n.g.stats.Rejected++
+		if from != "" && from != m.from {
+			n.cheat(from, CheatBadSignature, fmt.Sprintf("handed over a %s claiming to be from %s with a bad signature", m.kind, short(m.from)))
+		} else if from != "" {
+			n.cheat(from, CheatBadSignature, fmt.Sprintf("%s seq %d with a bad signature", m.kind, m.seq))
+		}
+		return fmt.Errorf("%s seq %d from %s: bad signature", m.kind, m.seq, short(m.from))
+	}
+	if held != nil {
+		n.g.stats.Rejected++
+		n.cheat(m.from, CheatEquivocation, fmt.Sprintf("two different signed messages with sequence %d (%x, %x)", m.seq, held.id[:6], m.id[:6]))
+		if n.self >= 0 {
+			// Hand the conflicting copy on so every honest peer holds the proof.
+			n.broadcast(m.raw, from, m.from)
+		}
+		n.g.onEquivocation(p, held, m)
+		return nil
+	}
+	if m.seq > uint64(len(p.msgs))+1 {
+		if m.seq-uint64(len(p.msgs)) > maxAhead {
+			n.g.stats.Rejected++
+			return fmt.Errorf("%s seq %d from %s: too far ahead of %d", m.kind, m.seq, short(m.from), len(p.msgs))
+		}
+		p.future[m.seq] = m
+		n.g.stats.Buffered++
+		return nil
+	}
+	if err := n.accept(from, p, m); err != nil {
+		return err
+	}
+	for {
+		nm := p.future[uint64(len(p.msgs))+1]
+		if nm == nil {
+			return nil
+		}
+		delete(p.future, nm.seq)
+		if err := n.accept(from, p, nm); err != nil {
+			return err
+		}
+	}
+}
+
+// accept appends the next message of p after checking its link to the previous one.
+func (n *Node) accept(from peer.ID, p *player, m *message) error {
+	var prev [32]byte
+	if len(p.msgs) > 0 {
+		prev = p.msgs[len(p.msgs)-1].id
+	}
+	if m.prev != prev {
+		n.g.stats.Rejected++
+		n.cheat(m.from, CheatBadLink, fmt.Sprintf("%s seq %d does not link to its sender's previous message", m.kind, m.seq))
+		return fmt.Errorf("%s seq %d from %s: broken link to the previous message", m.kind, m.seq, short(m.from))
+	}
+	p.msgs = append(p.msgs, m)
+	n.g.stats.Accepted++
+	n.entries = append(n.entries, Record{Type: RecordMessage, Data: m.raw})
+	if n.self >= 0 && !n.restoring {
+		if m.from == n.cfg.Self {
+			n.broadcast(m.raw)
+		} else {
+			n.broadcast(m.raw, from, m.from)
+		}
+	}
+	if m.from == n.cfg.Self {
+		n.mySeq, n.myPrev = m.seq, m.id
+		if m.kind == kindReveal && m.k+1 > n.g.myRevealed {
+			n.g.myRevealed = m.k + 1
+		}
+	}
+	if m.kind == kindAbsent || m.kind == kindReturn {
+		n.g.onVote(p, m)
+	}
+	return nil
+}
+
+// newMessage signs and accepts a message of the local player.
+func (n *Node) newMessage(m *message) error {
+	m.game = n.gid
+	m.from = n.cfg.Self
+	m.seq = n.mySeq + 1
+	m.prev = n.myPrev
+	if err := m.seal(n.cfg.Key.Sign); err != nil {
+		return err
+	}
+	return n.accept(n.cfg.Self, n.players[n.self], m)
+}
+
+func (n *Node) sendConfirm() error {
+	return n.newMessage(&message{kind: kindConfirm, chainLen: uint32(n.chainL), anchor: n.chain[0], hasAnchor: true})
+}
+
+func (n *Node) sendHave() {
+	h := have{game: n.gid}
+	for _, p := range n.players {
+		h.seqs = append(h.seqs, uint64(len(p.msgs)))
+	}
+	n.broadcast(h.encode())
+}
+
+// maxResend bounds how many messages one status frame makes us send back.
+const maxResend = 64
+
+// answerHave sends a peer what its status frame says it lacks, relaying
+// other players' messages too, so a peer cut off from one player still
+// catches up through another.
+func (n *Node) answerHave(from peer.ID, h *have) {
+	if _, ok := n.pidx[from]; !ok || from == n.cfg.Self || n.self < 0 || len(h.seqs) != len(n.players) {
+		return
+	}
+	sent := 0
+	behind := false
+	for i, p := range n.players {
+		for s := h.seqs[i]; s < uint64(len(p.msgs)) && sent < maxResend; s++ {
+			n.send(from, p.msgs[s].raw)
+			sent++
+		}
+		if h.seqs[i] > uint64(len(p.msgs)) {
+			behind = true
+		}
+	}
+	if behind && n.lastHave != n.tick {
+		// They hold what we lack: tell them now rather than at the next period.
+		n.lastHave = n.tick
+		n.sendHave()
+	}
+}
+
+// keyCache verifies Ed25519 signatures with the key inside a peer ID.
+type keyCache struct{ keys map[peer.ID]crypto.PubKey }
+
+func newKeyCache() *keyCache { return &keyCache{keys: map[peer.ID]crypto.PubKey{}} }
+
+func (c *keyCache) verify(id peer.ID, data, sig []byte) bool {
+	k, ok := c.keys[id]
+	if !ok {
+		var err error
+		if k, err = id.ExtractPublicKey(); err != nil {
+			return false
+		}
+		c.keys[id] = k
+	}
+	ok, err := k.Verify(data, sig)
+	return err == nil && ok
+}
