@@ -41,13 +41,23 @@ func (greedyBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, seed
 		return outs.At(0)
 	}
 	c := p.toMove
+	// The threats depend only on the opponents' planes, which a move
+	// changes only when it captures: count them once, again after a capture.
+	var before, after [TrackSquares + 1]uint8
+	p.threats(rules, c, &before)
 	var tied [PlanesPerColour]int
 	n := 0
 	best := 0
 	for k := 0; k < outs.Len(); k++ {
 		q := *p
 		q.Apply(rules, roll, outs.At(k))
-		s := greedyScore(&q, rules, c)
+		hits := &before
+		if !sameOpponents(p, &q, c) {
+			after = [TrackSquares + 1]uint8{}
+			q.threats(rules, c, &after)
+			hits = &after
+		}
+		s := greedyScore(&q, c, hits)
 		switch {
 		case n == 0 || s > best:
 			best, tied[0], n = s, k, 1
@@ -74,10 +84,19 @@ func greedyProgress(x Place) int {
 	return int(x) + 2 // route index 0 is one step past the launch area; the centre is 57
 }
 
-// greedyScore values position q for colour c (higher is better for c).
-func greedyScore(q *Position, rules Rules, c Colour) int {
-	var hits [TrackSquares + 1]uint8
-	q.threats(rules, c, &hits)
+// sameOpponents reports whether every plane of every colour but c is where it was.
+func sameOpponents(p, q *Position, c Colour) bool {
+	for o := Colour(0); o < NumColours; o++ {
+		if o != c && p.planes[o] != q.planes[o] {
+			return false
+		}
+	}
+	return true
+}
+
+// greedyScore values position q for colour c (higher is better for c),
+// given the threats of q's opponents.
+func greedyScore(q *Position, c Colour, hits *[TrackSquares + 1]uint8) int {
 	s := 0
 	for _, x := range q.planes[c] {
 		pr := greedyProgress(x)
