@@ -34,5 +34,12 @@ func Wilson(k, n int, z float64) (lo, hi float64) {
 	den := 1 + z2/nf
 	centre := (p + z2/(2*nf)) / den
 	half := z / den * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
-	return math.Max(0, centre-half), math.Min(1, centre+half)
+	lo, hi = math.Max(0, centre-half), math.Min(1, centre+half)
+	if k == 0 {
+		lo = 0 // exactly, not a rounding error away from it
+	}
+	if k == n {
+		hi = 1
+	}
+	return lo, hi
 }
