@@ -1,0 +1,263 @@
+package ui
+
+import (
+	"strings"
+
+	"aeroplane/engine"
+	"github.com/gdamore/tcell/v2"
+)
+
+// binding is one entry of the key table. The table is the only place keys
+// are defined: dispatch, the help screen and the bottom line all read it,
+// so they cannot disagree.
+type binding struct {
+	keys  []tcell.Key // special keys
+	runes string      // printable keys
+	label string      // how the help and the bottom line write the key
+	help  string      // catalog key of what it does
+	when  func(u *UI) bool
+	do    func(u *UI, ev *tcell.EventKey)
+	// more keeps the key off the crowded bottom line (help lists it)
+	more bool
+}
+
+func (b *binding) matches(ev *tcell.EventKey) bool {
+	if ev.Key() == tcell.KeyRune {
+		return ev.Modifiers()&(tcell.ModAlt|tcell.ModCtrl) == 0 && strings.ContainsRune(b.runes, ev.Rune())
+	}
+	for _, k := range b.keys {
+		if ev.Key() == k {
+			return true
+		}
+	}
+	return false
+}
+
+// free is true when no overlay or text input takes the keys.
+func (u *UI) free() bool { return u.overlay == overlayNone && u.input == inputNone }
+
+func (u *UI) choosing() bool {
+	return u.free() && u.mode == modeGame && u.rolled != nil && u.rolled.YouChoose
+}
+
+func (u *UI) canRoll() bool {
+	return u.free() && u.mode == modeGame && u.over == nil && u.waiting != nil && u.waiting.YouRoll && u.rolled == nil
+}
+
+func (u *UI) hostSetup() bool {
+	return u.free() && u.mode == modeTable && u.table != nil && u.table.Host && !u.table.Started
+}
+
+func (u *UI) toggle(o overlay) {
+	u.scroll = 0
+	if u.overlay == o {
+		u.overlay = overlayNone
+	} else if u.input == inputNone {
+		u.overlay = o
+	}
+}
+
+func (u *UI) startInput(m inputMode, initial string) {
+	u.input, u.editor = m, []rune(initial)
+}
+
+func (u *UI) submitInput() {
+	text := strings.TrimSpace(string(u.editor))
+	m := u.input
+	u.input, u.editor = inputNone, nil
+	if text == "" {
+		return
+	}
+	switch m {
+	case inputChat:
+		u.do("chat", func() error { return u.sess.Chat(text) })
+	case inputName:
+		u.do("name", func() error { return u.sess.SetName(text) })
+	case inputAddr:
+		u.do("connect", func() error { return u.sess.Connect(text) })
+	}
+}
+
+// keyTable is every key of the interface, in the order help lists them.
+var keyTable = []binding{
+	{runes: "?", keys: []tcell.Key{tcell.KeyF1}, label: "?", help: "key.help",
+		when: func(u *UI) bool { return u.input == inputNone },
+		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayHelp) }},
+	{runes: " r", label: "space", help: "key.roll",
+		when: (*UI).canRoll,
+		do:   func(u *UI, _ *tcell.EventKey) { u.do("roll", u.sess.Roll) }},
+	{runes: "123456789", label: "1-4", help: "key.choose",
+		when: (*UI).choosing,
+		do:   func(u *UI, ev *tcell.EventKey) { u.choose(int(ev.Rune() - '1')) }},
+	{keys: []tcell.Key{tcell.KeyTab, tcell.KeyRight, tcell.KeyDown}, label: "tab", help: "key.next",
+		when: (*UI).choosing,
+		do:   func(u *UI, _ *tcell.EventKey) { u.sel = (u.sel + 1) % len(u.rolled.Moves) }},
+	{keys: []tcell.Key{tcell.KeyBacktab, tcell.KeyLeft, tcell.KeyUp}, label: "shift-tab", help: "key.prev", more: true,
+		when: (*UI).choosing,
+		do: func(u *UI, _ *tcell.EventKey) {
+			u.sel = (u.sel + len(u.rolled.Moves) - 1) % len(u.rolled.Moves)
+		}},
+	{keys: []tcell.Key{tcell.KeyEnter}, label: "enter", help: "key.play",
+		when: (*UI).choosing,
+		do:   func(u *UI, _ *tcell.EventKey) { u.choose(u.sel) }},
+	{runes: "c", label: "c", help: "key.create",
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
+		do: func(u *UI, _ *tcell.EventKey) {
+			r := u.rules
+			u.do("create", func() error { return u.sess.CreateGame(r) })
+		}},
+	{runes: "123456789", label: "1-9", help: "key.join",
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && len(u.lobby.Games) > 0 },
+		do: func(u *UI, ev *tcell.EventKey) {
+			if i := int(ev.Rune() - '1'); i < len(u.lobby.Games) {
+				id := u.lobby.Games[i].ID
+				u.do("join", func() error { return u.sess.Join(id) })
+			}
+		}},
+	{runes: "n", label: "n", help: "key.name",
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
+		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputName, plain(u.lobby.Me.Name, maxName)) }},
+	{runes: "a", label: "a", help: "key.connect",
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && u.lobby.Me.Addr != "" },
+		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputAddr, "") }},
+	{runes: "t", label: "t", help: "key.takeoff", more: true,
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
+		do:   func(u *UI, _ *tcell.EventKey) { u.rules.Takeoff = (u.rules.Takeoff + 1) % 3 }},
+	{runes: "o", label: "o", help: "key.overshoot", more: true,
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
+		do:   func(u *UI, _ *tcell.EventKey) { u.rules.StayOnOvershoot = !u.rules.StayOnOvershoot }},
+	{runes: "k", label: "k", help: "key.stack", more: true,
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
+		do:   func(u *UI, _ *tcell.EventKey) { u.rules.NoStacks = !u.rules.NoStacks }},
+	{runes: "f", label: "f", help: "key.flyjump", more: true,
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
+		do:   func(u *UI, _ *tcell.EventKey) { u.rules.FlyJump = !u.rules.FlyJump }},
+	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown}, runes: "jk", label: "↑↓", help: "key.seat",
+		when: (*UI).hostSetup,
+		do: func(u *UI, ev *tcell.EventKey) {
+			d := 1
+			if ev.Key() == tcell.KeyUp || ev.Rune() == 'k' {
+				d = engine.NumColours - 1
+			}
+			u.seatSel = (u.seatSel + d) % engine.NumColours
+		}},
+	{runes: "b", label: "b", help: "key.bot",
+		when: (*UI).hostSetup,
+		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},
+	{keys: []tcell.Key{tcell.KeyEnter}, label: "enter", help: "key.start",
+		when: func(u *UI) bool { return u.free() && u.mode == modeTable && u.table != nil && !u.table.Started },
+		do:   func(u *UI, _ *tcell.EventKey) { u.do("start", u.sess.Start) }},
+	{runes: "t", label: "t", help: "key.chat",
+		when: func(u *UI) bool { return u.free() && u.mode != modeLobby },
+		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputChat, "") }},
+	{runes: "s", label: "s", help: "key.stats", more: true,
+		when: func(u *UI) bool { return u.input == inputNone && u.mode == modeGame && u.overlay != overlayEnd },
+		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayStats) }},
+	{runes: "i", label: "i", help: "key.rules", more: true,
+		when: func(u *UI) bool { return u.input == inputNone },
+		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayRules) }},
+	{runes: "r", label: "r", help: "key.rematch",
+		when: func(u *UI) bool { return u.input == inputNone && u.over != nil && u.mode == modeGame },
+		do:   func(u *UI, _ *tcell.EventKey) { u.do("rematch", u.sess.Rematch) }},
+	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown, tcell.KeyPgUp, tcell.KeyPgDn}, label: "↑↓", help: "key.scroll",
+		when: func(u *UI) bool { return u.input == inputNone && u.overlay != overlayNone },
+		do: func(u *UI, ev *tcell.EventKey) {
+			d := map[tcell.Key]int{tcell.KeyUp: -1, tcell.KeyDown: 1, tcell.KeyPgUp: -10, tcell.KeyPgDn: 10}[ev.Key()]
+			u.scroll = max(u.scroll+d, 0)
+		}},
+	{keys: []tcell.Key{tcell.KeyEnter}, label: "enter", help: "key.send",
+		when: func(u *UI) bool { return u.input != inputNone },
+		do:   func(u *UI, _ *tcell.EventKey) { u.submitInput() }},
+	{keys: []tcell.Key{tcell.KeyBackspace, tcell.KeyBackspace2}, label: "", help: "key.erase",
+		when: func(u *UI) bool { return u.input != inputNone },
+		do: func(u *UI, _ *tcell.EventKey) {
+			if n := len(u.editor); n > 0 {
+				u.editor = u.editor[:n-1]
+			}
+		}},
+	{keys: []tcell.Key{tcell.KeyEscape}, label: "esc", help: "key.close",
+		when: func(u *UI) bool { return u.input != inputNone || u.overlay != overlayNone || u.notice != "" },
+		do: func(u *UI, _ *tcell.EventKey) {
+			switch {
+			case u.input != inputNone:
+				u.input, u.editor = inputNone, nil
+			case u.overlay != overlayNone:
+				u.overlay = overlayNone
+			default:
+				u.notice = ""
+			}
+		}},
+	{runes: "q", keys: []tcell.Key{tcell.KeyCtrlC}, label: "q", help: "key.quit",
+		when: func(u *UI) bool { return true },
+		do: func(u *UI, ev *tcell.EventKey) {
+			if ev.Key() == tcell.KeyRune && u.input != inputNone {
+				u.typeRune(ev.Rune())
+				return
+			}
+			u.stop()
+		}},
+}
+
+// cycleSeat gives the selected seat to the next bot kind, then opens it.
+func (u *UI) cycleSeat() {
+	seat := u.table.Seats[u.seatSel]
+	if seat.You || seat.Kind == SeatHuman {
+		return
+	}
+	kinds := engine.BotKinds()
+	next := ""
+	if seat.Kind == SeatOpen {
+		next = kinds[0]
+	} else {
+		for i, k := range kinds {
+			if k == seat.Name && i+1 < len(kinds) {
+				next = kinds[i+1]
+			}
+		}
+	}
+	c := engine.Colour(u.seatSel)
+	u.do("seat", func() error { return u.sess.SetSeat(c, next) })
+}
+
+func (u *UI) typeRune(r rune) {
+	if len(u.editor) < maxChat {
+		u.editor = append(u.editor, r)
+	}
+}
+
+// HandleKey dispatches one key press through the key table. A key that
+// means nothing now does nothing.
+func (u *UI) HandleKey(ev *tcell.EventKey) {
+	for i := range keyTable {
+		b := &keyTable[i]
+		if b.matches(ev) && b.when(u) {
+			b.do(u, ev)
+			return
+		}
+	}
+	if u.input != inputNone && ev.Key() == tcell.KeyRune {
+		u.typeRune(ev.Rune())
+	}
+}
+
+// activeKeys is the bottom line: the keys that do something now.
+func (u *UI) activeKeys() []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := range keyTable {
+		b := &keyTable[i]
+		if b.label == "" || b.more || !b.when(u) {
+			continue
+		}
+		label := b.label
+		if b.help == "key.choose" {
+			label = "1-" + string(rune('0'+len(u.rolled.Moves)))
+		}
+		s := "[::b]" + label + "[::-] " + u.t(b.help)
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// root is the one tview primitive: it draws the UI and hands it every key
+// and click.
+type root struct {
+	*tview.Box
+	u *UI
+}
+
+func (r *root) Draw(scr tcell.Screen) {
+	r.Box.DrawForSubclass(scr, r)
+	_, _, w, h := r.GetRect()
+	r.u.Draw(scr, w, h)
+}
+
+func (r *root) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
+	return r.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) { r.u.HandleKey(ev) })
+}
+
+func (r *root) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+	return r.WrapMouseHandler(func(a tview.MouseAction, ev *tcell.EventMouse, _ func(tview.Primitive)) (bool, tview.Primitive) {
+		return r.u.HandleMouse(a, ev), nil
+	})
+}
+
+// Run shows the interface for a session on the terminal (or on screen,
+// when not nil: tests pass a simulation screen) until the player quits,
+// ctx ends or the session closes its events. It restores the terminal
+// and closes the session before it returns.
+func Run(ctx context.Context, s Session, opts Options, screen tcell.Screen) error {
+	u := New(s, opts)
+	app := tview.NewApplication().EnableMouse(true)
+	if screen != nil {
+		app.SetScreen(screen)
+	}
+	r := &root{Box: tview.NewBox(), u: u}
+	app.SetRoot(r, true).SetFocus(r)
+	// Ctrl-C is a key of the table (quit), not tview's own stop.
+	app.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
+		if ev.Key() == tcell.KeyCtrlC {
+			u.HandleKey(ev)
+			return nil
+		}
+		return ev
+	})
+	u.stop = app.Stop
+	u.after = func(d time.Duration, f func()) {
+		time.AfterFunc(d, func() { app.QueueUpdateDraw(f) })
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case e, ok := <-s.Events():
+				if !ok {
+					app.Stop()
+					return
+				}
+				app.QueueUpdateDraw(func() { u.Apply(e) })
+			case <-ctx.Done():
+				app.Stop()
+				return
+			case <-done:
+				return
+			}
+		}
+	}()
+	u.log.Info("interface started", "lang", u.cat.Lang())
+	err := app.Run()
+	s.Close()
+	u.log.Info("interface stopped", "err", err)
+	return err
+}

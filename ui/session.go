@@ -1,0 +1,164 @@
+package ui
+
+import "aeroplane/engine"
+
+// Session is what the interface needs from a game: a stream of events to
+// show and a few commands. The solo session (SoloSession) implements it
+// with local bots; the networked session (lockstep over p2p) implements it
+// for games on the LAN. Every command must return promptly: what it causes
+// comes back later as events. A command that makes no sense now returns an
+// error that the interface shows as a notice; it must not change anything.
+type Session interface {
+	// Events delivers everything the interface shows, in order. The
+	// session closes it when it ends.
+	Events() <-chan Event
+
+	SetName(name string) error
+	// CreateGame opens a new game with this player at the first seat.
+	CreateGame(rules engine.Rules) error
+	// Join asks to sit at a game the lobby listed (Game.ID).
+	Join(gameID string) error
+	// Connect reaches a peer by address when discovery cannot.
+	Connect(addr string) error
+	// SetSeat gives a seat to a bot of that kind (one of engine.BotKinds)
+	// or, with kind "", leaves it open for a person. Open seats nobody
+	// took are left out of the game when it starts.
+	SetSeat(seat engine.Colour, kind string) error
+	// Start says this player is ready; the game starts when everybody is.
+	Start() error
+	// Roll reveals this player's share of the next roll.
+	Roll() error
+	// Choose plays one of the moves of the last Rolled event.
+	Choose(m engine.Move) error
+	Chat(text string) error
+	// Rematch asks for a new game with the same players and rules.
+	Rematch() error
+	// Close leaves the game and the network; Events is closed after it.
+	Close() error
+}
+
+// Event is one thing the session tells the interface; the concrete types
+// below are all of them.
+type Event interface{ event() }
+
+// Peer is a player found on the network.
+type Peer struct {
+	ID   string // peer ID (shown shortened)
+	Name string // chosen by the peer: hostile text, shown escaped
+	Addr string // how to reach it by hand
+}
+
+// Game is an open game found in the lobby.
+type Game struct {
+	ID    string
+	Host  Peer
+	Taken int // seats taken by people and bots
+	Rules engine.Rules
+}
+
+// LobbyUpdate is the whole lobby as it is now.
+type LobbyUpdate struct {
+	Me      Peer // Addr is "" when the session has no network (solo)
+	Games   []Game
+	Players []Peer
+}
+
+// SeatKind says who plays a seat.
+type SeatKind uint8
+
+// Who may sit at a seat.
+const (
+	SeatOpen  SeatKind = iota // nobody yet: out of the game if still open at the start
+	SeatHuman                 // a person at some peer
+	SeatBot                   // a bot that every peer runs in lockstep
+)
+
+// Seat is one colour's chair at the table.
+type Seat struct {
+	Kind    SeatKind
+	Name    string // the person's name, or the bot's kind
+	PeerID  string // the person's peer; for a bot, "" (every peer runs it)
+	You     bool   // this player sits here
+	Present bool   // connected now (bots always are)
+	Ready   bool
+}
+
+// TableUpdate is the game being set up or played: the seats, the rules and
+// who created it.
+type TableUpdate struct {
+	GameID  string
+	Host    bool // this player created the game and may change seats
+	Rules   engine.Rules
+	Seats   [engine.NumColours]Seat
+	Started bool
+}
+
+// GameStarted gives the first position; the seats are in TableUpdate.
+type GameStarted struct {
+	Position engine.Position
+	Rules    engine.Rules
+}
+
+// DiceWaiting says the next roll of colour ToMove waits for the reveals of
+// the named players (for a person's own turn, the person pressing roll).
+type DiceWaiting struct {
+	ToMove  engine.Colour
+	Waiting []string
+	YouRoll bool // this player is the one to roll
+}
+
+// Rolled is a die roll and what it allows; YouChoose is set when this
+// player must choose one of Moves. A single pass or penalty is applied by
+// the session with a Moved event, without a choice.
+type Rolled struct {
+	Colour    engine.Colour
+	Roll      int
+	Moves     []engine.Move
+	YouChoose bool
+}
+
+// Moved is an outcome applied to the game.
+type Moved struct {
+	Before, After engine.Position
+	Result        engine.Result
+}
+
+// ChatLine is a message from a player (From is hostile text).
+type ChatLine struct {
+	From   string
+	Colour engine.Colour // NoColour for someone without a seat
+	Text   string
+}
+
+// Presence reports a player gone absent or come back.
+type Presence struct {
+	Colour  engine.Colour
+	Name    string
+	Present bool
+}
+
+// CheatDetected reports a peer that broke the dice protocol.
+type CheatDetected struct {
+	Name, PeerID, What string
+}
+
+// GameOver is the end: the ranking, first first, and the saved game log.
+type GameOver struct {
+	Ranking []engine.Colour
+	LogPath string
+}
+
+// Notice is a message for the player, such as why a command failed.
+type Notice struct{ Text string }
+
+func (LobbyUpdate) event()   {}
+func (TableUpdate) event()   {}
+func (GameStarted) event()   {}
+func (DiceWaiting) event()   {}
+func (Rolled) event()        {}
+func (Moved) event()         {}
+func (ChatLine) event()      {}
+func (Presence) event()      {}
+func (CheatDetected) event() {}
+func (GameOver) event()      {}
+func (Notice) event()        {}

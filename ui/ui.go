@@ -1,0 +1,275 @@
+package ui
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/ui/i18n"
+)
+
+// Options configure the interface.
+type Options struct {
+	Lang  string       // catalog language (i18n.Choose picks it from --lang and the environment)
+	Rules engine.Rules // rules for a game this player creates
+	// StepDelay is how long each step of a move (landing, jump, flight)
+	// stays on screen; 0 shows the end of the move at once.
+	StepDelay time.Duration
+	Logger    *slog.Logger // nil: discard
+}
+
+type mode uint8
+
+const (
+	modeLobby mode = iota
+	modeTable
+	modeGame
+)
+
+type inputMode uint8
+
+const (
+	inputNone inputMode = iota
+	inputChat
+	inputName
+	inputAddr
+)
+
+type overlay uint8
+
+const (
+	overlayNone overlay = iota
+	overlayHelp
+	overlayRules
+	overlayStats
+	overlayEnd
+)
+
+// UI is the state of the interface: what the session has said so far and
+// what the player is doing. Only the tview goroutine touches it (tests
+// call it directly).
+type UI struct {
+	sess Session
+	cat  *i18n.Catalog
+	opts Options
+	log  *slog.Logger
+
+	mode    mode
+	lobby   LobbyUpdate
+	table   *TableUpdate
+	rules   engine.Rules // for a new game
+	seatSel int
+
+	pos      engine.Position
+	hasPos   bool
+	playing  engine.Rules // the rules of the game on the board
+	waiting  *DiceWaiting
+	rolled   *Rolled
+	lastRoll *Rolled // the last roll, kept on show after its move
+	sel      int
+	events   []string // event log, tagged text
+	chat     []string
+	notice   string
+	stats    diceStats
+	over     *GameOver
+	absent   [engine.NumColours]bool
+
+	frames []boardModel // steps of a move still to show
+	gen    uint64       // bumps when frames are replaced, so stale timers do nothing
+
+	input   inputMode
+	editor  []rune
+	overlay overlay
+	scroll  int // first line of the overlay shown
+
+	layout layout // where things were last drawn, for the mouse
+
+	// after runs f later on the interface goroutine (nil: tests step by hand)
+	after func(d time.Duration, f func())
+	stop  func()
+}
+
+// New makes the interface for a session. Run drives it on a terminal;
+// tests feed it events and keys directly.
+func New(s Session, opts Options) *UI {
+	lg := opts.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	return &UI{sess: s, cat: i18n.New(opts.Lang), opts: opts, log: lg, rules: opts.Rules, stop: func() {}}
+}
+
+func (u *UI) t(key string, args ...any) string { return u.cat.T(key, args...) }
+
+// Apply takes one event from the session.
+func (u *UI) Apply(e Event) {
+	u.log.Debug("event", "type", fmt.Sprintf("%T", e))
+	switch e := e.(type) {
+	case LobbyUpdate:
+		u.lobby = e
+	case TableUpdate:
+		t := e
+		u.table = &t
+		if e.Started {
+			u.mode = modeGame
+		} else {
+			if u.mode == modeLobby {
+				u.mode = modeTable
+			}
+			u.seatSel = min(max(u.seatSel, 0), engine.NumColours-1)
+		}
+	case GameStarted:
+		u.mode, u.pos, u.hasPos, u.playing = modeGame, e.Position, true, e.Rules
+		u.stats, u.over, u.waiting, u.rolled, u.lastRoll = diceStats{}, nil, nil, nil, nil
+		u.frames = nil
+		u.absent = [engine.NumColours]bool{}
+		if u.overlay == overlayEnd {
+			u.overlay = overlayNone
+		}
+		u.addEvent(u.t("log.start"))
+	case DiceWaiting:
+		w := e
+		u.waiting, u.rolled = &w, nil
+	case Rolled:
+		r := e
+		u.rolled, u.lastRoll, u.sel = &r, &r, 0
+		u.stats.add(e.Roll)
+		if !e.YouChoose {
+			u.rolled = nil
+		}
+	case Moved:
+		u.rolled, u.waiting = nil, nil
+		u.addEvent(u.describe(&e.Before, e.Result))
+		u.pos, u.hasPos = e.After, true
+		u.showSteps(stepsOf(&e.Before, &e.After, u.playing, e.Result))
+	case ChatLine:
+		who := clean(e.From, maxName)
+		if e.Colour < engine.NumColours {
+			who = fmt.Sprintf("[%s::b]%s[-::-]", tagColour[e.Colour], who)
+		}
+		u.chat = append(u.chat, who+": "+clean(e.Text, maxChat))
+		u.chat = tail(u.chat, 200)
+	case Presence:
+		if e.Colour < engine.NumColours {
+			u.absent[e.Colour] = !e.Present
+		}
+		key := "log.absent"
+		if e.Present {
+			key = "log.back"
+		}
+		u.addEvent(u.t(key, clean(e.Name, maxName)))
+	case CheatDetected:
+		u.addEvent("[red::b]" + u.t("log.cheat", clean(e.Name, maxName), clean(e.What, maxChat)) + "[-::-]")
+	case GameOver:
+		o := e
+		u.over, u.waiting, u.rolled = &o, nil, nil
+		u.overlay = overlayEnd
+		u.input = inputNone
+		u.addEvent(u.t("log.over"))
+	case Notice:
+		u.notice = clean(e.Text, maxChat)
+	}
+}
+
+func (u *UI) addEvent(s string) {
+	u.events = tail(append(u.events, s), 500)
+}
+
+func tail(s []string, n int) []string {
+	if len(s) > n {
+		return append([]string(nil), s[len(s)-n:]...)
+	}
+	return s
+}
+
+// showSteps puts the steps of a move on the board one after the other.
+func (u *UI) showSteps(frames []boardModel) {
+	u.gen++
+	if u.opts.StepDelay <= 0 || u.after == nil || len(frames) <= 1 {
+		u.frames = nil
+		return
+	}
+	u.frames = frames
+	u.scheduleStep(u.gen)
+}
+
+func (u *UI) scheduleStep(gen uint64) {
+	u.after(u.opts.StepDelay, func() {
+		if gen != u.gen || len(u.frames) == 0 {
+			return
+		}
+		u.frames = u.frames[1:]
+		if len(u.frames) > 1 {
+			u.scheduleStep(gen)
+		} else {
+			u.frames = nil
+		}
+	})
+}
+
+// shown is what the board shows now: a step of a move, or the position
+// with the chosen move's destination highlighted.
+func (u *UI) shown() boardModel {
+	if len(u.frames) > 0 {
+		return u.frames[0]
+	}
+	m := modelOf(&u.pos, u.playing)
+	if mv, ok := u.selectedMove(); ok {
+		if _, res, err := u.pos.Play(u.playing, u.rolled.Roll, mv); err == nil {
+			m.target = &mark{mv.Colour, res.To}
+		}
+	}
+	return m
+}
+
+func (u *UI) selectedMove() (engine.Move, bool) {
+	if u.rolled == nil || !u.rolled.YouChoose || u.sel < 0 || u.sel >= len(u.rolled.Moves) {
+		return engine.Move{}, false
+	}
+	return u.rolled.Moves[u.sel], true
+}
+
+// do runs a session command and shows its error, if any, as a notice.
+func (u *UI) do(what string, f func() error) {
+	u.notice = ""
+	if err := f(); err != nil {
+		u.log.Info("command refused", "command", what, "err", err)
+		u.notice = clean(err.Error(), maxChat)
+	}
+}
+
+func (u *UI) choose(i int) {
+	if u.rolled == nil || !u.rolled.YouChoose || i < 0 || i >= len(u.rolled.Moves) {
+		return
+	}
+	m := u.rolled.Moves[i]
+	u.do("choose", func() error { return u.sess.Choose(m) })
+}
+
+// chooseAt plays the move of the plane under a board spot, if any.
+func (u *UI) chooseAt(s trackSpot, hangarCell cell) {
+	if u.rolled == nil || !u.rolled.YouChoose {
+		return
+	}
+	c := u.rolled.Colour
+	for i, mv := range u.rolled.Moves {
+		if mv.Kind != engine.PlaneMove {
+			continue
+		}
+		at := u.pos.Plane(c, int(mv.Plane))
+		if at == engine.Hangar {
+			for j := 0; j < engine.PlanesPerColour; j++ {
+				if board.hangar[c][j] == hangarCell && u.pos.Plane(c, j) == engine.Hangar {
+					u.choose(i)
+					return
+				}
+			}
+			continue
+		}
+		if sp, ok := board.placeSpot(c, at); ok && sp == s {
+			u.choose(i)
+			return
+		}
+	}
+}

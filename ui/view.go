@@ -1,0 +1,502 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"aeroplane/engine"
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// layout is where the last draw put things, for mouse clicks.
+type layout struct {
+	board    boardLayout
+	hasBoard bool
+}
+
+// compact is the layout for screens smaller than 120×36: one text line
+// per board cell, four columns wide.
+func isCompact(w, h int) bool { return w < 120 || h < 36 }
+
+// Draw paints the whole interface into the w×h screen.
+func (u *UI) Draw(scr tcell.Screen, w, h int) {
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			scr.SetContent(x, y, ' ', nil, tcell.StyleDefault)
+		}
+	}
+	u.layout = layout{}
+	body := h - 1
+	switch u.mode {
+	case modeLobby:
+		u.drawLobby(scr, w, body)
+	case modeTable:
+		u.drawTable(scr, w, body)
+	default:
+		u.drawGame(scr, w, body)
+	}
+	u.drawOverlay(scr, w, h)
+	u.drawStatus(scr, w, h-1)
+}
+
+func printLine(scr tcell.Screen, x, y, w int, text string) {
+	if w > 0 {
+		tview.Print(scr, text, x, y, w, tview.AlignLeft, tcell.ColorDefault)
+	}
+}
+
+// panel draws a titled block of lines; with fromEnd it shows the last
+// lines that fit (logs), else the first.
+func panel(scr tcell.Screen, x, y, w, h int, title string, lines []string, fromEnd bool) {
+	if h <= 0 || w <= 0 {
+		return
+	}
+	printLine(scr, x, y, w, "[::bu]"+title+"[::-]")
+	var wrapped []string
+	for _, l := range lines {
+		if l == "" {
+			wrapped = append(wrapped, "")
+			continue
+		}
+		wrapped = append(wrapped, tview.WordWrap(l, w)...)
+	}
+	room := h - 1
+	if fromEnd && len(wrapped) > room {
+		wrapped = wrapped[len(wrapped)-room:]
+	}
+	for i := 0; i < room && i < len(wrapped); i++ {
+		printLine(scr, x, y+1+i, w, wrapped[i])
+	}
+}
+
+func (u *UI) drawStatus(scr tcell.Screen, w, y int) {
+	var parts []string
+	if u.input != inputNone {
+		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr"}[u.input]
+		parts = append(parts, "[::r]"+u.t(prompt)+" "+tview.Escape(string(u.editor))+"_[::-]")
+	}
+	parts = append(parts, u.activeKeys()...)
+	printLine(scr, 0, y, w, strings.Join(parts, "  "))
+}
+
+func (u *UI) noticeLine() string {
+	if u.notice == "" {
+		return ""
+	}
+	return "[yellow::b]! " + u.notice + "[-::-]"
+}
+
+func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
+	var lines []string
+	add := func(s ...string) { lines = append(lines, s...) }
+	add("[::b]"+u.t("app.title")+"[::-] — "+u.t("lobby.title"), "")
+	name := clean(u.lobby.Me.Name, maxName)
+	if u.input == inputName {
+		name = "[::r]" + tview.Escape(string(u.editor)) + "_[::-]"
+	}
+	add(u.t("lobby.name", name))
+	if u.lobby.Me.Addr == "" {
+		add(u.t("lobby.addr", u.t("lobby.offline")))
+	} else {
+		add(u.t("lobby.addr", clean(u.lobby.Me.Addr, 200)))
+	}
+	add("", "[::u]"+u.t("lobby.games")+"[::-]")
+	if len(u.lobby.Games) == 0 {
+		add("  " + u.t("lobby.none"))
+	}
+	for i, g := range u.lobby.Games {
+		if i == 9 {
+			break
+		}
+		add(fmt.Sprintf("  %d) ", i+1) + u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, engine.NumColours, g.Rules.String()))
+	}
+	add("", "[::u]"+u.t("lobby.players")+"[::-]")
+	if len(u.lobby.Players) == 0 {
+		add("  " + u.t("lobby.none"))
+	}
+	for _, p := range u.lobby.Players {
+		add("  " + clean(p.Name, maxName) + "  " + shortID(p.ID) + "  " + clean(p.Addr, 80))
+	}
+	add("", "[::u]"+u.t("lobby.rules")+"[::-]")
+	add(u.optionLines(u.rules, true)...)
+	add("", u.t("lobby.hint"), u.noticeLine())
+	panel(scr, 1, 0, w-2, h, "", lines, false)
+}
+
+// shortID is the end of a peer ID, enough to tell peers apart by eye.
+func shortID(id string) string {
+	id = plain(id, 64)
+	if len(id) > 6 {
+		id = id[len(id)-6:]
+	}
+	return tview.Escape(id)
+}
+
+// optionLines lists the rule options with the active value marked; with
+// keys, each line starts with the key that changes it in the lobby.
+func (u *UI) optionLines(r engine.Rules, keys bool) []string {
+	mark := func(on bool, s string) string {
+		if on {
+			return "[::r]*" + s + "[::-]"
+		}
+		return s
+	}
+	rows := []struct {
+		key, name string
+		vals      []string
+		active    int
+	}{
+		{"t", "opt.takeoff", []string{"opt.takeoff.even", "opt.takeoff.six", "opt.takeoff.fivesix"}, int(r.Takeoff)},
+		{"o", "opt.overshoot", []string{"opt.overshoot.bounce", "opt.overshoot.stay"}, b2i(r.StayOnOvershoot)},
+		{"k", "opt.stack", []string{"opt.stack.on", "opt.stack.off"}, b2i(r.NoStacks)},
+		{"f", "opt.flyjump", []string{"opt.flyjump.off", "opt.flyjump.on"}, b2i(r.FlyJump)},
+	}
+	var out []string
+	for _, row := range rows {
+		var vals []string
+		for i, v := range row.vals {
+			vals = append(vals, mark(i == row.active, u.t(v)))
+		}
+		s := u.t(row.name) + ": " + strings.Join(vals, "  ")
+		if keys {
+			s = "  [::b]" + row.key + "[::-] " + s
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (u *UI) seatLine(c engine.Colour, s Seat) string {
+	who := ""
+	switch s.Kind {
+	case SeatOpen:
+		who = u.t("seat.open")
+	case SeatBot:
+		who = u.t("seat.bot", clean(s.Name, maxName))
+	default:
+		who = clean(s.Name, maxName)
+		if id := shortID(s.PeerID); id != "" && s.PeerID != "solo" {
+			who += " " + id
+		}
+	}
+	return fmt.Sprintf("[%s::b]%c[-::-] %s", tagColour[c], c.Letter(), who)
+}
+
+func (u *UI) seatStatus(c engine.Colour, s Seat) string {
+	switch {
+	case s.You:
+		return u.t("status.you")
+	case s.Kind == SeatBot, s.Kind == SeatOpen:
+		return ""
+	case !s.Present || u.absent[c]:
+		return "[red]" + u.t("status.absent") + "[-]"
+	}
+	return u.t("status.connected")
+}
+
+func (u *UI) drawTable(scr tcell.Screen, w, h int) {
+	t := u.table
+	var lines []string
+	lines = append(lines, "[::b]"+u.t("app.title")+"[::-] — "+u.t("table.title", clean(t.GameID, 40)), "")
+	for c := engine.Colour(0); c < engine.NumColours; c++ {
+		s := t.Seats[c]
+		cursor := "  "
+		if t.Host && int(c) == u.seatSel {
+			cursor = "[::r]>[::-] "
+		}
+		ready := ""
+		if s.Ready && s.Kind == SeatHuman {
+			ready = " — " + u.t("status.ready")
+		}
+		lines = append(lines, cursor+u.seatLine(c, s)+"  "+u.seatStatus(c, s)+ready)
+	}
+	lines = append(lines, "", "[::u]"+u.t("panel.rules")+"[::-]")
+	lines = append(lines, u.optionLines(t.Rules, false)...)
+	hint := "table.guest"
+	if t.Host {
+		hint = "table.hint"
+	}
+	lines = append(lines, "", u.t(hint), u.noticeLine())
+	top := len(lines) + 1
+	panel(scr, 1, 0, w-2, top, "", lines, false)
+	u.drawChat(scr, 1, top, w-2, h-top)
+}
+
+func (u *UI) drawChat(scr tcell.Screen, x, y, w, h int) {
+	lines := append([]string(nil), u.chat...)
+	if u.input == inputChat {
+		lines = append(lines, "> "+tview.Escape(string(u.editor))+"_")
+	}
+	panel(scr, x, y, w, h, u.t("panel.chat"), lines, true)
+}
+
+func (u *UI) drawGame(scr tcell.Screen, w, h int) {
+	bl := boardLayout{cw: 4, ch: 1}
+	compact := isCompact(w, h+1)
+	if !compact {
+		bl = boardLayout{cw: 5, ch: 2}
+	}
+	u.layout = layout{board: bl, hasBoard: true}
+	m := u.shown()
+	drawBoard(scr, bl, &m)
+	rx := bl.width() + 1
+	rw := w - rx
+	y := 0
+	players := u.playerLines(rw)
+	panel(scr, rx, y, rw, len(players)+1, u.t("panel.players"), players, false)
+	y += len(players) + 1
+	turn := u.turnLines()
+	th := 6
+	if !compact {
+		th = 8
+	}
+	panel(scr, rx, y, rw, th, u.t("panel.turn"), turn, false)
+	y += th
+	if !compact {
+		opts := u.optionLines(u.playing, false)
+		panel(scr, rx, y, rw, len(opts)+1, u.t("panel.rules"), opts, false)
+		y += len(opts) + 1
+		st := u.statsLines()
+		panel(scr, rx, y, rw, len(st)+1, u.t("panel.dice"), st, false)
+		y += len(st) + 1
+	}
+	u.drawChat(scr, rx, y, rw, h-y)
+	by := bl.height()
+	under := u.noticeLine()
+	if under == "" && compact {
+		under = "[::d]" + strings.ReplaceAll(u.playing.String(), ",", " ") + "[::-]"
+	}
+	printLine(scr, 0, by, bl.width(), under)
+	panel(scr, 0, by+1, bl.width(), h-by-1, u.t("panel.log"), u.events, true)
+}
+
+func (u *UI) playerLines(w int) []string {
+	var out []string
+	if u.table == nil {
+		return out
+	}
+	rank := map[engine.Colour]int{}
+	order := u.pos.Order()
+	if u.over != nil {
+		order = u.over.Ranking
+	}
+	for i, c := range order {
+		rank[c] = i + 1
+	}
+	for c := engine.Colour(0); c < engine.NumColours; c++ {
+		if !u.pos.InPlay(c) {
+			continue
+		}
+		s := u.table.Seats[c]
+		turn := " "
+		if u.pos.ToMove() == c {
+			turn = "[::b]>[::-]"
+		}
+		place := ""
+		if r, ok := rank[c]; ok {
+			place = fmt.Sprintf(" #%d", r)
+		}
+		out = append(out, turn+u.seatLine(c, s)+" "+u.seatStatus(c, s)+place)
+	}
+	return out
+}
+
+func (u *UI) turnLines() []string {
+	var out []string
+	if r := u.lastRoll; r != nil {
+		out = append(out, u.t("turn.rolled", u.tagged(r.Colour), "[::b]"+tview.Escape(fmt.Sprintf("[%d]", r.Roll))+"[::-]"))
+	}
+	switch {
+	case u.over != nil:
+		out = append(out, u.t("log.over"))
+	case u.rolled != nil && u.rolled.YouChoose:
+		for i, mv := range u.rolled.Moves {
+			s := fmt.Sprintf("%d) %s", i+1, u.moveSummary(mv))
+			if i == u.sel {
+				s = "[::r]" + s + "[::-]"
+			}
+			out = append(out, s)
+		}
+	case u.waiting != nil && u.waiting.YouRoll:
+		out = append(out, "[::b]"+u.t("turn.yourroll")+"[::-]")
+	case u.waiting != nil:
+		var names []string
+		for _, n := range u.waiting.Waiting {
+			names = append(names, clean(n, maxName))
+		}
+		out = append(out, u.t("turn.waits", u.tagged(u.waiting.ToMove), strings.Join(names, ", ")))
+	}
+	return out
+}
+
+// moveSummary is "R0+2 12→20 jump, captures 1" for the moves list.
+func (u *UI) moveSummary(mv engine.Move) string {
+	if mv.Kind != engine.PlaneMove {
+		return mv.String()
+	}
+	_, res, err := u.pos.Play(u.playing, u.rolled.Roll, mv)
+	if err != nil {
+		return mv.String()
+	}
+	name := mv.String()
+	if n := u.pos.StackSize(u.playing, mv.Colour, int(mv.Plane)); n > 1 {
+		name += fmt.Sprintf("x%d", n)
+	}
+	s := fmt.Sprintf("%s %s→%s", name, res.From, shortPlace(res.To))
+	if res.JumpTo >= 0 || res.FlyTo >= 0 {
+		s += " " + u.t("move.jump")
+	}
+	if res.NCaptures > 0 {
+		s += " " + u.t("move.capture", res.NCaptures)
+	}
+	return s
+}
+
+func shortPlace(p engine.Place) string {
+	if p >= engine.HomeFirst && p <= engine.HomeLast {
+		return fmt.Sprintf("H%d", int(p)-engine.TrackEnd)
+	}
+	return p.String()
+}
+
+func (u *UI) statsLines() []string {
+	if u.stats.n == 0 {
+		return []string{u.t("dice.none")}
+	}
+	return []string{
+		u.stats.faces(),
+		u.t("dice.test", u.stats.n, u.stats.chiSquare(), u.stats.pValue()),
+	}
+}
+
+func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
+	var title string
+	var lines []string
+	switch u.overlay {
+	case overlayNone:
+		return
+	case overlayHelp:
+		title = u.t("help.title")
+		for i := range keyTable {
+			b := &keyTable[i]
+			if b.label == "" {
+				continue
+			}
+			now := "  "
+			if b.when(u) {
+				now = "* "
+			}
+			lines = append(lines, fmt.Sprintf("%s[::b]%-9s[::-] %s", now, b.label, u.t(b.help)))
+		}
+		if len(lines) > h-5 {
+			lines = twoColumns(lines, (min(w-2, 76)-4)/2)
+		}
+		lines = append(lines, "", u.t("help.now"))
+	case overlayRules:
+		title = u.t("rules.title")
+		r := u.rules
+		if u.hasPos {
+			r = u.playing
+		}
+		lines = u.rulesText(r)
+	case overlayStats:
+		title = u.t("panel.dice")
+		lines = append(u.statsLines(), "", u.t("dice.explain"))
+	case overlayEnd:
+		title = u.t("end.title")
+		if u.over != nil {
+			for i, c := range u.over.Ranking {
+				name := ""
+				if u.table != nil {
+					name = u.seatLine(c, u.table.Seats[c])
+				}
+				lines = append(lines, fmt.Sprintf("%d. %s  %s", i+1, u.tagged(c), name))
+			}
+			lines = append(lines, "")
+			if u.over.LogPath != "" {
+				lines = append(lines, u.t("end.log", clean(u.over.LogPath, 300)))
+			}
+			lines = append(lines, u.t("end.hint"))
+		}
+	}
+	bw := min(w-2, 76)
+	inner := bw - 4
+	room := h - 3
+	var wrapped []string
+	for _, l := range lines {
+		if l == "" {
+			wrapped = append(wrapped, "")
+			continue
+		}
+		wrapped = append(wrapped, tview.WordWrap(l, inner)...)
+	}
+	u.scroll = max(min(u.scroll, len(wrapped)-room), 0)
+	if u.scroll > 0 {
+		wrapped = wrapped[u.scroll:]
+		title += " ↑"
+	}
+	if len(wrapped) > room {
+		title += " ↓"
+	}
+	bh := min(room+2, len(wrapped)+2)
+	x, y := (w-bw)/2, max((h-1-bh)/2, 0)
+	box := tview.NewBox().SetBorder(true).SetTitle(" " + title + " ")
+	box.SetRect(x, y, bw, bh)
+	box.Draw(scr)
+	for i := 0; i < bh-2 && i < len(wrapped); i++ {
+		printLine(scr, x+2, y+1+i, inner, wrapped[i])
+	}
+}
+
+// twoColumns packs short lines side by side, column by column.
+func twoColumns(lines []string, colW int) []string {
+	half := (len(lines) + 1) / 2
+	out := make([]string, half)
+	for i := range out {
+		left := lines[i]
+		pad := colW - tview.TaggedStringWidth(left)
+		out[i] = left + strings.Repeat(" ", max(pad, 1))
+		if i+half < len(lines) {
+			out[i] += lines[i+half]
+		}
+	}
+	return out
+}
+
+// rulesText is the rules as played, in the player's language, with the
+// options of this game marked.
+func (u *UI) rulesText(r engine.Rules) []string {
+	var out []string
+	for i := 1; ; i++ {
+		k := fmt.Sprintf("rules.%d", i)
+		s := u.t(k)
+		if s == k {
+			break
+		}
+		out = append(out, "• "+s)
+	}
+	out = append(out, "", "[::u]"+u.t("rules.options")+"[::-]")
+	return append(out, u.optionLines(r, false)...)
+}
+
+// HandleMouse turns a click on the board into a move choice.
+func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
+	if action != tview.MouseLeftClick || !u.layout.hasBoard || !u.free() {
+		return false
+	}
+	x, y := ev.Position()
+	s, ok := u.layout.board.spotAt(x, y)
+	if !ok {
+		return false
+	}
+	u.chooseAt(s, s.cell)
+	return true
+}
