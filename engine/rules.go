@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Takeoff is the set of rolls that taxi a plane from the hangar to the launch area.
 type Takeoff uint8
@@ -73,14 +70,14 @@ func ParseRules(s string) (Rules, error) {
 	for i, item := range strings.Split(s, ",") {
 		key, value, ok := strings.Cut(item, "=")
 		if !ok {
-			return r, fmt.Errorf("rules %q: item %d %q is not key=value (keys: takeoff, overshoot, stack, flyjump)", s, i+1, item)
+			return r, errorf("rules %q: item %d %q is not key=value (keys: takeoff, overshoot, stack, flyjump)", s, i+1, item)
 		}
 		if seen[key] {
-			return r, fmt.Errorf("rules %q: key %q given twice", s, key)
+			return r, errorf("rules %q: key %q given twice", s, key)
 		}
 		seen[key] = true
 		bad := func(want string) error {
-			return fmt.Errorf("rules %q: %s=%q is not a value of %s (want %s)", s, key, value, key, want)
+			return errorf("rules %q: %s=%q is not a value of %s (want %s)", s, key, value, key, want)
 		}
 		switch key {
 		case "takeoff":
@@ -122,7 +119,7 @@ func ParseRules(s string) (Rules, error) {
 				return r, bad("on or off")
 			}
 		default:
-			return r, fmt.Errorf("rules %q: unknown key %q (keys: takeoff, overshoot, stack, flyjump)", s, key)
+			return r, errorf("rules %q: unknown key %q (keys: takeoff, overshoot, stack, flyjump)", s, key)
 		}
 	}
 	return r, nil
