@@ -39,6 +39,9 @@ type expertBot struct {
 	maxDepth int
 	budget   int
 	w        expertWeights
+	// samples > 0 chooses by rollouts (bot_expert_rollout.go) instead of
+	// expectimax: samples dice sequences of horizon rolls per outcome.
+	samples, horizon int
 }
 
 func init() {
@@ -61,11 +64,14 @@ type expertSearch struct {
 // Choose searches each outcome of roll and returns the best; ties go to
 // the lowest lead plane. The seed is not needed: the search is exact
 // given its inputs.
-func (b *expertBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, _ uint64) Move {
+func (b *expertBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, seed uint64) Move {
 	if outs.Len() <= 1 {
 		return outs.At(0)
 	}
 	s := expertSearch{rules: rules, tb: expertTablesFor(rules), w: &b.w, root: p.toMove}
+	if b.samples > 0 {
+		return outs.At(s.bestByRollouts(p, roll, outs, seed, b.samples, b.horizon))
+	}
 	best := 0
 	for depth := 0; depth <= b.maxDepth; depth++ {
 		if depth > 0 && s.leaves*expertGrowth > b.budget {
@@ -93,7 +99,7 @@ func (s *expertSearch) bestAt(p *Position, roll int, outs *MoveList, depth int) 
 // leaf is the root's static utility of p.
 func (s *expertSearch) leaf(p *Position) int32 {
 	s.leaves++
-	sc := s.tb.scores(p, s.w)
+	sc := s.tb.scores(p, !s.rules.NoStacks, s.w)
 	return utility(p, &sc, s.root, s.w)
 }
 
@@ -140,7 +146,7 @@ func (s *expertSearch) reply(p *Position, roll int, outs *MoveList, depth int) i
 		q := *p
 		q.Apply(s.rules, roll, outs.At(k))
 		s.leaves++
-		sc := s.tb.scores(&q, s.w)
+		sc := s.tb.scores(&q, !s.rules.NoStacks, s.w)
 		if u := utility(&q, &sc, mover, s.w); u > bestU {
 			bestU, bestQ = u, q
 			bestRoot = utility(&q, &sc, s.root, s.w)

@@ -1,7 +1,5 @@
 package engine
 
-import "math/bits"
-
 // The expert bot's evaluation. Everything is integer fixed point: one
 // roll of the die is expertRoll units, so that peers on any machine score
 // alike and choose alike.
@@ -159,9 +157,11 @@ type expertWeights struct {
 	leader     int32 // weight of the best opponent in the utility
 	field      int32 // weight of the opponents' mean in the utility
 	finish     int32 // bonus for a finished plane, in rolls
+	out        int32 // extra value of a plane out of the hangar, in 1/64 rolls
+	stack      int32 // share of a plane's full progress that riding in a stack is worth
 }
 
-var defaultExpertWeights = expertWeights{risk: 64, riskToMove: 32, leader: 32, field: 32, finish: 2}
+var defaultExpertWeights = expertWeights{risk: 64, riskToMove: 32, leader: 32, field: 32, finish: 2, stack: 64, out: 96}
 
 // rankBonus is added to a colour that has finished all its planes, by
 // finishing place: winning dwarfs every positional term.
@@ -169,13 +169,20 @@ var rankBonus = [NumColours]int32{400 * expertRoll, 150 * expertRoll, 60 * exper
 
 // scores values every colour of p on its own: its planes' progress, less
 // what the other colours threaten to take from it before it moves again.
-func (tb *expertTables) scores(p *Position, w *expertWeights) (s [NumColours]int32) {
-	var masks [NumColours][6]uint64
+//
+// With stacks on, a stack moves as one: its planes need the rolls of one
+// plane, so the colour's progress counts the group's remaining rolls once,
+// and a hit on the stack costs every plane in it.
+func (tb *expertTables) scores(p *Position, stacks bool, w *expertWeights) (s [NumColours]int32) {
+	// For each attacker, how many of its six rolls hit each square, as a
+	// bit-sliced 3-bit counter (c0 + 2·c1 + 4·c2) over the square masks.
+	var c0, c1, c2 [NumColours]uint64
 	for o := Colour(0); o < NumColours; o++ {
 		if p.inPlay&(1<<o) == 0 {
 			continue
 		}
 		pl := &p.planes[o]
+		var masks [6]uint64
 		for i := 0; i < PlanesPerColour; i++ {
 			at := pl[i]
 			if at < Launch || at > TrackEnd {
@@ -183,9 +190,18 @@ func (tb *expertTables) scores(p *Position, w *expertWeights) (s [NumColours]int
 			}
 			h := &tb.hits[o][slot(at)]
 			for r := range 6 {
-				masks[o][r] |= h[r]
+				masks[r] |= h[r]
 			}
 		}
+		var a0, a1, a2 uint64
+		for _, m := range masks {
+			t0 := a0 & m
+			a0 ^= m
+			t1 := a1 & t0
+			a1 ^= t0
+			a2 |= t1
+		}
+		c0[o], c1[o], c2[o] = a0, a1, a2
 	}
 	for v := Colour(0); v < NumColours; v++ {
 		if p.inPlay&(1<<v) == 0 {
@@ -193,39 +209,51 @@ func (tb *expertTables) scores(p *Position, w *expertWeights) (s [NumColours]int
 		}
 		pl := &p.planes[v]
 		total, loss := int32(0), int32(0)
+		full := tb.progress[slot(Finished)]
 		for i := 0; i < PlanesPerColour; i++ {
 			at := pl[i]
-			val := tb.progress[slot(at)]
+			n := int32(1)
+			if stacks && at >= 0 && at <= HomeLast {
+				if !firstAt(pl, i) {
+					continue
+				}
+				for j := i + 1; j < PlanesPerColour; j++ {
+					if pl[j] == at {
+						n++
+					}
+				}
+			}
+			// The group's n planes need the rolls of one plane: n hangar
+			// planes' worth of rolls less the group's, which is also what
+			// a capture takes away.
+			val := tb.progress[slot(at)] + (n-1)*full*w.stack/64
+			if at != Hangar {
+				val += n * w.out * expertRoll / 64
+			}
 			total += val
-			if at == Finished {
+			var sh uint
+			switch {
+			case at == Finished:
 				total += w.finish * expertRoll
 				continue
-			}
-			var bit uint64
-			switch {
 			case at >= 0 && at <= TrackEnd:
-				bit = 1 << Absolute(v, int(at))
+				sh = uint(Absolute(v, int(at)))
 			case at == CrossingHome:
-				bit = crossingBit
+				sh = TrackSquares
 			default:
 				continue
 			}
-			n := 0
+			hits := uint64(0)
 			for o := Colour(0); o < NumColours; o++ {
-				if o == v || p.inPlay&(1<<o) == 0 {
+				if o == v || (sh == TrackSquares && o != v.Opposite()) {
 					continue
 				}
-				if bit == crossingBit && o != v.Opposite() {
-					continue
-				}
-				for r := range 6 {
-					n += int(masks[o][r] & bit >> bits.TrailingZeros64(bit))
-				}
+				hits += c0[o]>>sh&1 + (c1[o]>>sh&1)<<1 + (c2[o]>>sh&1)<<2
 			}
-			if n > 6 {
-				n = 6
+			if hits > 6 {
+				hits = 6
 			}
-			loss += val * int32(n)
+			loss += val * int32(hits)
 		}
 		rw := w.risk
 		if v == p.toMove {

@@ -11,11 +11,39 @@ import (
 )
 
 var (
-	expertArena  = flag.Bool("expert.arena", false, "play the expert bot's strength arena (slow)")
-	expertGames  = flag.Int("expert.games", 300, "games per arena line")
-	expertLineup = flag.String("expert.bots", "", "one arena line, e.g. expert,greedy,greedy,greedy (default: the issue-7 lines)")
-	expertRotate = flag.Bool("expert.rotate", true, "rotate the seats each game so that every bot sits everywhere")
+	expertArena   = flag.Bool("expert.arena", false, "play the expert bot's strength arena (slow)")
+	expertGames   = flag.Int("expert.games", 300, "games per arena line")
+	expertLineup  = flag.String("expert.bots", "", "one arena line, e.g. expert,greedy,greedy,greedy (default: the issue-7 lines)")
+	expertRotate  = flag.Bool("expert.rotate", true, "rotate the seats each game so that every bot sits everywhere")
+	expertDepth   = flag.Int("expert.depth", -1, "arena: override the expert's deepest chance layer")
+	expertRollout = flag.String("expert.rollout", "", "arena: choose by rollouts: samples,horizon")
+	expertW       = flag.String("expert.w", "", "arena: override the expert's weights: risk,riskToMove,leader,field,finish,stack,out")
 )
+
+// arenaBot makes a bot of the kind for the arena, with the expert's
+// overrides of -expert.depth and -expert.w applied.
+func arenaBot(t testing.TB, kind string) (Bot, error) {
+	b, err := NewBot(kind)
+	if err != nil || kind != "expert" {
+		return b, err
+	}
+	e := b.(*expertBot)
+	if *expertDepth >= 0 {
+		e.maxDepth = *expertDepth
+	}
+	if *expertRollout != "" {
+		if _, err := fmt.Sscanf(*expertRollout, "%d,%d", &e.samples, &e.horizon); err != nil {
+			t.Fatalf("-expert.rollout %q: %v", *expertRollout, err)
+		}
+	}
+	if *expertW != "" {
+		w := &e.w
+		if _, err := fmt.Sscanf(*expertW, "%d,%d,%d,%d,%d,%d,%d", &w.risk, &w.riskToMove, &w.leader, &w.field, &w.finish, &w.stack, &w.out); err != nil {
+			t.Fatalf("-expert.w %q: %v", *expertW, err)
+		}
+	}
+	return e, nil
+}
 
 func newExpert(t testing.TB) Bot {
 	t.Helper()
@@ -232,7 +260,7 @@ func TestExpertArena(t *testing.T) {
 		kinds := strings.Split(line, ",")
 		var bots []Bot
 		for _, k := range kinds {
-			b, err := NewBot(k)
+			b, err := arenaBot(t, k)
 			if err != nil {
 				t.Skipf("arena %s: %v", line, err)
 			}
@@ -264,7 +292,7 @@ func TestExpertArena(t *testing.T) {
 			}
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "arena %s, %d games, seats rotated=%v\n", line, *expertGames, *expertRotate)
+		fmt.Fprintf(&b, "arena %s, %d games, seats rotated=%v, depth %d, weights %s, rollout %s\n", line, *expertGames, *expertRotate, *expertDepth, *expertW, *expertRollout)
 		for k := range bots {
 			lo, hi := wilson(wins[k], *expertGames)
 			fmt.Fprintf(&b, "  bot %d %-7s wins %5d = %5.1f%%  95%% CI [%5.1f%%, %5.1f%%]\n", k, kinds[k], wins[k],
@@ -279,4 +307,17 @@ func TestExpertArena(t *testing.T) {
 		}
 		t.Log(b.String())
 	}
+}
+
+func BenchmarkExpertScores(b *testing.B) {
+	rules := DefaultRules()
+	tb := expertTablesFor(rules)
+	p := mustParse(b, expertMidGames[1])
+	w := defaultExpertWeights
+	var sink int32
+	for b.Loop() {
+		s := tb.scores(&p, true, &w)
+		sink += s[0]
+	}
+	_ = sink
 }
