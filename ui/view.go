@@ -424,7 +424,7 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 			if u.over.LogPath != "" {
 				lines = append(lines, u.t("end.log", clean(u.over.LogPath, 300)))
 			}
-			lines = append(lines, u.t("end.hint"))
+			lines = append(lines, strings.Join(u.activeKeys(), "  "))
 		}
 	}
 	bw := min(w-2, 76)

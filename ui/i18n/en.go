@@ -12,10 +12,10 @@ func init() {
 		"lobby.players": "Players on the local network",
 		"lobby.none":    "none found yet",
 		"lobby.rules":   "Rules for a game you create",
-		"lobby.hint":    "Press c to create a game; empty seats can be given to bots.",
+		"lobby.hint":    "Create a game or join one; in your own game, empty seats can be given to bots.",
 		"table.title":   "game %s",
-		"table.hint":    "↑↓ choose a seat, b gives it to a bot or opens it, enter starts.",
-		"table.guest":   "Press enter when you are ready.",
+		"table.hint":    "Give empty seats to bots or leave them open for people; start when everyone is seated.",
+		"table.guest":   "Say you are ready; the game starts when everyone is.",
 		"seat.open":     "open seat",
 		"seat.bot":      "bot (%s)",
 
@@ -33,7 +33,7 @@ func init() {
 		"panel.chat":    "Chat",
 
 		"turn.rolled":   "%s rolled %s",
-		"turn.yourroll": "Your turn: press space to roll",
+		"turn.yourroll": "Your turn: roll the die",
 		"turn.waits":    "%s: the die waits for %s",
 		"move.jump":     "jump",
 		"move.capture":  "captures %d",
@@ -72,7 +72,6 @@ func init() {
 		"help.now":   "* marks the keys that do something now.",
 		"end.title":  "Game over",
 		"end.log":    "Game log saved to %s",
-		"end.hint":   "r: rematch with the same players · esc: look at the board · q: quit",
 
 		"key.help":      "help",
 		"key.roll":      "roll",
