@@ -25,23 +25,34 @@ func (p Position) Board() string {
 		}
 	}
 	fmt.Fprintf(&b, "%s\n", p.String())
+	// Each cell is four characters and a space; a crowded square shows
+	// its first plane and how many more share it, so columns stay aligned.
+	var line strings.Builder
+	flush := func() {
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+		line.Reset()
+	}
 	for row := 0; row < 4; row++ {
 		for col := 0; col < 13; col++ {
 			a := row*13 + col
-			fmt.Fprintf(&b, "%2d%c ", a, SquareColour(a).Letter()+('a'-'A'))
+			fmt.Fprintf(&line, "%2d%c  ", a, SquareColour(a).Letter()+('a'-'A'))
 		}
-		b.WriteByte('\n')
+		flush()
 		for col := 0; col < 13; col++ {
-			occ := strings.Join(occupants[row*13+col], "")
-			if occ == "" {
-				occ = "."
+			occ := occupants[row*13+col]
+			var cell string
+			switch len(occ) {
+			case 0:
+				cell = "."
+			case 1, 2:
+				cell = strings.Join(occ, "")
+			default:
+				cell = fmt.Sprintf("%s+%d", occ[0], len(occ)-1)
 			}
-			if len(occ) > 4 {
-				occ = occ[:3] + "+"
-			}
-			fmt.Fprintf(&b, "%-4s", occ)
+			fmt.Fprintf(&line, "%-4s ", cell)
 		}
-		b.WriteByte('\n')
+		flush()
 	}
 	for c := Colour(0); c < NumColours; c++ {
 		if !p.InPlay(c) {
