@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"strings"
 
 	"aeroplane/engine"
 )
@@ -452,27 +451,27 @@ func (g *game) halt(why string) {
 	g.n.emit(Event{Kind: EventHalted, Roll: g.k, Detail: why})
 }
 
-// awaiting lists the players whose input the game waits for.
-func (g *game) awaiting() []int {
+// awaiting has bit i set for each player whose input the game waits for.
+func (g *game) awaiting() uint8 {
 	n := g.n
-	var w []int
+	var w uint8
 	switch g.phase {
 	case PhaseSetup:
 		for i, p := range n.players {
 			if !p.confirmed {
-				w = append(w, i)
+				w |= 1 << i
 			}
 		}
 	case PhaseReveal:
 		for i, p := range n.players {
-			if g.present(i, g.k) && !p.have {
-				w = append(w, i)
+			if !p.have && g.present(i, g.k) {
+				w |= 1 << i
 			}
 		}
 	case PhaseMove:
 		outs := g.pos.Outcomes(n.rules, g.roll)
 		if o := g.mover(); outs.Len() > 1 && o >= 0 && !g.botFlies(o, g.k) {
-			w = append(w, o)
+			w |= 1 << o
 		}
 	}
 	return w
@@ -480,25 +479,24 @@ func (g *game) awaiting() []int {
 
 func (g *game) reportWaiting() {
 	n := g.n
-	w := g.awaiting()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%d", g.phase, g.k)
-	for _, i := range w {
-		b.WriteString("," + string(n.players[i].id))
+	mask := g.awaiting()
+	key := waitKey{g.phase, g.k, mask}
+	if key == n.lastWait {
+		return
 	}
-	if key := b.String(); key != n.lastWait {
-		n.lastWait = key
-		for _, p := range n.players {
-			p.waited = 0
-		}
-		if len(w) > 0 && g.phase != PhaseSetup {
-			e := Event{Kind: EventWaiting, Roll: g.k}
-			for _, i := range w {
-				e.Peers = append(e.Peers, n.players[i].id)
-			}
-			n.emit(e)
-		}
+	n.lastWait = key
+	for _, p := range n.players {
+		p.waited = 0
 	}
+	if mask != 0 && g.phase != PhaseSetup {
+		n.emit(Event{Kind: EventWaiting, Roll: g.k, Peers: n.ids(mask)})
+	}
+}
+
+type waitKey struct {
+	phase Phase
+	k     uint64
+	mask  uint8
 }
 
 func (g *game) onEquivocation(p *player, held, other *message) {}

@@ -1,5 +1,13 @@
 package lockstep
 
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+)
+
 // RecordType is the kind of one log record.
 type RecordType uint8
 
@@ -13,4 +21,131 @@ const (
 type Record struct {
 	Type RecordType
 	Data []byte
+}
+
+// The log file: the 8-byte magic, a big-endian uint16 format version and two
+// reserved zero bytes; then records, each a big-endian uint32 payload
+// length, the CRC-32C (Castagnoli) of the payload, and the payload: one
+// type byte and the record's data. The file holds only public data (the
+// setup and signed messages); the chain entropy stays with the driver.
+const (
+	logMagic      = "AEROLOG\n"
+	logVersion    = 1
+	logHeaderSize = 12
+	// MaxRecordSize bounds one record's payload; a longer length field is corruption.
+	MaxRecordSize = 1 << 20
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// LogHeader is the header every log file starts with.
+func LogHeader() []byte {
+	b := []byte(logMagic)
+	b = binary.BigEndian.AppendUint16(b, logVersion)
+	return append(b, 0, 0)
+}
+
+// EncodeRecords is the bytes that append recs to a log, to be written in one
+// write and flushed before the Ready's messages are sent.
+func EncodeRecords(recs ...Record) []byte {
+	var b []byte
+	for _, r := range recs {
+		payload := 1 + len(r.Data)
+		b = binary.BigEndian.AppendUint32(b, uint32(payload))
+		crc := crc32.Update(0, castagnoli, []byte{byte(r.Type)})
+		crc = crc32.Update(crc, castagnoli, r.Data)
+		b = binary.BigEndian.AppendUint32(b, crc)
+		b = append(b, byte(r.Type))
+		b = append(b, r.Data...)
+	}
+	return b
+}
+
+// LogError rejects a log: Offset is the byte where the bad part starts.
+type LogError struct {
+	Offset int64
+	Reason string
+	// Torn is set when only the last record is incomplete or damaged, as a
+	// crash in the middle of an append leaves it: the records before
+	// Offset are good, and truncating the file at Offset repairs it.
+	Torn bool
+}
+
+func (e *LogError) Error() string {
+	if e.Torn {
+		return fmt.Sprintf("log: torn last record at byte %d (%s): truncate the file there to resume", e.Offset, e.Reason)
+	}
+	return fmt.Sprintf("log: corrupt at byte %d: %s", e.Offset, e.Reason)
+}
+
+// ErrTornTail is wrapped by a LogError whose Torn is set.
+var ErrTornTail = errors.New("torn tail")
+
+func (e *LogError) Unwrap() error {
+	if e.Torn {
+		return ErrTornTail
+	}
+	return nil
+}
+
+// ReadLog reads a whole log. On error it also returns the records before
+// the bad spot, and a *LogError with the offset and the reason; a torn
+// tail (errors.Is(err, ErrTornTail)) can be dropped by truncating there.
+// It never returns a record that did not pass its CRC.
+func ReadLog(r io.Reader) ([]Record, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("log: read: %w", err)
+	}
+	return ParseLog(data)
+}
+
+// ParseLog is ReadLog over bytes in memory.
+func ParseLog(data []byte) ([]Record, error) {
+	if len(data) < logHeaderSize {
+		if len(data) < len(logMagic) && string(data) == logMagic[:len(data)] {
+			return nil, &LogError{Offset: 0, Reason: fmt.Sprintf("header cut short at %d of %d bytes", len(data), logHeaderSize), Torn: true}
+		}
+		return nil, &LogError{Offset: 0, Reason: "too short for the header: not an aeroplane game log"}
+	}
+	if string(data[:8]) != logMagic {
+		return nil, &LogError{Offset: 0, Reason: "wrong magic: not an aeroplane game log"}
+	}
+	if v := binary.BigEndian.Uint16(data[8:]); v != logVersion {
+		return nil, &LogError{Offset: 8, Reason: fmt.Sprintf("format version %d, this build reads %d", v, logVersion)}
+	}
+	if data[10] != 0 || data[11] != 0 {
+		return nil, &LogError{Offset: 10, Reason: "reserved header bytes are not zero"}
+	}
+	var recs []Record
+	off := logHeaderSize
+	for off < len(data) {
+		rest := len(data) - off
+		if rest < 8 {
+			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("record header cut short (%d of 8 bytes)", rest), Torn: true}
+		}
+		n := int(binary.BigEndian.Uint32(data[off:]))
+		crc := binary.BigEndian.Uint32(data[off+4:])
+		if n < 1 || n > MaxRecordSize {
+			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("record length %d out of range 1..%d", n, MaxRecordSize)}
+		}
+		if rest-8 < n {
+			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("record needs %d bytes, the file has %d", n, rest-8), Torn: true}
+		}
+		payload := data[off+8 : off+8+n]
+		if got := crc32.Checksum(payload, castagnoli); got != crc {
+			last := off+8+n == len(data)
+			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("checksum %08x, record says %08x", got, crc), Torn: last}
+		}
+		t := RecordType(payload[0])
+		if t != RecordSetup && t != RecordMessage {
+			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("unknown record type %d", t)}
+		}
+		if (t == RecordSetup) != (len(recs) == 0) {
+			return recs, &LogError{Offset: int64(off), Reason: "the setup record must come first, and only once"}
+		}
+		recs = append(recs, Record{Type: t, Data: append([]byte(nil), payload[1:]...)})
+		off += 8 + n
+	}
+	return recs, nil
 }

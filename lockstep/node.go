@@ -106,11 +106,12 @@ type Node struct {
 	g game
 
 	tick      uint64
-	lastHave  uint64
+	lastHave  uint64 // tick of our last status frame
+	lastNews  uint64 // tick we last accepted a new message
 	msgs      []Envelope
 	events    []Event
 	entries   []Record
-	lastWait  string
+	lastWait  waitKey
 	cheatSeen map[string]bool
 }
 
@@ -252,7 +253,8 @@ func (n *Node) Tick() {
 	if n.self < 0 {
 		return
 	}
-	if n.tick-n.lastHave >= uint64(n.cfg.ResendTicks) {
+	quiet := n.tick - max(n.lastNews, n.lastHave)
+	if quiet >= uint64(n.cfg.ResendTicks) && n.g.phase != PhaseOver {
 		n.lastHave = n.tick
 		n.sendHave()
 	}
@@ -336,9 +338,7 @@ func (n *Node) state() State {
 			st.Moves = outs.Slice()
 		}
 	}
-	for _, i := range g.awaiting() {
-		st.Awaiting = append(st.Awaiting, n.players[i].id)
-	}
+	st.Awaiting = n.ids(g.awaiting())
 	for _, p := range n.players {
 		if p.absent {
 			st.Absent = append(st.Absent, p.id)
@@ -367,3 +367,14 @@ func (n *Node) heldFrom(i int) [][]byte {
 }
 
 func equalRaw(a, b *message) bool { return bytes.Equal(a.raw, b.raw) }
+
+// ids lists the players of a bit mask in seat order.
+func (n *Node) ids(mask uint8) []peer.ID {
+	var ids []peer.ID
+	for i, p := range n.players {
+		if mask&(1<<i) != 0 {
+			ids = append(ids, p.id)
+		}
+	}
+	return ids
+}

@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 
@@ -73,6 +74,7 @@ func (n *Node) receive(from peer.ID, m *message) error {
 		return fmt.Errorf("%s seq %d from %s: bad signature", m.kind, m.seq, short(m.from))
 	}
 	if held != nil {
+		m.id = sha256.Sum256(m.raw)
 		n.g.stats.Rejected++
 		n.cheat(m.from, CheatEquivocation, fmt.Sprintf("two different signed messages with sequence %d (%x, %x)", m.seq, held.id[:6], m.id[:6]))
 		if n.self >= 0 {
@@ -87,10 +89,12 @@ func (n *Node) receive(from peer.ID, m *message) error {
 			n.g.stats.Rejected++
 			return fmt.Errorf("%s seq %d from %s: too far ahead of %d", m.kind, m.seq, short(m.from), len(p.msgs))
 		}
+		m.id = sha256.Sum256(m.raw)
 		p.future[m.seq] = m
 		n.g.stats.Buffered++
 		return nil
 	}
+	m.id = sha256.Sum256(m.raw)
 	if err := n.accept(from, p, m); err != nil {
 		return err
 	}
@@ -118,12 +122,16 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 		return fmt.Errorf("%s seq %d from %s: broken link to the previous message", m.kind, m.seq, short(m.from))
 	}
 	p.msgs = append(p.msgs, m)
+	n.lastNews = n.tick
 	n.g.stats.Accepted++
 	n.entries = append(n.entries, Record{Type: RecordMessage, Data: m.raw})
 	if n.self >= 0 && !n.restoring {
 		if m.from == n.cfg.Self {
 			n.broadcast(m.raw)
-		} else {
+		} else if m.kind != kindReveal || m.hasMove {
+			// Push on at once what a sender could equivocate on to gain
+			// (confirms, moves, votes), so conflicting copies meet; plain
+			// reveals are deterministic and travel on request (answerHave).
 			n.broadcast(m.raw, from, m.from)
 		}
 	}

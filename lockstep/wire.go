@@ -227,8 +227,7 @@ func decodeMessage(b []byte) (*message, error) {
 		return nil, fmt.Errorf("%w: a confirm must be exactly the first message of its sender", ErrDecode)
 	}
 	m.raw = append([]byte(nil), b...)
-	m.id = sha256.Sum256(m.raw)
-	return m, nil
+	return m, nil // id is computed on acceptance: duplicates never need it
 }
 
 // signedPart is the bytes the signature covers.
