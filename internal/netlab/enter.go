@@ -1,0 +1,99 @@
+package netlab
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// innerEnv marks a test process that already runs inside the namespace.
+const innerEnv = "AEROPLANE_NETLAB_INNER"
+
+// Inside reports whether this process runs in a namespace made by Enter.
+func Inside() bool { return os.Getenv(innerEnv) == "1" }
+
+// loopbackSetup gives the fresh namespace a loopback that carries multicast,
+// as ../shared/netns-run does, then runs the test binary.
+const loopbackSetup = `set -e
+ip link set lo up
+ip link set lo multicast on
+ip route add 224.0.0.0/4 dev lo
+mkdir -p /run/netns && mount -t tmpfs netlab /run/netns
+exec "$@"`
+
+// Enter runs the calling test or benchmark again inside a fresh network and
+// mount namespace and reports whether the caller is now inside it. The
+// outer call waits for the inner run, fails tb if it failed, and returns
+// false; the caller then returns at once:
+//
+//	if !netlab.Enter(t) { return }
+//
+// Only a top-level test or benchmark may call Enter.
+func Enter(tb testing.TB) bool {
+	tb.Helper()
+	if Inside() {
+		return true
+	}
+	if err := probe(); err != nil {
+		Unavailable(tb, err)
+		return false
+	}
+	name := tb.Name()
+	args := []string{"--net", "--mount", "--fork", "--", "sh", "-c", loopbackSetup, "netlab", os.Args[0], "-test.v=true", "-test.count=1"}
+	if _, ok := tb.(*testing.B); ok {
+		args = append(args, "-test.run=^$", "-test.bench=^"+name+"$", "-test.benchmem")
+		for _, f := range []string{"test.benchtime", "test.cpu"} {
+			if fl := flag.Lookup(f); fl != nil && fl.Value.String() != "" {
+				args = append(args, "-"+f+"="+fl.Value.String())
+			}
+		}
+	} else {
+		args = append(args, "-test.run=^"+name+"$")
+	}
+	for _, f := range []string{"test.timeout", "test.short"} {
+		if fl := flag.Lookup(f); fl != nil {
+			args = append(args, "-"+f+"="+fl.Value.String())
+		}
+	}
+	cmd := exec.Command("unshare", args...)
+	cmd.Env = append(os.Environ(), innerEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	// The inner run's own report, indented so it reads as part of ours.
+	tb.Logf("inner run in a private namespace:\n%s", indent(string(out)))
+	if err != nil {
+		tb.Fatalf("inner run failed: %v", err)
+	}
+	if !strings.Contains(string(out), "\nPASS") && !strings.HasPrefix(string(out), "PASS") {
+		tb.Fatalf("inner run did not pass")
+	}
+	if strings.Contains(string(out), "--- SKIP: "+name) {
+		tb.Skipf("inner run skipped")
+	}
+	return false
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
+
+// probe checks that this machine lets us make the namespaces at all.
+func probe() error {
+	out, err := exec.Command("unshare", "--net", "--mount", "--fork", "--", "ip", "link", "show", "lo").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("cannot create a network namespace (%v: %s); run as root, or in CI fix the runner", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// Unavailable fails tb in CI and skips it elsewhere: a test that needs a
+// namespace must not silently pass where it is supposed to run.
+func Unavailable(tb testing.TB, err error) {
+	tb.Helper()
+	if os.Getenv("CI") != "" {
+		tb.Fatalf("netlab: %v", err)
+	}
+	tb.Skipf("netlab: %v (set CI to make this a failure)", err)
+}

@@ -1,0 +1,152 @@
+package p2p
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
+)
+
+func TestTransportRoundTripInOrder(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	// b has the larger ID in half the runs: connect from both ends in turn
+	// so both the opener and the acceptor path are used.
+	connectPair(t, a, b)
+	connectPair(t, b, a)
+	const n = 200
+	for i := range n {
+		if err := a.Send(b.Host().ID(), KindGame, fmt.Appendf(nil, "a%d", i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Send(a.Host().ID(), KindChat, fmt.Appendf(nil, "b%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		in := recvInbound(t, b)
+		if in.From != a.Host().ID() || in.Kind != KindGame || string(in.Data) != fmt.Sprintf("a%d", i) {
+			t.Fatalf("b got %v %v %q, want a%d", in.From, in.Kind, in.Data, i)
+		}
+		in = recvInbound(t, a)
+		if in.Kind != KindChat || string(in.Data) != fmt.Sprintf("b%d", i) {
+			t.Fatalf("a got %v %q, want b%d", in.Kind, in.Data, i)
+		}
+	}
+	if got := len(a.Peers()); got != 1 {
+		t.Errorf("a has %d streams, want exactly 1", got)
+	}
+}
+
+func TestTransportOrderlyShutdown(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	connectPair(t, a, b)
+	waitEvent(t, b, true)
+	// Frames queued before Close still arrive, then the goodbye.
+	if err := a.Send(b.Host().ID(), KindGame, []byte("last words")); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	if in := recvInbound(t, b); string(in.Data) != "last words" {
+		t.Fatalf("got %q", in.Data)
+	}
+	if ev := waitEvent(t, b, false); ev.Reason != "left" {
+		t.Errorf("reason %q, want left", ev.Reason)
+	}
+}
+
+// A peer that opens the stream and then says nothing is declared absent
+// after DeadAfter, long before a transport keepalive would notice.
+func TestTransportHeartbeatTimeout(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newTestTransport(t, fastConfig(t))
+	mute := newTestHost(t)
+	mute.Peerstore().AddAddrs(a.Host().ID(), a.Host().Addrs(), time.Hour)
+	s, err := mute.NewStream(context.Background(), a.Host().ID(), protocol.ID(ProtocolID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Reset()
+	// One ping so the lazily negotiated stream reaches a; then silence.
+	hello, _ := AppendFrame(nil, Frame{Kind: KindPing, Body: make([]byte, 8)})
+	if _, err := s.Write(hello); err != nil {
+		t.Fatal(err)
+	}
+	waitEvent(t, a, true)
+	start := time.Now()
+	ev := waitEvent(t, a, false)
+	if ev.Reason != "heartbeat timeout" {
+		t.Fatalf("reason %q", ev.Reason)
+	}
+	// Generous bound: the point is seconds, not the 30-40 s of keepalives.
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("noticed after %v", d)
+	}
+}
+
+// Bad frames are dropped and logged; a peer that keeps sending them is
+// disconnected and refused.
+func TestTransportStrikes(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	cases := []struct {
+		name  string
+		write func(s network.Stream)
+		want  string
+	}{
+		{"unknown kinds", func(s network.Stream) {
+			for range 20 {
+				s.Write([]byte{0, 0, 0, 2, 99, 0})
+			}
+		}, "too many bad frames"},
+		{"oversized", func(s network.Stream) {
+			s.Write([]byte{0x7f, 0, 0, 0, 16})
+		}, "unreadable stream"},
+		{"not a member", func(s network.Stream) {
+			for range 20 {
+				b, _ := AppendFrame(nil, Frame{Kind: KindGame, Body: []byte("hi")})
+				s.Write(b)
+			}
+		}, "too many bad frames"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := fastConfig(t)
+			cfg.DeadAfter = 5 * time.Second
+			a := newTestTransport(t, cfg)
+			a.SetMembers([]peer.ID{})
+			evil := newTestHost(t)
+			evil.Peerstore().AddAddrs(a.Host().ID(), a.Host().Addrs(), time.Hour)
+			s, err := evil.NewStream(context.Background(), a.Host().ID(), protocol.ID(ProtocolID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Reset()
+			c.write(s)
+			ev := waitEvent(t, a, false)
+			if !strings.HasPrefix(ev.Reason, c.want) {
+				t.Fatalf("reason %q, want %q", ev.Reason, c.want)
+			}
+			select {
+			case in := <-a.Inbox():
+				t.Fatalf("a bad frame was delivered: %v", in)
+			default:
+			}
+		})
+	}
+}
