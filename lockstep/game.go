@@ -499,4 +499,10 @@ type waitKey struct {
 	mask  uint8
 }
 
-func (g *game) onEquivocation(p *player, held, other *message) {}
+// onEquivocation stops the game: with two signed versions of one input in
+// circulation, honest peers may have applied different ones, and no local
+// rule can tell which the others finalised. Safety over liveness: a halted
+// peer never finalises another roll, so no two honest histories diverge.
+func (g *game) onEquivocation(p *player, held, other *message) {
+	g.halt(fmt.Sprintf("%s signed two different messages with sequence %d", short(p.id), held.seq))
+}
