@@ -2,7 +2,7 @@ package engine
 
 import "math/bits"
 
-func init() { registerBot("greedy", func() Bot { return greedyBot{} }) }
+func init() { registerBot("greedy", func() Bot { return greedyBot{w: defaultGreedyWeights} }) }
 
 // greedyBot looks one move ahead: it plays each outcome and scores the
 // position it reaches for the mover. The score (integers only, so every
@@ -19,21 +19,30 @@ func init() { registerBot("greedy", func() Bot { return greedyBot{} }) }
 // Ties between outcomes with equal scores are broken by the seed (one draw
 // of NewRand(seed) among the tied ones, in lead-plane order), so that
 // greedy-against-greedy games differ while staying reproducible.
-type greedyBot struct{}
+type greedyBot struct{ w greedyWeights }
 
 func (greedyBot) Name() string { return "greedy" }
 
-// Weights of the score. Every term is multiplied by 6 so that the threat
-// term, a count of hitting rolls out of 6, stays an integer.
-const (
-	greedyStep      = 10  // per step of progress (launch area = 1 step, route index i = i+2)
-	greedyOut       = 60  // per plane out of the hangar
-	greedyFinished  = 300 // per finished plane, on top of its progress
-	greedyTheirStep = 5   // per step of an opponent plane (negative for us)
-	greedyTheirOut  = 100 // per opponent plane out of the hangar (negative for us)
-)
+// greedyWeights are the terms of the score. Every term is counted six
+// times over so that the threat term, a count of hitting rolls out of 6,
+// stays an integer.
+type greedyWeights struct {
+	step      int // per step of progress (launch area = 1 step, route index i = i+2)
+	out       int // per plane out of the hangar
+	finished  int // per finished plane, on top of its progress
+	theirStep int // per step of an opponent plane (counted against us)
+	theirOut  int // per opponent plane out of the hangar (counted against us)
+	risk      int // percent of a threatened plane's worth lost per hitting roll in six
+}
 
-func (greedyBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, seed uint64) Move {
+// defaultGreedyWeights were chosen by playing variants against the
+// previous weights (4,000 four-player and 4,000 two-player games each):
+// valuing planes out of the hangar and their safety more won 26% and 54%
+// against 25% and 50%. Without the threat term greedy wins only 15% of
+// four-player games against itself.
+var defaultGreedyWeights = greedyWeights{step: 10, out: 150, finished: 300, theirStep: 5, theirOut: 100, risk: 200}
+
+func (b greedyBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, seed uint64) Move {
 	if outs.Len() == 0 {
 		return Move{Kind: Pass, Colour: p.toMove}
 	}
@@ -57,7 +66,7 @@ func (greedyBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, seed
 			q.threats(rules, c, &after)
 			hits = &after
 		}
-		s := greedyScore(&q, c, hits)
+		s := b.w.score(&q, c, hits)
 		switch {
 		case n == 0 || s > best:
 			best, tied[0], n = s, k, 1
@@ -94,24 +103,24 @@ func sameOpponents(p, q *Position, c Colour) bool {
 	return true
 }
 
-// greedyScore values position q for colour c (higher is better for c),
-// given the threats of q's opponents.
-func greedyScore(q *Position, c Colour, hits *[TrackSquares + 1]uint8) int {
+// score values position q for colour c (higher is better for c), given
+// the threats of q's opponents.
+func (w *greedyWeights) score(q *Position, c Colour, hits *[TrackSquares + 1]uint8) int {
 	s := 0
 	for _, x := range q.planes[c] {
 		pr := greedyProgress(x)
-		s += 6 * greedyStep * pr
+		s += 6 * w.step * pr
 		if x == Hangar {
 			continue
 		}
-		s += 6 * greedyOut
+		s += 6 * w.out
 		switch {
 		case x == Finished:
-			s += 6 * greedyFinished
+			s += 6 * w.finished
 		case onTrack(x):
-			s -= int(hits[Absolute(c, int(x))]) * (greedyOut + greedyStep*pr)
+			s -= int(hits[Absolute(c, int(x))]) * (w.out + w.step*pr) * w.risk / 100
 		case x == CrossingHome:
-			s -= int(hits[TrackSquares]) * (greedyOut + greedyStep*pr)
+			s -= int(hits[TrackSquares]) * (w.out + w.step*pr) * w.risk / 100
 		}
 	}
 	for o := Colour(0); o < NumColours; o++ {
@@ -120,7 +129,7 @@ func greedyScore(q *Position, c Colour, hits *[TrackSquares + 1]uint8) int {
 		}
 		for _, x := range q.planes[o] {
 			if x != Hangar {
-				s -= 6 * (greedyTheirOut + greedyTheirStep*greedyProgress(x))
+				s -= 6 * (w.theirOut + w.theirStep*greedyProgress(x))
 			}
 		}
 	}

@@ -20,6 +20,6 @@ func ExampleRun() {
 			seat.Colour.Letter(), seat.Bot, seat.Places[0], st.Games, 100*st.WinRate(s), 100*lo, 100*hi)
 	}
 	// Output:
-	// R greedy won 177 of 200: 88% [83%, 92%]
-	// Y random won  23 of 200: 12% [8%, 17%]
+	// R greedy won 185 of 200: 92% [88%, 95%]
+	// Y random won  15 of 200: 8% [5%, 12%]
 }
