@@ -1,0 +1,173 @@
+package p2p
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+// Advert is what a peer announces over mDNS.
+type Advert struct {
+	Version string         // ProtocolVersion of the sender
+	ID      peer.ID        // its libp2p identity
+	Name    string         // the player's name
+	Lobby   string         // the game it created or joined; empty if none
+	Host    bool           // it created Lobby (it starts the game)
+	Free    int            // free seats in Lobby, 0..4
+	Addrs   []ma.Multiaddr // where it listens (never with /p2p/)
+}
+
+// Limits of the TXT record. DNS caps each TXT string at 255 bytes, and one
+// oversize string makes hashicorp/mdns fail to pack the whole answer, so the
+// encoder refuses rather than truncates anything but names.
+const (
+	MaxNameLen  = 32 // bytes of a player or lobby name
+	maxTXTLen   = 255
+	maxTXTAddrs = 8
+	maxSeats    = 4
+)
+
+var errTXT = errors.New("bad mDNS TXT record")
+
+// CleanName makes s a valid player or lobby name: printable characters
+// only, spaces collapsed, at most MaxNameLen bytes (never cutting a rune).
+func CleanName(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.TrimSpace(s) {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if !unicode.IsPrint(r) || r == utf8.RuneError {
+			continue
+		}
+		if space && b.Len() > 0 {
+			if b.Len()+1 > MaxNameLen {
+				break
+			}
+			b.WriteByte(' ')
+		}
+		space = false
+		if b.Len()+utf8.RuneLen(r) > MaxNameLen {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func validName(s string) bool { return CleanName(s) == s }
+
+// EncodeTXT turns an advert into TXT strings, each under 255 bytes.
+func EncodeTXT(a Advert) ([]string, error) {
+	if a.ID == "" {
+		return nil, fmt.Errorf("%w: no peer ID", errTXT)
+	}
+	if !validName(a.Name) || !validName(a.Lobby) {
+		return nil, fmt.Errorf("%w: name %q or lobby %q not clean (use CleanName)", errTXT, a.Name, a.Lobby)
+	}
+	if a.Free < 0 || a.Free > maxSeats {
+		return nil, fmt.Errorf("%w: %d free seats", errTXT, a.Free)
+	}
+	txt := []string{
+		"v=" + a.Version,
+		"id=" + a.ID.String(),
+		"n=" + a.Name,
+		"l=" + a.Lobby,
+		"s=" + strconv.Itoa(a.Free),
+	}
+	if a.Host {
+		txt = append(txt, "h=1")
+	}
+	for i, addr := range a.Addrs {
+		if i == maxTXTAddrs {
+			break
+		}
+		txt = append(txt, "a="+addr.String())
+	}
+	for _, s := range txt {
+		if len(s) >= maxTXTLen {
+			return nil, fmt.Errorf("%w: field %.20q... is %d bytes", errTXT, s, len(s))
+		}
+	}
+	return txt, nil
+}
+
+// ParseTXT reads an advert from TXT strings. It accepts fields in any
+// order, ignores unknown keys (newer versions may add some), and rejects
+// anything malformed: a peer's record is untrusted input.
+func ParseTXT(txt []string) (Advert, error) {
+	var a Advert
+	seen := map[string]bool{}
+	for _, s := range txt {
+		if len(s) >= maxTXTLen {
+			return Advert{}, fmt.Errorf("%w: field of %d bytes", errTXT, len(s))
+		}
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			return Advert{}, fmt.Errorf("%w: field %q has no '='", errTXT, s)
+		}
+		if k != "a" {
+			if seen[k] {
+				return Advert{}, fmt.Errorf("%w: key %q twice", errTXT, k)
+			}
+			seen[k] = true
+		}
+		switch k {
+		case "v":
+			a.Version = v
+		case "id":
+			id, err := peer.Decode(v)
+			if err != nil {
+				return Advert{}, fmt.Errorf("%w: peer ID: %w", errTXT, err)
+			}
+			a.ID = id
+		case "n", "l":
+			if !validName(v) {
+				return Advert{}, fmt.Errorf("%w: name %q", errTXT, v)
+			}
+			if k == "n" {
+				a.Name = v
+			} else {
+				a.Lobby = v
+			}
+		case "s":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > maxSeats || strconv.Itoa(n) != v {
+				return Advert{}, fmt.Errorf("%w: free seats %q", errTXT, v)
+			}
+			a.Free = n
+		case "h":
+			if v != "1" {
+				return Advert{}, fmt.Errorf("%w: host flag %q", errTXT, v)
+			}
+			a.Host = true
+		case "a":
+			if len(a.Addrs) == maxTXTAddrs {
+				return Advert{}, fmt.Errorf("%w: more than %d addresses", errTXT, maxTXTAddrs)
+			}
+			addr, err := ma.NewMultiaddr(v)
+			if err != nil {
+				return Advert{}, fmt.Errorf("%w: address %q: %w", errTXT, v, err)
+			}
+			if _, err := addr.ValueForProtocol(ma.P_P2P); err == nil {
+				return Advert{}, fmt.Errorf("%w: address %q carries a peer ID", errTXT, v)
+			}
+			if addr.String() != v {
+				return Advert{}, fmt.Errorf("%w: address %q is not canonical", errTXT, v)
+			}
+			a.Addrs = append(a.Addrs, addr)
+		}
+	}
+	if !seen["v"] || !seen["id"] {
+		return Advert{}, fmt.Errorf("%w: missing version or peer ID", errTXT)
+	}
+	return a, nil
+}

@@ -1,0 +1,125 @@
+package p2p
+
+import (
+	"crypto/rand"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+func testID(t testing.TB) peer.ID {
+	_, pub, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := peer.IDFromPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestTXTRoundTrip(t *testing.T) {
+	id := testID(t)
+	cases := []Advert{
+		{Version: ProtocolVersion, ID: id},
+		{Version: ProtocolVersion, ID: id, Name: "Ada", Lobby: "friday night", Host: true, Free: 3,
+			Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.213.0.1/tcp/4001"), ma.StringCast("/ip4/10.213.0.1/udp/4001/quic-v1")}},
+		{Version: "9.9.9", ID: id, Name: strings.Repeat("飞", 10), Lobby: strings.Repeat("x", MaxNameLen), Free: 4},
+	}
+	for _, a := range cases {
+		txt, err := EncodeTXT(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range txt {
+			if len(s) >= 255 {
+				t.Errorf("field of %d bytes", len(s))
+			}
+		}
+		got, err := ParseTXT(txt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, a) {
+			t.Errorf("round trip: got %+v, want %+v", got, a)
+		}
+	}
+}
+
+func TestTXTRejects(t *testing.T) {
+	id := testID(t).String()
+	cases := []struct {
+		name string
+		txt  []string
+	}{
+		{"no id", []string{"v=1.0.0"}},
+		{"no version", []string{"id=" + id}},
+		{"bad id", []string{"v=1", "id=nonsense"}},
+		{"twice", []string{"v=1", "id=" + id, "n=a", "n=b"}},
+		{"no equals", []string{"v=1", "id=" + id, "junk"}},
+		{"seats", []string{"v=1", "id=" + id, "s=5"}},
+		{"seats sign", []string{"v=1", "id=" + id, "s=+1"}},
+		{"control char", []string{"v=1", "id=" + id, "n=a\x07b"}},
+		{"long name", []string{"v=1", "id=" + id, "n=" + strings.Repeat("x", MaxNameLen+1)}},
+		{"oversize", []string{"v=1", "id=" + id, "x=" + strings.Repeat("x", 300)}},
+		{"addr with id", []string{"v=1", "id=" + id, "a=/ip4/1.2.3.4/tcp/1/p2p/" + id}},
+		{"bad addr", []string{"v=1", "id=" + id, "a=/ip4/nope"}},
+		{"host flag", []string{"v=1", "id=" + id, "h=yes"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := ParseTXT(c.txt); !errors.Is(err, errTXT) {
+				t.Errorf("ParseTXT(%q) = %v, want a TXT error", c.txt, err)
+			}
+		})
+	}
+}
+
+func TestCleanName(t *testing.T) {
+	cases := map[string]string{
+		"  Ada  ":                 "Ada",
+		"a \t\n b":                "a b",
+		"bell\x07":                "bell",
+		strings.Repeat("飞", 20):   strings.Repeat("飞", 10),
+		strings.Repeat("ab ", 20): "ab ab ab ab ab ab ab ab ab ab ab",
+		"":                        "",
+	}
+	for in, want := range cases {
+		if got := CleanName(in); got != want {
+			t.Errorf("CleanName(%q) = %q, want %q", in, got, want)
+		}
+		if got := CleanName(in); CleanName(got) != got || len(got) > MaxNameLen {
+			t.Errorf("CleanName(%q) = %q is not a fixed point", in, got)
+		}
+	}
+}
+
+// FuzzParseTXT feeds newline-separated TXT strings: parsing never panics,
+// and whatever parses re-encodes to something that parses the same.
+func FuzzParseTXT(f *testing.F) {
+	id := testID(f)
+	txt, _ := EncodeTXT(Advert{Version: ProtocolVersion, ID: id, Name: "Ada", Lobby: "l", Host: true, Free: 2,
+		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.213.0.1/tcp/4001")}})
+	f.Add(strings.Join(txt, "\n"))
+	f.Add("v=1\nid=" + id.String() + "\ns=9")
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseTXT(strings.Split(s, "\n"))
+		if err != nil {
+			return
+		}
+		enc, err := EncodeTXT(a)
+		if err != nil {
+			t.Fatalf("re-encoding %+v: %v", a, err)
+		}
+		b, err := ParseTXT(enc)
+		if err != nil || !reflect.DeepEqual(a, b) {
+			t.Fatalf("re-parse: %+v vs %+v (%v)", a, b, err)
+		}
+	})
+}
