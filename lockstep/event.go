@@ -81,6 +81,7 @@ type Event struct {
 	Detail  string
 	Ranking []engine.Colour
 	History [32]byte
+	Pos     engine.Position // EventMoved: the position after the move
 }
 
 func short(id peer.ID) string {

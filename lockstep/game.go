@@ -406,7 +406,7 @@ func (g *game) apply(mv engine.Move, from *message) bool {
 		g.halt("internal: " + err.Error())
 		return false
 	}
-	n.emit(Event{Kind: EventMoved, Roll: g.k, Colour: c, Value: g.roll, Move: mv, Result: res})
+	n.emit(Event{Kind: EventMoved, Roll: g.k, Colour: c, Value: g.roll, Move: mv, Result: res, Pos: next})
 	if !next.GameOver() && res.Next != c {
 		n.emit(Event{Kind: EventTurnPassed, Colour: res.Next})
 	}

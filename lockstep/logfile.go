@@ -21,6 +21,9 @@ const (
 type Record struct {
 	Type RecordType
 	Data []byte
+	// Offset is where the record starts in the file it was read from (set
+	// by ReadLog and ParseLog, ignored when writing).
+	Offset int64
 }
 
 // The log file: the 8-byte magic, a big-endian uint16 format version and two
@@ -144,7 +147,7 @@ func ParseLog(data []byte) ([]Record, error) {
 		if (t == RecordSetup) != (len(recs) == 0) {
 			return recs, &LogError{Offset: int64(off), Reason: "the setup record must come first, and only once"}
 		}
-		recs = append(recs, Record{Type: t, Data: append([]byte(nil), payload[1:]...)})
+		recs = append(recs, Record{Type: t, Data: append([]byte(nil), payload[1:]...), Offset: int64(off)})
 		off += 8 + n
 	}
 	return recs, nil

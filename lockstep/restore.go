@@ -41,14 +41,14 @@ func Restore(cfg Config, records []Record) (*Node, error) {
 func (n *Node) replay(records []Record) error {
 	for i, r := range records {
 		if r.Type != RecordMessage {
-			return fmt.Errorf("record %d: unexpected record type %d", i+2, r.Type)
+			return fmt.Errorf("record %d at byte %d: unexpected record type %d", i+2, r.Offset, r.Type)
 		}
 		m, err := decodeMessage(r.Data)
 		if err != nil {
-			return fmt.Errorf("record %d: %w", i+2, err)
+			return fmt.Errorf("record %d at byte %d: %w", i+2, r.Offset, err)
 		}
 		if err := n.receive("", m); err != nil {
-			return fmt.Errorf("record %d: %w", i+2, err)
+			return fmt.Errorf("record %d at byte %d: %w", i+2, r.Offset, err)
 		}
 		n.progress()
 	}

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"aeroplane/engine"
+	"aeroplane/lockstep"
+)
+
+func init() {
+	register(command{
+		name:    "verify",
+		usage:   "FILE",
+		summary: "re-check a game log: signatures, reveals, rolls, moves, state hashes; print the result",
+		run:     runVerify,
+	})
+}
+
+func runVerify(e *env) error {
+	fs := newFlags(e, "verify")
+	pos, err := parseFlags(fs, e.args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("want one game log FILE")
+	}
+	v, err := loadVerified(pos[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "game %s %q: %s\n", v.GameID, v.Setup.Name, seatsLine(v.Setup))
+	fmt.Fprintf(e.stdout, "rules %s; %d records, %d rolls\n", v.Setup.Rules, v.Records, v.Rolls)
+	for _, c := range v.Cheats {
+		fmt.Fprintf(e.stdout, "evidence: %s (never applied)\n", c)
+	}
+	switch v.Phase {
+	case lockstep.PhaseOver:
+		fmt.Fprintf(e.stdout, "ok: every signature, link, reveal, roll, move and state hash checks out\n")
+		fmt.Fprintf(e.stdout, "finishing order: %s\n", rankingLine(v.Ranking))
+	case lockstep.PhaseHalted:
+		fmt.Fprintf(e.stdout, "ok so far: the log checks out, but the game was halted (see evidence above)\n")
+	default:
+		fmt.Fprintf(e.stdout, "ok so far: the log checks out up to roll %d; the game is not over (%s)\n", v.Rolls, v.Phase)
+	}
+	fmt.Fprintf(e.stdout, "history %x\n", v.History)
+	return nil
+}
+
+// loadVerified reads and verifies a log file; every failure names the file,
+// and the byte offset when the log itself is bad.
+func loadVerified(path string) (*lockstep.Verification, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w (give the path of a game log, as the game prints at its end)", err)
+	}
+	v, err := lockstep.Verify(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+func seatsLine(s lockstep.Setup) string {
+	var parts []string
+	for _, st := range s.Seats {
+		who := "bot " + st.Bot
+		if st.Player != "" {
+			who = st.Player.String()
+		}
+		parts = append(parts, fmt.Sprintf("%s=%s", st.Colour, who))
+	}
+	return strings.Join(parts, " ")
+}
+
+func rankingLine(r []engine.Colour) string {
+	var parts []string
+	for i, c := range r {
+		parts = append(parts, fmt.Sprintf("%d. %s", i+1, c))
+	}
+	return strings.Join(parts, ", ")
+}
