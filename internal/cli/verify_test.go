@@ -57,4 +57,3 @@ func TestVerifyCommandRejectsDamage(t *testing.T) {
 		t.Fatalf("verify without a file: exit %d, want 2", code)
 	}
 }
-
