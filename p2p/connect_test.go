@@ -1,0 +1,81 @@
+package p2p
+
+import (
+	"context"
+	"crypto/rand"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+)
+
+func TestResolveAddrAndConnect(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newTestTransport(t, fastConfig(t))
+	var tcp ma.Multiaddr
+	for _, addr := range a.Host().Addrs() {
+		if _, err := addr.ValueForProtocol(ma.P_TCP); err == nil {
+			tcp = addr
+		}
+	}
+	na, err := manet.ToNetAddr(tcp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := DialableAddrs(a.Host())
+	cases := []struct{ name, input string }{
+		{"full multiaddr", full[0]},
+		{"multiaddr without id", tcp.String()},
+		{"host:port", na.String()},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := newTestTransport(t, fastConfig(t))
+			key := b.Host().Peerstore().PrivKey(b.Host().ID())
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			info, err := ResolveAddr(ctx, key, c.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.ID != a.Host().ID() {
+				t.Fatalf("resolved %s, want %s", info.ID, a.Host().ID())
+			}
+			if err := b.Connect(ctx, info); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Send(a.Host().ID(), KindGame, []byte(c.name)); err != nil {
+				t.Fatal(err)
+			}
+			if in := recvInbound(t, a); string(in.Data) != c.name {
+				t.Fatalf("got %q", in.Data)
+			}
+		})
+	}
+}
+
+func TestResolveAddrErrors(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	key, _, _ := crypto.GenerateEd25519Key(rand.Reader)
+	cases := []struct{ input, want string }{
+		{"nonsense", "neither"},
+		{"/ip4/1.2.3", "not a multiaddr"},
+		{"/ip4/127.0.0.1/udp/9/quic-v1", "only a TCP address"},
+		{"127.0.0.1:9", "connecting to"},
+	}
+	for _, c := range cases {
+		_, err := ResolveAddr(context.Background(), key, c.input)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ResolveAddr(%q) = %v, want error containing %q", c.input, err, c.want)
+		}
+	}
+}
