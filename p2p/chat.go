@@ -1,0 +1,157 @@
+package p2p
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// MaxChatLen caps a chat line in bytes.
+const MaxChatLen = 280
+
+// Chat rate limit: a burst of chatBurst lines, then one per chatEvery.
+// Receivers enforce the same limit, so a modified client cannot flood.
+const (
+	chatBurst = 5
+	chatEvery = 500 * time.Millisecond
+)
+
+// ErrChatTooFast is returned by Say when the local player exceeds the rate.
+var ErrChatTooFast = errors.New("chat: too many lines, wait a moment")
+
+var errChat = errors.New("bad chat frame")
+
+// ChatLine is a chat message from a player.
+type ChatLine struct {
+	From peer.ID
+	Seq  uint64 // per sender, from 1, strictly increasing
+	Text string
+}
+
+// EncodeChat encodes a chat frame body: an 8-byte sequence number and the
+// UTF-8 text.
+func EncodeChat(seq uint64, text string) []byte {
+	return append(binary.BigEndian.AppendUint64(nil, seq), text...)
+}
+
+// DecodeChat decodes a chat frame body, rejecting empty, oversize, invalid
+// UTF-8 or control-character text.
+func DecodeChat(b []byte) (uint64, string, error) {
+	if len(b) < 8 {
+		return 0, "", fmt.Errorf("%w: %d bytes", errChat, len(b))
+	}
+	seq, text := binary.BigEndian.Uint64(b), string(b[8:])
+	if seq == 0 || text == "" || len(text) > MaxChatLen || !utf8.ValidString(text) || cleanChat(text) != text {
+		return 0, "", fmt.Errorf("%w: seq %d, %d bytes of text", errChat, seq, len(text))
+	}
+	return seq, text, nil
+}
+
+// cleanChat drops control characters (they could drive a terminal) and
+// cuts the text to MaxChatLen bytes on a rune boundary.
+func cleanChat(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == utf8.RuneError || (!unicode.IsPrint(r) && r != ' ') {
+			continue
+		}
+		if b.Len()+utf8.RuneLen(r) > MaxChatLen {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// bucket is a token bucket.
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func (b *bucket) take(now time.Time) bool {
+	if b.at.IsZero() {
+		b.tokens = chatBurst
+	} else {
+		b.tokens = min(chatBurst, b.tokens+float64(now.Sub(b.at))/float64(chatEvery))
+	}
+	b.at = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// Chat sends and checks chat lines among the transport's members: lobby
+// chat before the game, in-game chat during it. Lines from one sender
+// arrive in order because they share that peer's single stream; the
+// sequence number lets a receiver drop replays.
+type Chat struct {
+	t *Transport
+
+	mu   sync.Mutex
+	seq  uint64
+	out  bucket
+	in   map[peer.ID]*bucket
+	last map[peer.ID]uint64
+}
+
+// NewChat makes a chat over t.
+func NewChat(t *Transport) *Chat {
+	return &Chat{t: t, in: map[peer.ID]*bucket{}, last: map[peer.ID]uint64{}}
+}
+
+// Say sends a line to every member. The text is cleaned and cut first;
+// the returned line is what the others will see.
+func (c *Chat) Say(text string) (ChatLine, error) {
+	text = cleanChat(text)
+	if text == "" {
+		return ChatLine{}, errors.New("chat: nothing to say")
+	}
+	c.mu.Lock()
+	if !c.out.take(time.Now()) {
+		c.mu.Unlock()
+		return ChatLine{}, ErrChatTooFast
+	}
+	c.seq++
+	line := ChatLine{From: c.t.Host().ID(), Seq: c.seq, Text: text}
+	c.mu.Unlock()
+	if err := c.t.Broadcast(KindChat, EncodeChat(line.Seq, text)); err != nil {
+		return line, fmt.Errorf("chat: not every player got the line: %w", err)
+	}
+	return line, nil
+}
+
+// Receive checks a KindChat frame. Malformed frames count as strikes;
+// lines over the rate limit or replayed are dropped.
+func (c *Chat) Receive(in Inbound) (ChatLine, error) {
+	seq, text, err := DecodeChat(in.Data)
+	if err != nil {
+		c.t.strike(in.From, err.Error())
+		return ChatLine{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if seq <= c.last[in.From] {
+		return ChatLine{}, fmt.Errorf("%w: replayed line %d from %s", errChat, seq, short(in.From))
+	}
+	b := c.in[in.From]
+	if b == nil {
+		b = &bucket{}
+		c.in[in.From] = b
+	}
+	if !b.take(time.Now()) {
+		c.t.log.Warn("chat line over the rate limit dropped", "peer", short(in.From))
+		return ChatLine{}, fmt.Errorf("%w: %s is chatting too fast", errChat, short(in.From))
+	}
+	c.last[in.From] = seq
+	return ChatLine{From: in.From, Seq: seq, Text: text}, nil
+}
