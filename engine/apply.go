@@ -1,5 +1,7 @@
 package engine
 
+import "math/bits"
+
 // Capture is one plane sent back to its hangar by a move.
 type Capture struct {
 	Colour Colour
@@ -87,11 +89,7 @@ func (p *Position) movePlanes(rules Rules, roll, lead int, res *Result) {
 	from := pl[lead]
 	var group uint8 = 1 << lead
 	if from >= 0 && !rules.NoStacks {
-		for j := lead + 1; j < PlanesPerColour; j++ {
-			if pl[j] == from {
-				group |= 1 << j
-			}
-		}
+		group |= matchMask(pl, from) &^ (group - 1) // the lead and the planes after it
 	}
 	var to Place
 	switch {
@@ -115,10 +113,8 @@ func (p *Position) movePlanes(rules Rules, roll, lead int, res *Result) {
 	if onTrack(to) {
 		to = p.land(rules, c, to, res)
 	}
-	for j := 0; j < PlanesPerColour; j++ {
-		if group&(1<<j) != 0 {
-			pl[j] = to
-		}
+	for g := group; g != 0; g &= g - 1 {
+		pl[bits.TrailingZeros8(g)] = to
 	}
 	if res != nil {
 		res.To = to
@@ -149,20 +145,20 @@ func (p *Position) movePlanes(rules Rules, roll, lead int, res *Result) {
 // land applies the effects of landing on track square `at` (rules.md
 // section 5) and returns where the group ends.
 func (p *Position) land(rules Rules, c Colour, at Place, res *Result) Place {
-	p.captureAt(c, Absolute(c, int(at)), res)
+	p.captureAt(c, at, res)
 	switch {
 	case at == ShortcutFrom:
 		at = p.fly(c, res)
 		if rules.FlyJump {
 			at = FlyJumpTo
-			p.captureAt(c, Absolute(c, int(at)), res)
+			p.captureAt(c, at, res)
 			if res != nil {
 				res.FlyJumpTo = at
 			}
 		}
 	case IsJumpSquare(int(at)):
 		at += JumpLength
-		p.captureAt(c, Absolute(c, int(at)), res)
+		p.captureAt(c, at, res)
 		if res != nil {
 			res.JumpTo = at
 		}
@@ -188,33 +184,98 @@ func (p *Position) fly(c Colour, res *Result) Place {
 			}
 		}
 	}
-	p.captureAt(c, Absolute(c, ShortcutTo), res)
+	p.captureAt(c, ShortcutTo, res)
 	if res != nil {
 		res.FlyTo = ShortcutTo
 	}
 	return ShortcutTo
 }
 
-// captureAt sends every opponent plane on absolute track square a to its hangar.
-func (p *Position) captureAt(c Colour, a int, res *Result) {
-	for o := Colour(0); o < NumColours; o++ {
-		if o == c || p.inPlay&(1<<o) == 0 {
-			continue
+// squareKeys[a] is, for each colour o, o's route index of absolute square a
+// repeated in the four bytes that hold o's planes (see planeWords), or
+// neverPlace where o never visits a.
+var squareKeys = func() (t [TrackSquares][2]uint64) {
+	for a := 0; a < TrackSquares; a++ {
+		for o := Colour(0); o < NumColours; o++ {
+			key := uint64(neverPlace)
+			if i := RouteIndex(o, a); i <= TrackEnd {
+				key = uint64(i)
+			}
+			t[a][o/2] |= key * 0x01010101 << (32 * (o % 2))
 		}
-		// Only route index RouteIndex(o, a) can be square a for colour o.
-		idx := Place(RouteIndex(o, a))
-		if idx > TrackEnd {
-			continue
-		}
-		for j := 0; j < PlanesPerColour; j++ {
-			if p.planes[o][j] == idx {
-				p.planes[o][j] = Hangar
-				if res != nil {
-					res.Captures[res.NCaptures] = Capture{Colour: o, Plane: uint8(j), From: idx}
-					res.NCaptures++
-				}
+	}
+	return t
+}()
+
+// neverPlace is a byte no plane place ever holds; ORed into a key byte
+// (every key is ≤ 0x7f) it makes the byte neverPlace.
+const neverPlace = 0x7f
+
+// notOpponents[m] is neverPlace in the bytes of every colour whose bit in m
+// is clear, so that ORing it into a key leaves only the opponents in m.
+var notOpponents = func() (t [1 << NumColours][2]uint64) {
+	for m := range t {
+		for o := 0; o < NumColours; o++ {
+			if m&(1<<o) == 0 {
+				t[m][o/2] |= neverPlace * 0x01010101 << (32 * (o % 2))
 			}
 		}
+	}
+	return t
+}()
+
+// planeWords packs all sixteen plane places into two words: colours 0 and
+// 1 in the first, 2 and 3 in the second, plane i of colour o in byte 4(o%2)+i.
+func (p *Position) planeWords() (uint64, uint64) {
+	return uint64(word(&p.planes[0])) | uint64(word(&p.planes[1]))<<32,
+		uint64(word(&p.planes[2])) | uint64(word(&p.planes[3]))<<32
+}
+
+// zeroBytes has the top bit of each byte of x that is zero, and no other
+// bit: ((b&0x7f)+0x7f)|b has its top bit set exactly when b is not zero,
+// and the sum never carries into the next byte.
+func zeroBytes(x uint64) uint64 {
+	const low7, top = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	return ^(((x & low7) + low7) | x) & top
+}
+
+// routeSquare[c][i] is Absolute(c, i) for the track's route indices.
+var routeSquare = func() (t [NumColours][TrackEnd + 1]uint8) {
+	for c := Colour(0); c < NumColours; c++ {
+		for i := range t[c] {
+			t[c][i] = uint8(Absolute(c, i))
+		}
+	}
+	return t
+}()
+
+// captureAt sends every opponent plane on colour c's track square at (a
+// route index 0..49) to its hangar. Most landings capture nothing, so it
+// first compares all sixteen planes with the square at once.
+func (p *Position) captureAt(c Colour, at Place, res *Result) {
+	ex := &notOpponents[p.inPlay&^(1<<c)&(1<<NumColours-1)]
+	key := &squareKeys[routeSquare[c&(NumColours-1)][at]]
+	w0, w1 := p.planeWords()
+	z0, z1 := zeroBytes(w0^(key[0]|ex[0])), zeroBytes(w1^(key[1]|ex[1]))
+	if z0|z1 == 0 {
+		return
+	}
+	p.sendHome(z0, 0, res)
+	p.sendHome(z1, 2, res)
+}
+
+// sendHome sends to the hangar the planes marked in z (zeroBytes of a
+// planeWords word whose first colour is base), colour by colour and plane
+// by plane in ascending order.
+func (p *Position) sendHome(z uint64, base Colour, res *Result) {
+	for ; z != 0; z &= z - 1 {
+		b := bits.TrailingZeros64(z) >> 3
+		o, j := base+Colour(b>>2), b&3
+		if res != nil {
+			res.Captures[res.NCaptures] = Capture{Colour: o, Plane: uint8(j), From: p.planes[o][j]}
+			res.NCaptures++
+		}
+		p.planes[o][j] = Hangar
 	}
 }
 

@@ -1,8 +1,31 @@
 package engine
 
 import (
+	"runtime"
 	"testing"
+	"time"
 )
+
+// cpuClock measures the benchmark loop's thread CPU time (see threadCPUTime).
+type cpuClock struct {
+	start time.Duration
+	ok    bool
+}
+
+func startCPUClock() cpuClock {
+	runtime.LockOSThread()
+	d, ok := threadCPUTime()
+	return cpuClock{d, ok}
+}
+
+// report adds the metric unit per item (e.g. "cpu-ns/ply") when thread CPU time is known.
+func (c cpuClock) report(b *testing.B, items int, unit string) {
+	end, ok := threadCPUTime()
+	runtime.UnlockOSThread()
+	if c.ok && ok && items > 0 {
+		b.ReportMetric(float64(end-c.start)/float64(items), unit)
+	}
+}
 
 // randomGame plays one full random game from p: roll with r.Roll(), pick
 // uniformly among the outcomes. It returns the number of plies (rolls).
@@ -32,6 +55,7 @@ func BenchmarkLegalMoves(b *testing.B) {
 	rules := DefaultRules()
 	b.ReportAllocs()
 	n := 0
+	clock := startCPUClock()
 	for b.Loop() {
 		for i := range ps {
 			for roll := 1; roll <= 6; roll++ {
@@ -40,6 +64,7 @@ func BenchmarkLegalMoves(b *testing.B) {
 			}
 		}
 	}
+	clock.report(b, b.N*len(ps)*6, "cpu-ns/roll")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)*6), "ns/roll")
 	if n == 0 {
 		b.Fatal("no outcomes")
@@ -68,6 +93,7 @@ func BenchmarkApply(b *testing.B) {
 	}
 	b.ReportAllocs()
 	var sink Position
+	clock := startCPUClock()
 	for b.Loop() {
 		for _, s := range steps {
 			q := ps[s.p]
@@ -75,6 +101,7 @@ func BenchmarkApply(b *testing.B) {
 			sink = q
 		}
 	}
+	clock.report(b, b.N*len(steps), "cpu-ns/apply")
 	_ = sink
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(steps)), "ns/apply")
 }
@@ -96,10 +123,12 @@ func BenchmarkPlayout(b *testing.B) {
 			r := NewRand(1)
 			b.ReportAllocs()
 			plies := 0
+			clock := startCPUClock()
 			for b.Loop() {
 				p := start
 				plies += randomGame(&p, rules, &r)
 			}
+			clock.report(b, plies, "cpu-ns/ply")
 			ns := float64(b.Elapsed().Nanoseconds())
 			b.ReportMetric(ns/float64(plies), "ns/ply")
 			b.ReportMetric(float64(b.N)/(ns/1e9), "games/s")

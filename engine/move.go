@@ -87,36 +87,77 @@ func ValidRoll(r int) bool { return r >= 1 && r <= 6 }
 // outcome Penalty for a third six, the single outcome Pass when no plane
 // can move, or the legal plane moves sorted by lead plane. A game that is
 // over, or a roll outside 1..6, has no outcomes.
+//
+// It is on the hot path of every search and playout, so it works on a
+// bit set of movable planes rather than appending move by move.
 func (p *Position) Outcomes(rules Rules, roll int) MoveList {
 	var l MoveList
-	if p.toMove == NoColour || !ValidRoll(roll) {
+	c := p.toMove
+	if c >= NumColours || uint(roll-1) > 5 {
 		return l
 	}
-	c := p.toMove
 	if roll == 6 && p.sixes == 2 {
-		l.add(Move{Kind: Penalty, Colour: c})
+		l.moves[0], l.n = Move{Kind: Penalty, Colour: c}, 1
 		return l
 	}
 	pl := &p.planes[c]
-	for i := 0; i < PlanesPerColour; i++ {
-		at := pl[i]
-		if at == Finished || !firstAt(pl, i) {
-			continue
-		}
-		switch {
-		case at == Hangar:
-			if !rules.Takeoff.Allows(roll) {
-				continue
+	// A plane may move unless it is finished, waits in the hangar for a
+	// taxi roll, or (overshoot=stay) would pass the centre; and only the
+	// lowest-numbered plane of each place names a move (rules.md section 6).
+	movable := 0b1111 &^ matchMask(pl, Finished)
+	if !rules.Takeoff.Allows(roll) {
+		movable &^= matchMask(pl, Hangar)
+	}
+	if rules.StayOnOvershoot {
+		limit := Place(Centre - roll)
+		for i := 0; i < PlanesPerColour; i++ {
+			if pl[i] > limit {
+				movable &^= 1 << i
 			}
-		case at >= 0 && int(at)+roll > Centre && rules.StayOnOvershoot:
-			continue
 		}
-		l.add(Move{Kind: PlaneMove, Colour: c, Plane: uint8(i)})
 	}
-	if l.n == 0 {
-		l.add(Move{Kind: Pass, Colour: c})
+	if pl[1] == pl[0] {
+		movable &^= 1 << 1
 	}
-	return l
+	if pl[2] == pl[0] || pl[2] == pl[1] {
+		movable &^= 1 << 2
+	}
+	if pl[3] == pl[0] || pl[3] == pl[1] || pl[3] == pl[2] {
+		movable &^= 1 << 3
+	}
+	return outcomeTable[c][movable]
+}
+
+// outcomeTable[c][mask] is the MoveList of colour c's plane moves whose
+// lead planes are the bits of mask; mask 0 is a pass.
+var outcomeTable = func() (t [NumColours][1 << PlanesPerColour]MoveList) {
+	for c := Colour(0); c < NumColours; c++ {
+		t[c][0].add(Move{Kind: Pass, Colour: c})
+		for mask := 1; mask < 1<<PlanesPerColour; mask++ {
+			for i := 0; i < PlanesPerColour; i++ {
+				if mask&(1<<i) != 0 {
+					t[c][mask].add(Move{Kind: PlaneMove, Colour: c, Plane: uint8(i)})
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// word packs four plane places into one uint32, plane i in byte i.
+func word(pl *[PlanesPerColour]Place) uint32 {
+	return uint32(uint8(pl[0])) | uint32(uint8(pl[1]))<<8 | uint32(uint8(pl[2]))<<16 | uint32(uint8(pl[3]))<<24
+}
+
+// matchMask has bit i set when plane i is at place at. It compares all four
+// places at once: a byte of x is zero exactly where the places match, and
+// ((b&0x7f)+0x7f)|b has its top bit set exactly when byte b is not zero,
+// without carries between bytes. The multiply then gathers bits 0, 8, 16
+// and 24 into bits 24..27 (the other partial products miss those bits).
+func matchMask(pl *[PlanesPerColour]Place, at Place) uint8 {
+	x := word(pl) ^ uint32(uint8(at))*0x01010101
+	z := ^(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080
+	return uint8((z >> 7) * 0x01020408 >> 24)
 }
 
 // firstAt reports whether plane i is the lowest-numbered plane at its place,

@@ -106,8 +106,7 @@ func (p *Position) Ranking() []Colour {
 func (p *Position) Finished(c Colour) bool { return p.InPlay(c) && p.colourFinished(c) }
 
 func (p *Position) colourFinished(c Colour) bool {
-	pl := &p.planes[c]
-	return pl[0] == Finished && pl[1] == Finished && pl[2] == Finished && pl[3] == Finished
+	return word(&p.planes[c]) == uint32(Finished)*0x01010101
 }
 
 // StackSize is how many of colour c's planes fly together with plane i:

@@ -14,15 +14,17 @@ const (
 
 var takeoffNames = []string{"even", "six", "fivesix"}
 
-// Allows reports whether roll taxis a plane out.
+// Allows reports whether roll taxis a plane out. An unknown Takeoff value
+// behaves as the default, even.
 func (t Takeoff) Allows(roll int) bool {
+	mask := uint8(1<<2 | 1<<4 | 1<<6)
 	switch t {
 	case TakeoffSix:
-		return roll == 6
+		mask = 1 << 6
 	case TakeoffFiveSix:
-		return roll >= 5
+		mask = 1<<5 | 1<<6
 	}
-	return roll%2 == 0
+	return uint(roll) < 8 && mask>>uint(roll)&1 != 0
 }
 
 // Rules is a rule set: the options of rules.md section 8.
