@@ -17,6 +17,9 @@ var validPositions = []string{
 	"F,F,F,F/F,F,F,F/3,H,H,H/F,F,F,F - 0 GRB",
 	"0,54,F,L/-/-/L,L,L,L R 1:0123 -",
 	"F,F,F,F/-/9,H,H,H/- - 0 R",
+	// Not reachable with stacks on (one six moved planes now apart), but
+	// the notation is checked without a rule set (docs/RULES.md, row 17).
+	"3,20,H,H/-/H,H,H,H/- R 1:01 -",
 }
 
 func TestParsePositionRoundTrip(t *testing.T) {
