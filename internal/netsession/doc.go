@@ -1,0 +1,19 @@
+// Package netsession is the glue between the protocol and the screen: it
+// implements ui.Session over a lockstep.Node, so every game the interface
+// shows, even one person against bots, is played through the real
+// commit-reveal protocol and leaves a log that `aeroplane verify` accepts.
+//
+// Pieces, bottom up:
+//
+//	translate.go  lockstep Ready (Events + State) → ui events, and ui
+//	              commands (Roll, Choose) → node intents; no IO, no driver
+//	queue.go      a never-blocking event channel, optionally paced
+//	gamelog.go    the durable game log: header, records, fsync
+//	local.go      LocalSession: one person + bot seats, no network at all
+//	net.go        NetSession: the same over p2p's lobby and session driver
+//
+// netsession must never open a network listener itself (only p2p does, and
+// only NetSession asks it to), touch the terminal, decide game rules
+// (engine and lockstep do), or let a command that makes no sense now change
+// anything: such a command returns an error and the node is left untouched.
+package netsession

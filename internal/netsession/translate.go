@@ -1,0 +1,260 @@
+package netsession
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"aeroplane/engine"
+	"aeroplane/lockstep"
+	"aeroplane/ui"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Actor is what a command turns into: the local player's intents on a
+// lockstep.Node (which satisfies it).
+type Actor interface {
+	Roll() error
+	Choose(m engine.Move) error
+}
+
+// Command errors: the interface shows them as notices.
+var (
+	ErrNotYourRoll   = errors.New("it is not your roll")
+	ErrAlreadyRolled = errors.New("you already rolled: the die waits for the other players' reveals")
+	ErrNoChoice      = errors.New("there is no move to choose now")
+	ErrGameOver      = errors.New("the game is over: start a rematch or a new game")
+)
+
+// Translator turns one game's lockstep output into ui events and guards the
+// local player's commands. It keeps the few facts lockstep events leave
+// implicit: the position before each move (Moved.Before), whether the
+// local player may roll, and the choices it may make. It does no IO; any
+// driver (local or p2p) feeds it every Ready in order.
+type Translator struct {
+	setup   lockstep.Setup
+	self    peer.ID
+	names   map[peer.ID]string
+	colours map[peer.ID]engine.Colour
+	logPath string
+
+	started, over bool
+	pos           engine.Position
+
+	// the local player's roll: EventYourRoll for rollK, and whether it rolled
+	mayRoll bool
+	rollK   uint64
+	asked   bool
+
+	// the roll whose Rolled was shown last, and whether it asked us to choose
+	rolledK   uint64
+	hasRolled bool
+	youChose  bool
+	choice    []engine.Move // empty unless the local player must Choose
+
+	lastWait *ui.DiceWaiting
+}
+
+// NewTranslator prepares for the game of setup as seen by self (empty for
+// an observer). names gives the people's names by peer ID (missing ones
+// show as a short ID; bots show as their kind); logPath is reported in
+// GameOver.
+func NewTranslator(setup lockstep.Setup, self peer.ID, names map[peer.ID]string, logPath string) *Translator {
+	t := &Translator{setup: setup, self: self, names: map[peer.ID]string{}, colours: map[peer.ID]engine.Colour{}, logPath: logPath}
+	for _, st := range setup.Seats {
+		if st.Player != "" {
+			t.colours[st.Player] = st.Colour
+			t.names[st.Player] = names[st.Player]
+		}
+	}
+	return t
+}
+
+// SetLogPath changes the path GameOver reports (e.g. "" once saving failed).
+func (t *Translator) SetLogPath(p string) { t.logPath = p }
+
+// Position is the position after the last translated move.
+func (t *Translator) Position() engine.Position { return t.pos }
+
+// Over reports whether the game ended or halted.
+func (t *Translator) Over() bool { return t.over }
+
+// CanRoll reports whether Roll would be accepted now.
+func (t *Translator) CanRoll() bool { return t.mayRoll && !t.asked && !t.over }
+
+// Choices are the moves Choose accepts now.
+func (t *Translator) Choices() []engine.Move { return slices.Clone(t.choice) }
+
+// name is how people see a peer: its chosen name, else a short ID.
+func (t *Translator) name(id peer.ID) string {
+	if n := t.names[id]; n != "" {
+		return n
+	}
+	if id == "" {
+		return "?"
+	}
+	s := id.String()
+	if len(s) > 8 {
+		s = "…" + s[len(s)-6:]
+	}
+	return s
+}
+
+// ColourOf is the seat a peer plays (NoColour for someone without one),
+// for chat lines.
+func (t *Translator) ColourOf(id peer.ID) engine.Colour {
+	if c, ok := t.colours[id]; ok {
+		return c
+	}
+	return engine.NoColour
+}
+
+// Translate turns one Ready's events, with the state after them, into ui
+// events. Call it for every Ready, in order.
+func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Event {
+	var out []ui.Event
+	for i, e := range evs {
+		switch e.Kind {
+		case lockstep.EventGameStarted:
+			pos, err := engine.NewGame(t.setup.Colours()...)
+			if err == nil {
+				pos, err = pos.WithToMove(e.Colour)
+			}
+			if err != nil {
+				out = append(out, ui.Notice{Text: "cannot set up the board: " + err.Error()})
+				continue
+			}
+			t.pos, t.started = pos, true
+			out = append(out, ui.GameStarted{Position: pos, Rules: t.setup.Rules})
+		case lockstep.EventYourRoll:
+			t.mayRoll, t.rollK, t.asked = true, e.Roll, false
+			out = t.wait(out, e.Roll, []peer.ID{t.self})
+		case lockstep.EventWaiting:
+			if !t.started || e.Roll == 0 || (t.hasRolled && e.Roll == t.rolledK) {
+				// Roll 0 picks the first player before there is a board;
+				// a wait after the roll is for a move, which Rolled shows.
+				continue
+			}
+			out = t.wait(out, e.Roll, e.Peers)
+		case lockstep.EventRolled:
+			t.mayRoll, t.asked = false, false
+			you := youMoveFollows(evs[i+1:], e.Roll) ||
+				(st.Phase == lockstep.PhaseMove && st.Roll == e.Roll && len(st.Moves) > 0)
+			outs := t.pos.Outcomes(t.setup.Rules, e.Value)
+			t.rolledK, t.hasRolled, t.youChose = e.Roll, true, you
+			if you {
+				t.choice = outs.Slice()
+			}
+			out = append(out, ui.Rolled{Colour: e.Colour, Roll: e.Value, Moves: outs.Slice(), YouChoose: you})
+		case lockstep.EventYourMove:
+			if t.hasRolled && t.rolledK == e.Roll && t.youChose {
+				continue
+			}
+			// The roll was shown in an earlier Ready (or not at all, after
+			// a restore): show it again, this time as ours to choose.
+			t.rolledK, t.hasRolled, t.youChose = e.Roll, true, true
+			t.choice = slices.Clone(e.Moves)
+			out = append(out, ui.Rolled{Colour: e.Colour, Roll: e.Value, Moves: slices.Clone(e.Moves), YouChoose: true})
+		case lockstep.EventMoved:
+			before := t.pos
+			t.pos, t.choice, t.lastWait = e.Pos, nil, nil
+			out = append(out, ui.Moved{Before: before, After: e.Pos, Result: e.Result})
+		case lockstep.EventAbsent, lockstep.EventReturned:
+			out = append(out, ui.Presence{Colour: e.Colour, Name: t.name(e.Peer), Present: e.Kind == lockstep.EventReturned})
+		case lockstep.EventCheating:
+			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(), What: e.Cheat.String() + ": " + e.Detail})
+		case lockstep.EventStateMismatch:
+			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(),
+				What: fmt.Sprintf("its game state differs from ours at roll %d (%s)", e.Roll, e.Detail)})
+		case lockstep.EventHalted:
+			t.over, t.mayRoll, t.choice = true, false, nil
+			text := "the game stopped because it cannot go on safely: " + e.Detail
+			if t.logPath != "" {
+				text += "; the log so far is " + t.logPath
+			}
+			out = append(out, ui.Notice{Text: text})
+		case lockstep.EventGameOver:
+			t.over, t.mayRoll, t.choice = true, false, nil
+			out = append(out, ui.GameOver{Ranking: slices.Clone(e.Ranking), LogPath: t.logPath})
+		}
+	}
+	// The state is the authority on a pending choice: it survives batches
+	// split anywhere and restores.
+	if !t.over && st.Phase == lockstep.PhaseMove && len(st.Moves) > 0 {
+		if !(t.hasRolled && t.rolledK == st.Roll && t.youChose) {
+			t.rolledK, t.hasRolled, t.youChose = st.Roll, true, true
+			out = append(out, ui.Rolled{Colour: t.pos.ToMove(), Roll: st.Value, Moves: slices.Clone(st.Moves), YouChoose: true})
+		}
+		t.choice = slices.Clone(st.Moves)
+	} else {
+		t.choice = nil
+	}
+	return out
+}
+
+func youMoveFollows(evs []lockstep.Event, k uint64) bool {
+	for _, e := range evs {
+		switch {
+		case e.Kind == lockstep.EventYourMove && e.Roll == k:
+			return true
+		case e.Kind == lockstep.EventMoved:
+			return false
+		}
+	}
+	return false
+}
+
+// wait shows whose reveal roll k waits for, unless that is already shown.
+func (t *Translator) wait(out []ui.Event, k uint64, ids []peer.ID) []ui.Event {
+	if !t.started || t.over {
+		return out
+	}
+	w := ui.DiceWaiting{ToMove: t.pos.ToMove()}
+	for _, id := range ids {
+		w.Waiting = append(w.Waiting, t.name(id))
+		if id == t.self && t.self != "" {
+			w.YouRoll = t.mayRoll && !t.asked && t.rollK == k
+		}
+	}
+	if l := t.lastWait; l != nil && l.ToMove == w.ToMove && l.YouRoll == w.YouRoll && slices.Equal(l.Waiting, w.Waiting) {
+		return out
+	}
+	t.lastWait = &w
+	return append(out, w)
+}
+
+// Roll passes the local player's roll to a, if it is the player's roll and
+// it has not rolled yet; otherwise nothing changes.
+func (t *Translator) Roll(a Actor) error {
+	switch {
+	case t.over:
+		return ErrGameOver
+	case !t.mayRoll:
+		return ErrNotYourRoll
+	case t.asked:
+		return ErrAlreadyRolled
+	}
+	if err := a.Roll(); err != nil {
+		return fmt.Errorf("roll: %w", err)
+	}
+	t.asked = true
+	return nil
+}
+
+// Choose passes m to a if it is one of the moves the local player must
+// choose from now; otherwise nothing changes.
+func (t *Translator) Choose(a Actor, m engine.Move) error {
+	switch {
+	case t.over:
+		return ErrGameOver
+	case len(t.choice) == 0:
+		return ErrNoChoice
+	case !slices.Contains(t.choice, m):
+		return fmt.Errorf("%s is not one of the moves %v", m, t.choice)
+	}
+	if err := a.Choose(m); err != nil {
+		return err
+	}
+	t.choice = nil
+	return nil
+}
