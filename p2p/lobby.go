@@ -1,0 +1,471 @@
+package p2p
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/lockstep"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
+)
+
+// LobbyConfig says which game to join or create.
+type LobbyConfig struct {
+	Player string // this player's name (CleanName applied)
+	Lobby  string // the game's name (CleanName applied)
+	// For the creator: Players peers (default 2) and Bots bot seats
+	// (default 0), Players+Bots <= 4; the game starts when Players peers
+	// are in. BotKind flies the bot seats (default lockstep.DefaultBot).
+	Players int
+	Bots    int
+	BotKind string
+	Rules   engine.Rules
+	// Connect lists peers dialled by hand (multicast blocked): they are
+	// asked for the lobby as well as the mDNS adverts.
+	Connect []peer.AddrInfo
+	// FindFor is how long to look for the lobby before creating it
+	// (default 2 s).
+	FindFor time.Duration
+	// OnChange, if set, is called with the lobby as it changes; OnChat
+	// with chat lines received in the lobby.
+	OnChange func(LobbyView)
+	OnChat   func(ChatLine)
+	Logger   *slog.Logger
+}
+
+// LobbyView is what a lobby screen shows.
+type LobbyView struct {
+	Lobby   string
+	Host    peer.ID // the creator; it starts the game
+	Players []LobbyPlayer
+	Free    int
+}
+
+// LobbyPlayer is one player in a lobby.
+type LobbyPlayer struct {
+	ID   peer.ID
+	Name string
+}
+
+// LobbyResult is what the lobby hands to the session.
+type LobbyResult struct {
+	Setup   lockstep.Setup
+	Names   map[peer.ID]string
+	Pending []Inbound // game frames that arrived before the lobby ended
+}
+
+// Errors of RunLobby.
+var ErrLobbyFull = errors.New("the lobby is full")
+
+// RunLobby joins cfg.Lobby if a peer hosts it, or creates it, and returns
+// when the game starts. The creator builds the lockstep Setup (seats in
+// joining order, then bots; rules; a fresh nonce) and sends it to the
+// others; lockstep's setup phase then makes every player confirm it. It
+// owns t's inbox until it returns; d and chat may be nil.
+func RunLobby(ctx context.Context, t *Transport, d *Discovery, chat *Chat, cfg LobbyConfig) (LobbyResult, error) {
+	cfg.Player, cfg.Lobby = CleanName(cfg.Player), CleanName(cfg.Lobby)
+	if cfg.Lobby == "" {
+		return LobbyResult{}, errors.New("p2p: a lobby needs a name")
+	}
+	if cfg.Players == 0 {
+		cfg.Players = 2
+	}
+	if cfg.BotKind == "" {
+		cfg.BotKind = lockstep.DefaultBot
+	}
+	if cfg.Players < 1 || cfg.Bots < 0 || cfg.Players+cfg.Bots < 2 || cfg.Players+cfg.Bots > engine.NumColours {
+		return LobbyResult{}, fmt.Errorf("p2p: %d players and %d bots: want 2 to 4 seats in all, at least one player", cfg.Players, cfg.Bots)
+	}
+	if _, err := engine.NewBot(cfg.BotKind); err != nil && cfg.Bots > 0 {
+		return LobbyResult{}, fmt.Errorf("p2p: bot seats: %w", err)
+	}
+	if cfg.FindFor <= 0 {
+		cfg.FindFor = 2 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	l := &lobby{t: t, d: d, chat: chat, cfg: cfg, self: t.Host().ID(), log: cfg.Logger}
+	return l.run(ctx)
+}
+
+type lobby struct {
+	t    *Transport
+	d    *Discovery
+	chat *Chat
+	cfg  LobbyConfig
+	self peer.ID
+	log  *slog.Logger
+
+	hosting bool
+	host    peer.ID       // the host we joined (when not hosting)
+	joinAt  time.Time     // when we last asked host to let us in
+	roster  []rosterEntry // host: who is in, host first
+	view    LobbyView
+	pending []Inbound
+}
+
+func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
+	t := l.t
+	t.SetMembers(nil)
+	for _, info := range l.cfg.Connect {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := t.Connect(cctx, info)
+		cancel()
+		if err != nil {
+			l.log.Warn("manual connect failed", "peer", short(info.ID), "err", err)
+		}
+	}
+	searchUntil := time.Now().Add(l.cfg.FindFor)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	var changes <-chan struct{}
+	if l.d != nil {
+		changes = l.d.Changes()
+	}
+	l.advertise()
+	for {
+		// Decide what to do next from what we know.
+		switch {
+		case l.hosting:
+			l.yieldToSmallerHost()
+		case l.host == "":
+			if h := l.findHost(); h != "" {
+				l.join(h)
+			} else if time.Now().After(searchUntil) {
+				l.create()
+			} else if time.Since(l.joinAt) > time.Second {
+				l.askManualPeers()
+			}
+		case time.Since(l.joinAt) > 2*time.Second && !l.inRoster():
+			l.join(l.host) // our join may have been lost: ask again
+		}
+		select {
+		case <-ctx.Done():
+			return LobbyResult{}, ctx.Err()
+		case <-tick.C:
+		case <-changes:
+		case ev := <-t.Events():
+			l.peerEvent(ev)
+		case in := <-t.Inbox():
+			res, done, err := l.frame(in)
+			if err != nil || done {
+				return res, err
+			}
+		}
+		if l.hosting && len(l.roster) == l.cfg.Players {
+			return l.start()
+		}
+	}
+}
+
+func (l *lobby) inRoster() bool {
+	return slices.ContainsFunc(l.view.Players, func(p LobbyPlayer) bool { return p.ID == l.self })
+}
+
+func (l *lobby) advertise() {
+	if l.d == nil {
+		return
+	}
+	ad := Advert{Name: l.cfg.Player}
+	switch {
+	case l.hosting:
+		ad.Lobby, ad.Host, ad.Free = l.cfg.Lobby, true, l.cfg.Players-len(l.roster)
+	case l.host != "" && l.inRoster():
+		ad.Lobby, ad.Free = l.cfg.Lobby, l.view.Free
+	}
+	if err := l.d.Update(ad); err != nil {
+		l.log.Warn("advert update failed", "err", err)
+	}
+}
+
+func (l *lobby) changed() {
+	l.advertise()
+	if l.cfg.OnChange != nil {
+		l.cfg.OnChange(l.view)
+	}
+}
+
+// findHost looks for a host of our lobby with a free seat in the adverts.
+func (l *lobby) findHost() peer.ID {
+	if l.d == nil {
+		return ""
+	}
+	for _, ad := range l.d.Peers() {
+		if ad.Host && ad.Lobby == l.cfg.Lobby && ad.Free > 0 {
+			return ad.ID
+		}
+	}
+	return ""
+}
+
+// askManualPeers sends a join to every peer dialled by hand: the host
+// takes it, a member redirects us to the host.
+func (l *lobby) askManualPeers() {
+	l.joinAt = time.Now()
+	for _, info := range l.cfg.Connect {
+		l.sendJoin(info.ID)
+	}
+}
+
+func (l *lobby) sendJoin(to peer.ID) {
+	msg := lobbyMsg{T: lobbyJoin, Lobby: l.cfg.Lobby, Name: l.cfg.Player, Addrs: addrStrings(advertisable(l.t.Host().Addrs()))}
+	if !l.t.Connected(to) {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		err := l.t.Connect(ctx, peer.AddrInfo{ID: to})
+		cancel()
+		if err != nil {
+			l.log.Debug("cannot reach lobby peer", "peer", short(to), "err", err)
+			return
+		}
+	}
+	if err := l.t.Send(to, KindLobby, encodeLobbyMsg(msg)); err != nil {
+		l.log.Debug("join not sent", "peer", short(to), "err", err)
+	}
+}
+
+func (l *lobby) join(h peer.ID) {
+	l.log.Info("joining lobby", "lobby", l.cfg.Lobby, "host", short(h))
+	l.host, l.joinAt = h, time.Now()
+	l.sendJoin(h)
+}
+
+func (l *lobby) create() {
+	l.log.Info("creating lobby", "lobby", l.cfg.Lobby, "players", l.cfg.Players, "bots", l.cfg.Bots)
+	l.hosting, l.host = true, l.self
+	l.roster = []rosterEntry{{ID: l.self.String(), Name: l.cfg.Player, Addrs: addrStrings(advertisable(l.t.Host().Addrs()))}}
+	l.updateView()
+	l.changed()
+}
+
+// yieldToSmallerHost settles two peers creating the same lobby at once:
+// a host still alone joins the other host if that one's ID is smaller.
+func (l *lobby) yieldToSmallerHost() {
+	if len(l.roster) > 1 || l.d == nil {
+		return
+	}
+	for _, ad := range l.d.Peers() {
+		if ad.Host && ad.Lobby == l.cfg.Lobby && ad.Free > 0 && ad.ID < l.self {
+			l.log.Info("another peer created the same lobby first; joining it", "host", short(ad.ID))
+			l.hosting, l.roster = false, nil
+			l.join(ad.ID)
+			return
+		}
+	}
+}
+
+func (l *lobby) updateView() {
+	l.view = LobbyView{Lobby: l.cfg.Lobby, Host: l.host}
+	for _, r := range l.roster {
+		id, _ := peer.Decode(r.ID)
+		l.view.Players = append(l.view.Players, LobbyPlayer{ID: id, Name: r.Name})
+	}
+	l.view.Free = l.cfg.Players - len(l.roster)
+}
+
+func (l *lobby) peerEvent(ev PeerEvent) {
+	if ev.Up {
+		return
+	}
+	switch {
+	case l.hosting:
+		i := slices.IndexFunc(l.roster, func(r rosterEntry) bool { return r.ID == ev.Peer.String() })
+		if i > 0 {
+			l.log.Info("player left the lobby", "peer", short(ev.Peer), "name", l.roster[i].Name)
+			l.roster = slices.Delete(l.roster, i, i+1)
+			l.updateView()
+			l.sendRoster()
+			l.changed()
+		}
+	case ev.Peer == l.host:
+		l.log.Info("lobby host left; looking again", "host", short(ev.Peer))
+		l.host, l.view = "", LobbyView{}
+		l.changed()
+	}
+}
+
+func (l *lobby) sendRoster() {
+	msg := encodeLobbyMsg(lobbyMsg{T: lobbyRoster, Lobby: l.cfg.Lobby, Players: l.roster, Free: l.cfg.Players - len(l.roster)})
+	for _, r := range l.roster[1:] {
+		id, _ := peer.Decode(r.ID)
+		_ = l.t.Send(id, KindLobby, msg)
+	}
+}
+
+// frame handles one inbound frame; done means the game starts.
+func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
+	switch in.Kind {
+	case KindGame:
+		if len(l.pending) < 256 {
+			l.pending = append(l.pending, in)
+		}
+		return LobbyResult{}, false, nil
+	case KindChat:
+		if l.chat != nil {
+			if line, err := l.chat.Receive(in); err == nil && l.cfg.OnChat != nil {
+				l.cfg.OnChat(line)
+			}
+		}
+		return LobbyResult{}, false, nil
+	case KindLobby:
+	default:
+		return LobbyResult{}, false, nil
+	}
+	m, err := decodeLobbyMsg(in.Data)
+	if err != nil {
+		l.t.strike(in.From, err.Error())
+		return LobbyResult{}, false, nil
+	}
+	if m.Lobby != l.cfg.Lobby {
+		return LobbyResult{}, false, nil // another game's traffic
+	}
+	switch m.T {
+	case lobbyJoin:
+		l.onJoin(in.From, m)
+	case lobbyRedirect:
+		if l.host == "" && !l.hosting {
+			h := m.Players[0]
+			id, _ := peer.Decode(h.ID)
+			l.t.Host().Peerstore().AddAddrs(id, parseAddrs(h.Addrs), peerstore.RecentlyConnectedAddrTTL)
+			l.join(id)
+		}
+	case lobbyRoster:
+		if in.From != l.host || l.hosting {
+			return LobbyResult{}, false, nil
+		}
+		l.roster = m.Players
+		l.updateView()
+		l.view.Free = m.Free
+		l.changed()
+	case lobbyFull:
+		if in.From == l.host && !l.inRoster() {
+			return LobbyResult{}, true, fmt.Errorf("p2p: %w: %q has no free seat (pick another lobby name)", ErrLobbyFull, l.cfg.Lobby)
+		}
+	case lobbyStart:
+		if in.From != l.host || l.hosting {
+			return LobbyResult{}, false, nil
+		}
+		return l.started(m)
+	}
+	return LobbyResult{}, false, nil
+}
+
+func (l *lobby) onJoin(from peer.ID, m lobbyMsg) {
+	if !l.hosting {
+		// A member points the joiner at the host.
+		if l.host != "" && l.inRoster() && len(l.roster) > 0 {
+			_ = l.t.Send(from, KindLobby, encodeLobbyMsg(lobbyMsg{T: lobbyRedirect, Lobby: l.cfg.Lobby, Players: l.roster[:1]}))
+		}
+		return
+	}
+	if slices.ContainsFunc(l.roster, func(r rosterEntry) bool { return r.ID == from.String() }) {
+		l.sendRoster() // a repeated join: it missed the roster
+		return
+	}
+	if len(l.roster) >= l.cfg.Players {
+		_ = l.t.Send(from, KindLobby, encodeLobbyMsg(lobbyMsg{T: lobbyFull, Lobby: l.cfg.Lobby}))
+		return
+	}
+	addrs := m.Addrs
+	if len(addrs) == 0 {
+		addrs = addrStrings(advertisable(l.t.Host().Peerstore().Addrs(from)))
+	}
+	l.log.Info("player joined the lobby", "peer", short(from), "name", m.Name)
+	l.roster = append(l.roster, rosterEntry{ID: from.String(), Name: m.Name, Addrs: addrs})
+	l.updateView()
+	l.sendRoster()
+	l.changed()
+}
+
+// seatColours spreads n seats around the board: two players sit opposite.
+func seatColours(n int) []engine.Colour {
+	switch n {
+	case 2:
+		return []engine.Colour{0, 2}
+	case 3:
+		return []engine.Colour{0, 1, 2}
+	}
+	return []engine.Colour{0, 1, 2, 3}
+}
+
+func (l *lobby) start() (LobbyResult, error) {
+	setup := lockstep.Setup{Version: lockstep.Version, Name: l.cfg.Lobby, Rules: l.cfg.Rules}
+	if _, err := rand.Read(setup.Nonce[:]); err != nil {
+		return LobbyResult{}, fmt.Errorf("p2p: drawing the game nonce: %w", err)
+	}
+	cols := seatColours(l.cfg.Players + l.cfg.Bots)
+	for i, c := range cols {
+		seat := lockstep.Seat{Colour: c}
+		if i < len(l.roster) {
+			seat.Player, _ = peer.Decode(l.roster[i].ID)
+		} else {
+			seat.Bot = l.cfg.BotKind
+		}
+		setup.Seats = append(setup.Seats, seat)
+	}
+	if err := setup.Validate(); err != nil {
+		return LobbyResult{}, fmt.Errorf("p2p: building the game setup: %w", err)
+	}
+	msg := encodeLobbyMsg(lobbyMsg{T: lobbyStart, Lobby: l.cfg.Lobby, Players: l.roster, Setup: setup.Encode()})
+	for _, r := range l.roster[1:] {
+		id, _ := peer.Decode(r.ID)
+		if err := l.t.Send(id, KindLobby, msg); err != nil {
+			l.log.Warn("start not sent", "peer", short(id), "err", err)
+		}
+	}
+	l.log.Info("game starting", "lobby", l.cfg.Lobby, "game", setup.GameID().String())
+	return l.result(setup, l.roster), nil
+}
+
+func (l *lobby) started(m lobbyMsg) (LobbyResult, bool, error) {
+	setup, err := lockstep.DecodeSetup(m.Setup)
+	if err == nil {
+		err = setup.Validate()
+	}
+	if err != nil {
+		l.t.strike(l.host, "bad setup: "+err.Error())
+		return LobbyResult{}, false, nil
+	}
+	players := setup.Players()
+	if setup.Name != l.cfg.Lobby || !slices.Contains(players, l.self) || !slices.Contains(players, l.host) {
+		l.log.Warn("ignoring a start that does not seat us or its host", "host", short(l.host))
+		return LobbyResult{}, false, nil
+	}
+	l.log.Info("game starting", "lobby", l.cfg.Lobby, "game", setup.GameID().String())
+	return l.result(setup, m.Players), true, nil
+}
+
+// result admits exactly the game's players to the transport and gives it
+// their addresses, so every pair connects (the transport re-dials members).
+func (l *lobby) result(setup lockstep.Setup, roster []rosterEntry) LobbyResult {
+	names := map[peer.ID]string{}
+	for _, r := range roster {
+		id, err := peer.Decode(r.ID)
+		if err != nil {
+			continue
+		}
+		names[id] = r.Name
+		if id != l.self {
+			l.t.Host().Peerstore().AddAddrs(id, parseAddrs(r.Addrs), peerstore.PermanentAddrTTL)
+		}
+	}
+	l.t.SetMembers(setup.Players())
+	// Frames that arrived early from now-members are the session's.
+	var pending []Inbound
+	for _, in := range l.pending {
+		if slices.Contains(setup.Players(), in.From) {
+			pending = append(pending, in)
+		}
+	}
+	if l.d != nil {
+		_ = l.d.Update(Advert{Name: l.cfg.Player, Lobby: l.cfg.Lobby})
+	}
+	return LobbyResult{Setup: setup, Names: names, Pending: pending}
+}

@@ -1,0 +1,143 @@
+package p2p
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+// Lobby message types.
+const (
+	lobbyJoin     = "join"     // joiner -> host: let me in (Name, Addrs)
+	lobbyRoster   = "roster"   // host -> members: who is in, free seats
+	lobbyStart    = "start"    // host -> members: the Setup, and everyone's addresses
+	lobbyFull     = "full"     // host -> joiner: no free seat
+	lobbyRedirect = "redirect" // member -> joiner: the host is Players[0]
+)
+
+// lobbyMsg is a KindLobby frame body (JSON: small, rare, easy to debug).
+type lobbyMsg struct {
+	T       string        `json:"t"`
+	Lobby   string        `json:"l"`
+	Name    string        `json:"n,omitempty"`
+	Addrs   []string      `json:"a,omitempty"`
+	Players []rosterEntry `json:"p,omitempty"`
+	Free    int           `json:"f,omitempty"`
+	Setup   []byte        `json:"s,omitempty"`
+}
+
+type rosterEntry struct {
+	ID    string   `json:"id"`
+	Name  string   `json:"n"`
+	Addrs []string `json:"a,omitempty"`
+}
+
+var errLobbyMsg = errors.New("bad lobby message")
+
+// maxSetupBytes bounds an encoded lockstep.Setup: 4 seats of peer IDs and
+// bot names, rules, a nonce.
+const maxSetupBytes = 4096
+
+func encodeLobbyMsg(m lobbyMsg) []byte {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // only plain strings, ints and bytes: cannot fail
+	}
+	return b
+}
+
+// decodeLobbyMsg parses and validates a lobby message from a peer.
+func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
+	var m lobbyMsg
+	if err := json.Unmarshal(b, &m); err != nil {
+		return lobbyMsg{}, fmt.Errorf("%w: %w", errLobbyMsg, err)
+	}
+	// Empty and missing lists mean the same; keep one form.
+	if len(m.Addrs) == 0 {
+		m.Addrs = nil
+	}
+	if len(m.Players) == 0 {
+		m.Players = nil
+	}
+	if len(m.Setup) == 0 {
+		m.Setup = nil
+	}
+	for i := range m.Players {
+		if len(m.Players[i].Addrs) == 0 {
+			m.Players[i].Addrs = nil
+		}
+	}
+	bad := func(f string, a ...any) (lobbyMsg, error) {
+		return lobbyMsg{}, fmt.Errorf("%w: %s", errLobbyMsg, fmt.Sprintf(f, a...))
+	}
+	switch m.T {
+	case lobbyJoin, lobbyRoster, lobbyStart, lobbyFull, lobbyRedirect:
+	default:
+		return bad("type %q", m.T)
+	}
+	if !validName(m.Lobby) || m.Lobby == "" || !validName(m.Name) {
+		return bad("lobby %q or name %q", m.Lobby, m.Name)
+	}
+	if err := checkAddrs(m.Addrs); err != nil {
+		return bad("%v", err)
+	}
+	if len(m.Players) > maxSeats || m.Free < 0 || m.Free > maxSeats || len(m.Setup) > maxSetupBytes {
+		return bad("%d players, %d free, %d setup bytes", len(m.Players), m.Free, len(m.Setup))
+	}
+	seen := map[string]bool{}
+	for _, p := range m.Players {
+		if _, err := peer.Decode(p.ID); err != nil || seen[p.ID] {
+			return bad("player ID %q", p.ID)
+		}
+		seen[p.ID] = true
+		if !validName(p.Name) {
+			return bad("player name %q", p.Name)
+		}
+		if err := checkAddrs(p.Addrs); err != nil {
+			return bad("%v", err)
+		}
+	}
+	if (m.T == lobbyStart) != (len(m.Setup) > 0) {
+		return bad("setup only in start")
+	}
+	if (m.T == lobbyRedirect || m.T == lobbyStart || m.T == lobbyRoster) && len(m.Players) == 0 {
+		return bad("%s without players", m.T)
+	}
+	return m, nil
+}
+
+func checkAddrs(as []string) error {
+	if len(as) > maxTXTAddrs {
+		return fmt.Errorf("%d addresses", len(as))
+	}
+	for _, a := range as {
+		if _, err := ma.NewMultiaddr(a); err != nil {
+			return fmt.Errorf("address %q: %w", a, err)
+		}
+	}
+	return nil
+}
+
+func parseAddrs(as []string) []ma.Multiaddr {
+	var out []ma.Multiaddr
+	for _, a := range as {
+		if m, err := ma.NewMultiaddr(a); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func addrStrings(as []ma.Multiaddr) []string {
+	var out []string
+	for i, a := range as {
+		if i == maxTXTAddrs {
+			break
+		}
+		out = append(out, a.String())
+	}
+	return out
+}
