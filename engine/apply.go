@@ -192,7 +192,7 @@ func (p *Position) fly(c Colour, res *Result) Place {
 }
 
 // squareKeys[a] is, for each colour o, o's route index of absolute square a
-// repeated in the four bytes that hold o's planes (see planeWords), or
+// repeated in the four bytes that hold o's planes (see captureAt), or
 // neverPlace where o never visits a.
 var squareKeys = func() (t [TrackSquares][2]uint64) {
 	for a := 0; a < TrackSquares; a++ {
@@ -224,13 +224,6 @@ var notOpponents = func() (t [1 << NumColours][2]uint64) {
 	return t
 }()
 
-// planeWords packs all sixteen plane places into two words: colours 0 and
-// 1 in the first, 2 and 3 in the second, plane i of colour o in byte 4(o%2)+i.
-func (p *Position) planeWords() (uint64, uint64) {
-	return uint64(word(&p.planes[0])) | uint64(word(&p.planes[1]))<<32,
-		uint64(word(&p.planes[2])) | uint64(word(&p.planes[3]))<<32
-}
-
 // zeroBytes has the top bit of each byte of x that is zero, and no other
 // bit: ((b&0x7f)+0x7f)|b has its top bit set exactly when b is not zero,
 // and the sum never carries into the next byte.
@@ -255,7 +248,10 @@ var routeSquare = func() (t [NumColours][TrackEnd + 1]uint8) {
 func (p *Position) captureAt(c Colour, at Place, res *Result) {
 	ex := &notOpponents[p.inPlay&^(1<<c)&(1<<NumColours-1)]
 	key := &squareKeys[routeSquare[c&(NumColours-1)][at]]
-	w0, w1 := p.planeWords()
+	// All sixteen places in two words: colours 0 and 1 in the first, 2 and
+	// 3 in the second, plane i of colour o in byte 4(o%2)+i.
+	w0 := uint64(word(&p.planes[0])) | uint64(word(&p.planes[1]))<<32
+	w1 := uint64(word(&p.planes[2])) | uint64(word(&p.planes[3]))<<32
 	z0, z1 := zeroBytes(w0^(key[0]|ex[0])), zeroBytes(w1^(key[1]|ex[1]))
 	if z0|z1 == 0 {
 		return
@@ -265,7 +261,7 @@ func (p *Position) captureAt(c Colour, at Place, res *Result) {
 }
 
 // sendHome sends to the hangar the planes marked in z (zeroBytes of a
-// planeWords word whose first colour is base), colour by colour and plane
+// captureAt word whose first colour is base), colour by colour and plane
 // by plane in ascending order.
 func (p *Position) sendHome(z uint64, base Colour, res *Result) {
 	for ; z != 0; z &= z - 1 {
