@@ -235,8 +235,10 @@ func TestCaptures(t *testing.T) {
 			want: "9,H,H,H/H,H,H,H/H,H,H,H/H,H,H,H B 0 -",
 			res:  "group=0001 from=2 landed=5 bounce=false jump=9 fly=- flyjump=- to=9 caps=[G0@18 B0@48 Y0@35] pen=0000 fin=false extra=false next=B"},
 		{name: "own planes are never captured", pos: "3,6,H,H/-/H,H,H,H/- R 0 -", roll: 3, move: "R0", want: "6,6,H,H/-/H,H,H,H/- Y 0 -"},
-		// A captured plane that was recorded by the opponent's sixes is not the mover's business.
-		{name: "capture with a six keeps the turn", pos: "3,H,H,H/-/32,H,H,H/- R 0 -", roll: 3, move: "R0", want: "6,H,H,H/-/H,H,H,H/- Y 0 -"},
+		// From L a 6 lands on 5 (Yellow 31) and jumps to 9 (Yellow 35); the six still rolls again.
+		{name: "captures with a six keep the turn", pos: "L,H,H,H/-/31,35,H,H/- R 0 -", roll: 6, move: "R0", want: "9,H,H,H/-/H,H,H,H/- R 1:0 -",
+			res: "group=0001 from=L landed=5 bounce=false jump=9 fly=- flyjump=- to=9 caps=[Y0@31 Y1@35] pen=0000 fin=false extra=true next=R"},
+		{name: "capture on the jump's target only", pos: "2,H,H,H/-/H,35,H,H/- R 0 -", roll: 3, move: "R0", want: "9,H,H,H/-/H,H,H,H/- Y 0 -"},
 	})
 }
 
