@@ -28,8 +28,11 @@ type SessionConfig struct {
 	// re-sends count ticks.
 	Tick        time.Duration
 	AbsentTicks int // lockstep.Config.AbsentTicks (0: its default)
-	Pending     []Inbound
-	Chat        *Chat
+	// Linger keeps answering peers this long after the game is over, so a
+	// peer still missing our last messages gets them (default 2 s).
+	Linger  time.Duration
+	Pending []Inbound
+	Chat    *Chat
 	// OnReady sees every Ready after it was logged and sent (events and
 	// state for a screen or a headless log). It runs on the driver's
 	// goroutine: to act on the node, send a function to Do.
@@ -55,6 +58,9 @@ func NewSession(t *Transport, cfg SessionConfig) (*Session, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Linger == 0 {
+		cfg.Linger = 2 * time.Second
 	}
 	if cfg.Log == nil {
 		return nil, errors.New("p2p: a session needs a game log")
@@ -85,6 +91,7 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 		s.step(in)
 	}
 	var state lockstep.State
+	var over <-chan time.Time
 	for {
 		if s.n.HasReady() {
 			rd := s.n.Ready()
@@ -110,12 +117,14 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 			}
 			s.n.Advance(rd)
 			state = rd.State
-			if state.Phase == lockstep.PhaseOver || state.Phase == lockstep.PhaseHalted {
-				return state, nil
+			if over == nil && (state.Phase == lockstep.PhaseOver || state.Phase == lockstep.PhaseHalted) {
+				over = time.After(s.cfg.Linger)
 			}
 			continue
 		}
 		select {
+		case <-over:
+			return state, nil
 		case <-ctx.Done():
 			return state, ctx.Err()
 		case in := <-s.t.Inbox():
