@@ -1,0 +1,58 @@
+package netsession
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"aeroplane/lockstep"
+)
+
+// gameLog is a game's durable log in lockstep's file format: what
+// `aeroplane verify` and `replay` read. It holds only public data (the
+// setup and signed messages), so it is created readable by others.
+type gameLog struct {
+	f    *os.File
+	path string
+}
+
+// createGameLog starts a new log file in dir, named by time and game ID so
+// games never overwrite each other.
+func createGameLog(dir string, gid lockstep.GameID, now time.Time) (*gameLog, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create the game log directory (choose another data directory): %w", err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("game-%s-%s.log", now.UTC().Format("20060102-150405"), gid))
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("cannot create the game log (choose another data directory): %w", err)
+	}
+	l := &gameLog{f: f, path: path}
+	if err := l.write(lockstep.LogHeader()); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// append makes records durable: lockstep's rule is that a Ready's entries
+// are on disk before its messages leave.
+func (l *gameLog) append(recs []lockstep.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	return l.write(lockstep.EncodeRecords(recs...))
+}
+
+func (l *gameLog) write(b []byte) error {
+	if _, err := l.f.Write(b); err != nil {
+		return fmt.Errorf("game log %s: %w", l.path, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("game log %s: %w", l.path, err)
+	}
+	return nil
+}
+
+func (l *gameLog) close() error { return l.f.Close() }

@@ -1,0 +1,79 @@
+package netsession
+
+import (
+	"sync"
+	"time"
+
+	"aeroplane/ui"
+)
+
+// queue hands events to a channel without ever blocking the sender: a
+// session emits while holding its lock, and the interface may be calling
+// that same session at that moment, so a bounded channel could deadlock.
+// pace, if set, says how long to pause before delivering an event, so a
+// person can follow bot turns that the protocol plays in one go.
+type queue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	items  []ui.Event
+	closed bool
+	stop   chan struct{} // closed with the queue: pauses end at once
+	out    chan ui.Event
+	pace   func(ui.Event) time.Duration
+}
+
+func newQueue(pace func(ui.Event) time.Duration) *queue {
+	q := &queue{out: make(chan ui.Event), stop: make(chan struct{}), pace: pace}
+	q.cond = sync.NewCond(&q.mu)
+	go q.pump()
+	return q
+}
+
+func (q *queue) push(evs ...ui.Event) {
+	q.mu.Lock()
+	if !q.closed && len(evs) > 0 {
+		q.items = append(q.items, evs...)
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
+// close delivers what is queued (without pauses), then closes the channel.
+func (q *queue) close() {
+	q.mu.Lock()
+	if !q.closed {
+		q.closed = true
+		close(q.stop)
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
+func (q *queue) pump() {
+	for {
+		q.mu.Lock()
+		for len(q.items) == 0 && !q.closed {
+			q.cond.Wait()
+		}
+		if len(q.items) == 0 {
+			q.mu.Unlock()
+			close(q.out)
+			return
+		}
+		e := q.items[0]
+		q.items[0] = nil
+		q.items = q.items[1:]
+		q.mu.Unlock()
+		if q.pace != nil {
+			if d := q.pace(e); d > 0 {
+				t := time.NewTimer(d)
+				select {
+				case <-t.C:
+				case <-q.stop:
+					t.Stop()
+				}
+			}
+		}
+		q.out <- e
+	}
+}
