@@ -1,5 +1,7 @@
 package engine
 
+import "math/bits"
+
 // MoveKind tells a plane move from the two rolls that move nothing.
 type MoveKind uint8
 
@@ -46,20 +48,48 @@ func ParseMove(s string) (Move, error) {
 }
 
 // MoveList holds the outcomes of one roll: at most one move per source
-// place, so never more than four. It is a value, so listing moves never allocates.
+// place, so never more than four. It is a four-byte value, so listing
+// moves never allocates and Outcomes returns it in registers.
 type MoveList struct {
-	n     uint8
-	moves [PlanesPerColour]Move
+	n      uint8
+	kind   MoveKind // PlaneMove, or the single Pass or Penalty
+	colour Colour
+	leads  uint8 // PlaneMove: bit i set when plane i leads a move
 }
+
+// nthLead[leads][i] is the i-th lowest set bit of leads.
+var nthLead = func() (t [1 << PlanesPerColour][PlanesPerColour]uint8) {
+	for m := range t {
+		k := 0
+		for i := 0; i < PlanesPerColour; i++ {
+			if m&(1<<i) != 0 {
+				t[m][k] = uint8(i)
+				k++
+			}
+		}
+	}
+	return t
+}()
 
 // Len is the number of outcomes.
 func (l *MoveList) Len() int { return int(l.n) }
 
-// At is outcome i, in order of lead plane.
-func (l *MoveList) At(i int) Move { return l.moves[i] }
+// At is outcome i (0 ≤ i < Len()), in order of lead plane.
+func (l *MoveList) At(i int) Move {
+	if l.kind != PlaneMove {
+		return Move{Kind: l.kind, Colour: l.colour}
+	}
+	return Move{Kind: PlaneMove, Colour: l.colour, Plane: nthLead[l.leads&(1<<PlanesPerColour-1)][i]}
+}
 
 // Slice copies the outcomes out.
-func (l *MoveList) Slice() []Move { return append([]Move(nil), l.moves[:l.n]...) }
+func (l *MoveList) Slice() []Move {
+	var ms []Move
+	for i := 0; i < l.Len(); i++ {
+		ms = append(ms, l.At(i))
+	}
+	return ms
+}
 
 // Contains reports whether m is one of the outcomes. A pass or a penalty
 // matches whatever its Colour field says: their notation names no colour,
@@ -67,17 +97,15 @@ func (l *MoveList) Slice() []Move { return append([]Move(nil), l.moves[:l.n]...)
 func (l *MoveList) Contains(m Move) bool { return l.index(m) >= 0 }
 
 func (l *MoveList) index(m Move) int {
-	for i, x := range l.moves[:l.n] {
-		if x == m || (x.Kind != PlaneMove && x.Kind == m.Kind) {
-			return i
-		}
+	switch {
+	case l.n == 0 || m.Kind != l.kind:
+		return -1
+	case m.Kind != PlaneMove:
+		return 0
+	case m.Colour != l.colour || m.Plane >= PlanesPerColour || l.leads&(1<<m.Plane) == 0:
+		return -1
 	}
-	return -1
-}
-
-func (l *MoveList) add(m Move) {
-	l.moves[l.n] = m
-	l.n++
+	return bits.OnesCount8(l.leads & (1<<m.Plane - 1))
 }
 
 // ValidRoll reports whether r is a face of the die.
@@ -97,8 +125,7 @@ func (p *Position) Outcomes(rules Rules, roll int) MoveList {
 		return l
 	}
 	if roll == 6 && p.sixes == 2 {
-		l.moves[0], l.n = Move{Kind: Penalty, Colour: c}, 1
-		return l
+		return MoveList{n: 1, kind: Penalty, colour: c}
 	}
 	pl := &p.planes[c]
 	// A plane may move unless it is finished, waits in the hangar for a
@@ -125,24 +152,11 @@ func (p *Position) Outcomes(rules Rules, roll int) MoveList {
 	if pl[3] == pl[0] || pl[3] == pl[1] || pl[3] == pl[2] {
 		movable &^= 1 << 3
 	}
-	return outcomeTable[c][movable]
-}
-
-// outcomeTable[c][mask] is the MoveList of colour c's plane moves whose
-// lead planes are the bits of mask; mask 0 is a pass.
-var outcomeTable = func() (t [NumColours][1 << PlanesPerColour]MoveList) {
-	for c := Colour(0); c < NumColours; c++ {
-		t[c][0].add(Move{Kind: Pass, Colour: c})
-		for mask := 1; mask < 1<<PlanesPerColour; mask++ {
-			for i := 0; i < PlanesPerColour; i++ {
-				if mask&(1<<i) != 0 {
-					t[c][mask].add(Move{Kind: PlaneMove, Colour: c, Plane: uint8(i)})
-				}
-			}
-		}
+	if movable == 0 {
+		return MoveList{n: 1, kind: Pass, colour: c}
 	}
-	return t
-}()
+	return MoveList{n: uint8(bits.OnesCount8(movable)), kind: PlaneMove, colour: c, leads: movable}
+}
 
 // word packs four plane places into one uint32, plane i in byte i.
 func word(pl *[PlanesPerColour]Place) uint32 {

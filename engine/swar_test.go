@@ -73,3 +73,53 @@ func TestCaptureAtMatchesRouteIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveListMembership checks At, Slice, Contains and index against each
+// other for the outcomes of many positions reached in random games.
+func TestMoveListMembership(t *testing.T) {
+	start, _ := NewGame(Red, Blue, Yellow, Green)
+	r := NewRand(11)
+	var all []Move
+	for c := Colour(0); c < NumColours; c++ {
+		for i := uint8(0); i < 6; i++ {
+			all = append(all, Move{Kind: PlaneMove, Colour: c, Plane: i})
+		}
+		all = append(all, Move{Kind: Pass, Colour: c}, Move{Kind: Penalty, Colour: c})
+	}
+	for g := 0; g < 50; g++ {
+		p := start
+		for !p.GameOver() {
+			for roll := 1; roll <= 6; roll++ {
+				outs := p.Outcomes(DefaultRules(), roll)
+				s := outs.Slice()
+				if len(s) != outs.Len() || len(s) == 0 {
+					t.Fatalf("%s roll %d: Len %d, Slice %v", p, roll, outs.Len(), s)
+				}
+				for k, m := range s {
+					if outs.At(k) != m || outs.index(m) != k {
+						t.Fatalf("%s roll %d: At(%d) = %v, index = %d, Slice %v", p, roll, k, outs.At(k), outs.index(m), s)
+					}
+					if k > 0 && m.Plane <= s[k-1].Plane {
+						t.Fatalf("%s roll %d: not sorted by lead plane: %v", p, roll, s)
+					}
+				}
+				for _, m := range all {
+					want := false
+					for _, x := range s {
+						want = want || x == m || (x.Kind != PlaneMove && x.Kind == m.Kind)
+					}
+					if outs.Contains(m) != want {
+						t.Fatalf("%s roll %d: Contains(%v) = %t, outcomes %v", p, roll, m, !want, s)
+					}
+				}
+			}
+			roll := r.Roll()
+			outs := p.Outcomes(DefaultRules(), roll)
+			p.Apply(DefaultRules(), roll, outs.At(r.Intn(outs.Len())))
+		}
+	}
+	var none MoveList
+	if none.Len() != 0 || none.Contains(Move{Kind: Pass}) || none.Slice() != nil {
+		t.Error("empty MoveList")
+	}
+}
