@@ -152,7 +152,7 @@ func (tb *expertTables) build(rules Rules) {
 
 // expertWeights are the evaluation's knobs, in 1/64ths.
 type expertWeights struct {
-	risk       int32 // share of a plane's progress lost per threatening roll in six
+	risk       int32 // weight of the expected loss to captures before the colour moves again
 	riskToMove int32 // the same for the side to move, which may fly away first
 	leader     int32 // weight of the best opponent in the utility
 	field      int32 // weight of the opponents' mean in the utility
@@ -161,6 +161,14 @@ type expertWeights struct {
 	stack      int32 // share of a plane's full progress that riding in a stack is worth
 }
 
+// defaultExpertWeights were tuned in four-player games against three
+// greedy bots at depth 0 (4,000 games a variant, seats rotated, ±1.4%):
+// counting a stack's remaining rolls once (stack 64) took the win rate
+// from 29% to 31.5%, valuing planes out of the hangar (out 96) to 34%
+// against the greedy of that time. Halving or raising risk by half, the
+// blend of leader and field, the finish bonus and counting threats from
+// the roll after an opponent's six all measured the same or worse, and
+// so did a smooth log-chance-to-beat-each-opponent utility.
 var defaultExpertWeights = expertWeights{risk: 64, riskToMove: 32, leader: 32, field: 32, finish: 2, stack: 64, out: 96}
 
 // rankBonus is added to a colour that has finished all its planes, by
@@ -193,22 +201,14 @@ func (tb *expertTables) scores(p *Position, stacks bool, w *expertWeights) (s [N
 				masks[r] |= h[r]
 			}
 		}
-		var a0, a1, a2 uint64
-		for _, m := range masks {
-			t0 := a0 & m
-			a0 ^= m
-			t1 := a1 & t0
-			a1 ^= t0
-			a2 |= t1
-		}
-		c0[o], c1[o], c2[o] = a0, a1, a2
+		c0[o], c1[o], c2[o] = countRolls(&masks)
 	}
 	for v := Colour(0); v < NumColours; v++ {
 		if p.inPlay&(1<<v) == 0 {
 			continue
 		}
 		pl := &p.planes[v]
-		total, loss := int32(0), int32(0)
+		total, loss := int32(0), int64(0)
 		full := tb.progress[slot(Finished)]
 		for i := 0; i < PlanesPerColour; i++ {
 			at := pl[i]
@@ -243,23 +243,28 @@ func (tb *expertTables) scores(p *Position, stacks bool, w *expertWeights) (s [N
 			default:
 				continue
 			}
-			hits := uint64(0)
+			// The plane survives when every other colour misses it: the
+			// product of (6 - hitting rolls) over the three others, out
+			// of 6³. A six's extra roll is not foreseen: counting it
+			// measured no stronger.
+			survive := int64(1)
 			for o := Colour(0); o < NumColours; o++ {
-				if o == v || (sh == TrackSquares && o != v.Opposite()) {
+				if o == v {
 					continue
 				}
-				hits += c0[o]>>sh&1 + (c1[o]>>sh&1)<<1 + (c2[o]>>sh&1)<<2
+				miss := int64(6)
+				if o == v.Opposite() || sh != TrackSquares {
+					miss -= int64(c0[o]>>sh&1 + (c1[o]>>sh&1)<<1 + (c2[o]>>sh&1)<<2)
+				}
+				survive *= miss
 			}
-			if hits > 6 {
-				hits = 6
-			}
-			loss += val * int32(hits)
+			loss += int64(val) * (216 - survive)
 		}
 		rw := w.risk
 		if v == p.toMove {
 			rw = w.riskToMove
 		}
-		total -= loss * rw / (6 * 64)
+		total -= int32(loss * int64(rw) / (216 * 64))
 		for k := 0; k < int(p.nOrder); k++ {
 			if p.order[k] == v {
 				total += rankBonus[k]
@@ -268,6 +273,19 @@ func (tb *expertTables) scores(p *Position, stacks bool, w *expertWeights) (s [N
 		s[v] = total
 	}
 	return s
+}
+
+// countRolls counts, for every bit, in how many of the six masks it is
+// set, as a bit-sliced 3-bit number (b0 + 2·b1 + 4·b2).
+func countRolls(masks *[6]uint64) (b0, b1, b2 uint64) {
+	for _, m := range masks {
+		t0 := b0 & m
+		b0 ^= m
+		t1 := b1 & t0
+		b1 ^= t0
+		b2 |= t1
+	}
+	return b0, b1, b2
 }
 
 // utility is how good scores s are for colour c: its own score less a

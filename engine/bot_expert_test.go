@@ -11,13 +11,12 @@ import (
 )
 
 var (
-	expertArena   = flag.Bool("expert.arena", false, "play the expert bot's strength arena (slow)")
-	expertGames   = flag.Int("expert.games", 300, "games per arena line")
-	expertLineup  = flag.String("expert.bots", "", "one arena line, e.g. expert,greedy,greedy,greedy (default: the issue-7 lines)")
-	expertRotate  = flag.Bool("expert.rotate", true, "rotate the seats each game so that every bot sits everywhere")
-	expertDepth   = flag.Int("expert.depth", -1, "arena: override the expert's deepest chance layer")
-	expertRollout = flag.String("expert.rollout", "", "arena: choose by rollouts: samples,horizon")
-	expertW       = flag.String("expert.w", "", "arena: override the expert's weights: risk,riskToMove,leader,field,finish,stack,out")
+	expertArena  = flag.Bool("expert.arena", false, "play the expert bot's strength arena (slow)")
+	expertGames  = flag.Int("expert.games", 300, "games per arena line")
+	expertLineup = flag.String("expert.bots", "", "one arena line, e.g. expert,greedy,greedy,greedy (default: the issue-7 lines)")
+	expertRotate = flag.Bool("expert.rotate", true, "rotate the seats each game so that every bot sits everywhere")
+	expertDepth  = flag.Int("expert.depth", -1, "arena: override the expert's deepest chance layer")
+	expertW      = flag.String("expert.w", "", "arena: override the expert's weights: risk,riskToMove,leader,field,finish,stack,out")
 )
 
 // arenaBot makes a bot of the kind for the arena, with the expert's
@@ -30,11 +29,6 @@ func arenaBot(t testing.TB, kind string) (Bot, error) {
 	e := b.(*expertBot)
 	if *expertDepth >= 0 {
 		e.maxDepth = *expertDepth
-	}
-	if *expertRollout != "" {
-		if _, err := fmt.Sscanf(*expertRollout, "%d,%d", &e.samples, &e.horizon); err != nil {
-			t.Fatalf("-expert.rollout %q: %v", *expertRollout, err)
-		}
 	}
 	if *expertW != "" {
 		w := &e.w
@@ -292,7 +286,7 @@ func TestExpertArena(t *testing.T) {
 			}
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "arena %s, %d games, seats rotated=%v, depth %d, weights %s, rollout %s\n", line, *expertGames, *expertRotate, *expertDepth, *expertW, *expertRollout)
+		fmt.Fprintf(&b, "arena %s, %d games, seats rotated=%v, depth %d, weights %s\n", line, *expertGames, *expertRotate, *expertDepth, *expertW)
 		for k := range bots {
 			lo, hi := wilson(wins[k], *expertGames)
 			fmt.Fprintf(&b, "  bot %d %-7s wins %5d = %5.1f%%  95%% CI [%5.1f%%, %5.1f%%]\n", k, kinds[k], wins[k],
