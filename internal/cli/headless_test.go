@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+)
+
+// With AEROPLANE_AS_MAIN set, the test binary is aeroplane itself, so the
+// LAN tests can start real headless peers without building the binary.
+func init() {
+	if os.Getenv("AEROPLANE_AS_MAIN") == "" {
+		return
+	}
+	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+var resultLine = regexp.MustCompile(`^result ([RBYG]{2,4}) log=(\S+) hash=([0-9a-f]{64})$`)
+
+type headlessRun struct {
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+	dir            string
+}
+
+// startHeadless runs a headless peer in peer i's namespace.
+func startHeadless(t testing.TB, lan *netlab.LAN, i int, args ...string) *headlessRun {
+	dir := t.TempDir()
+	r := &headlessRun{dir: dir}
+	all := append([]string{"--headless", "--name", fmt.Sprintf("p%d", i),
+		"--identity", filepath.Join(dir, "id.key"), "--data", filepath.Join(dir, "data")}, args...)
+	r.cmd = lan.Command(i, os.Args[0], all...)
+	r.cmd.Env = append(os.Environ(), "AEROPLANE_AS_MAIN=1")
+	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (r *headlessRun) wait(t testing.TB, within time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- r.cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(within):
+		r.cmd.Process.Kill()
+		<-done
+		return fmt.Errorf("still running after %v", within)
+	}
+}
+
+// result checks the last stdout line and returns order and hash.
+func (r *headlessRun) result(t testing.TB) (string, string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(r.stdout.String()), "\n")
+	m := resultLine.FindStringSubmatch(lines[len(lines)-1])
+	if m == nil {
+		t.Fatalf("last stdout line %q is not a result line", lines[len(lines)-1])
+	}
+	if !strings.HasPrefix(m[2], r.dir) {
+		t.Errorf("log %s is not under --data", m[2])
+	}
+	if _, err := os.Stat(m[2]); err != nil {
+		t.Errorf("log: %v", err)
+	}
+	return m[1], m[3]
+}
+
+// playLANGame runs players headless peers (one per namespace, found by
+// mDNS alone) and returns their runs after checking they agree.
+func playLANGame(t testing.TB, players, bots int) []*headlessRun {
+	lan := netlab.NewLAN(t, players)
+	var runs []*headlessRun
+	for i := range players {
+		runs = append(runs, startHeadless(t, lan, i, "--bot", "random", "--lobby", "lan game",
+			"--players", fmt.Sprint(players), "--bots", fmt.Sprint(bots)))
+	}
+	var order, hash string
+	for i, r := range runs {
+		if err := r.wait(t, 3*time.Minute); err != nil {
+			t.Fatalf("peer %d: %v\nstderr:\n%s", i, err, tail(r.stderr.String(), 30))
+		}
+		o, h := r.result(t)
+		if i == 0 {
+			order, hash = o, h
+		} else if o != order || h != hash {
+			t.Errorf("peer %d: result %s %s, peer 0: %s %s", i, o, h, order, hash)
+		}
+		if len(o) != players+bots {
+			t.Errorf("peer %d: ranking %q for %d seats", i, o, players+bots)
+		}
+	}
+	return runs
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Four headless peers, each in its own namespace on a private LAN, find
+// each other by mDNS alone, form a lobby, play a whole game and print the
+// same result and hash; the log each wrote verifies.
+func TestHeadlessFourPeersLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	runs := playLANGame(t, 4, 0)
+	_, hash := runs[0].result(t)
+	for i, r := range runs {
+		if !strings.Contains(r.stderr.String(), "event game-over") {
+			t.Errorf("peer %d logged no game-over event", i)
+		}
+	}
+	// The log verifies offline and ends on the same history.
+	m := resultLine.FindStringSubmatch(strings.TrimSpace(runs[2].stdout.String()))
+	var out, errb bytes.Buffer
+	if code := Main([]string{"verify", m[2]}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("verify: %d %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "history "+hash) {
+		t.Errorf("verify output does not end on hash %s:\n%s", hash, out.String())
+	}
+}
+
+// Two peers and two bot seats: the creator's --bots fill seats.
+func TestHeadlessTwoPeersTwoBotsLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	playLANGame(t, 2, 2)
+}
+
+func TestHeadlessUsage(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--headless"}, "--lobby"},
+		{[]string{"--headless", "--lobby", "x", "--players", "3", "--bots", "2"}, "2 to 4 seats"},
+		{[]string{"--headless", "--lobby", "x", "--bot", "nosuch"}, "--bot"},
+		{[]string{"--headless", "--lobby", "x", "--rules", "nonsense=1"}, "--rules"},
+		{[]string{"--headless", "--lobby", "x", "extra"}, "unexpected argument"},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		code := Main(c.args, strings.NewReader(""), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
