@@ -55,7 +55,13 @@ func (p Position) Play(rules Rules, roll int, m Move) (Position, Result, error) 
 
 // Apply plays an outcome known to be legal (one of Outcomes). It does not
 // check and does not allocate: it is the fast path for search and playouts.
-func (p *Position) Apply(rules Rules, roll int, m Move) { p.apply(rules, roll, m, nil) }
+func (p *Position) Apply(rules Rules, roll int, m Move) {
+	if m.Kind == PlaneMove {
+		p.movePlanes(rules, roll, int(m.Plane), nil) // the common case, one call less
+		return
+	}
+	p.apply(rules, roll, m, nil)
+}
 
 func (p *Position) apply(rules Rules, roll int, m Move, res *Result) {
 	c := p.toMove
@@ -84,9 +90,9 @@ func (p *Position) apply(rules Rules, roll int, m Move, res *Result) {
 }
 
 func (p *Position) movePlanes(rules Rules, roll, lead int, res *Result) {
-	c := p.toMove
+	c := p.toMove & (NumColours - 1) // never NoColour here; the mask drops bounds checks
 	pl := &p.planes[c]
-	from := pl[lead]
+	from := pl[lead&(PlanesPerColour-1)]
 	var group uint8 = 1 << lead
 	if from >= 0 && !rules.NoStacks {
 		group |= matchMask(pl, from) &^ (group - 1) // the lead and the planes after it
@@ -142,6 +148,16 @@ func (p *Position) movePlanes(rules Rules, roll, lead int, res *Result) {
 	p.passTurn()
 }
 
+// jumpSquares has bit i set when IsJumpSquare(i).
+var jumpSquares = func() (m uint64) {
+	for i := 0; i <= TrackEnd; i++ {
+		if IsJumpSquare(i) {
+			m |= 1 << i
+		}
+	}
+	return m
+}()
+
 // land applies the effects of landing on track square `at` (rules.md
 // section 5) and returns where the group ends.
 func (p *Position) land(rules Rules, c Colour, at Place, res *Result) Place {
@@ -156,7 +172,7 @@ func (p *Position) land(rules Rules, c Colour, at Place, res *Result) Place {
 				res.FlyJumpTo = at
 			}
 		}
-	case IsJumpSquare(int(at)):
+	case jumpSquares>>uint(at)&1 != 0:
 		at += JumpLength
 		p.captureAt(c, at, res)
 		if res != nil {
@@ -281,7 +297,7 @@ func (p *Position) passTurn() {
 	p.sixes, p.sixMoved = 0, 0
 	c := p.toMove
 	for k := 0; k < NumColours; k++ {
-		c = c.Next()
+		c = (c + 1) & (NumColours - 1)
 		if p.inPlay&(1<<c) != 0 && !p.colourFinished(c) {
 			p.toMove = c
 			return
