@@ -12,7 +12,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-func mustPos(t testing.TB, s string) engine.Position {
+func mustPos(t fataler, s string) engine.Position {
 	t.Helper()
 	p, err := engine.ParsePosition(s)
 	if err != nil {
@@ -32,7 +32,7 @@ func table4(started bool) TableUpdate {
 }
 
 // gameUI is an interface in the middle of a game at the given position.
-func gameUI(t testing.TB, pos string, rules engine.Rules) (*UI, *fakeSession) {
+func gameUI(t fataler, pos string, rules engine.Rules) (*UI, *fakeSession) {
 	f := newFake()
 	u := New(f, Options{Lang: "en"})
 	u.Apply(LobbyUpdate{Me: Peer{ID: "12D3KooWabcdefXyZ123", Name: "alice"}})

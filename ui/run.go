@@ -36,47 +36,63 @@ func (r *root) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tv
 // ctx ends or the session closes its events. It restores the terminal
 // and closes the session before it returns.
 func Run(ctx context.Context, s Session, opts Options, screen tcell.Screen) error {
+	return newApp(s, opts, screen).run(ctx)
+}
+
+type app struct {
+	u   *UI
+	tv  *tview.Application
+	ses Session
+}
+
+// newApp wires the interface to tview; a given screen is initialised here,
+// before run, so that tests may inject input as soon as newApp returns.
+func newApp(s Session, opts Options, screen tcell.Screen) *app {
 	u := New(s, opts)
-	app := tview.NewApplication().EnableMouse(true)
+	tv := tview.NewApplication().EnableMouse(true)
 	if screen != nil {
-		app.SetScreen(screen)
+		tv.SetScreen(screen)
 	}
 	r := &root{Box: tview.NewBox(), u: u}
-	app.SetRoot(r, true).SetFocus(r)
+	tv.SetRoot(r, true).SetFocus(r)
 	// Ctrl-C is a key of the table (quit), not tview's own stop.
-	app.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
+	tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
 		if ev.Key() == tcell.KeyCtrlC {
 			u.HandleKey(ev)
 			return nil
 		}
 		return ev
 	})
-	u.stop = app.Stop
+	u.stop = tv.Stop
 	u.after = func(d time.Duration, f func()) {
-		time.AfterFunc(d, func() { app.QueueUpdateDraw(f) })
+		time.AfterFunc(d, func() { tv.QueueUpdateDraw(f) })
 	}
+	return &app{u: u, tv: tv, ses: s}
+}
+
+func (a *app) run(ctx context.Context) error {
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
 		for {
 			select {
-			case e, ok := <-s.Events():
+			case e, ok := <-a.ses.Events():
 				if !ok {
-					app.Stop()
+					a.tv.Stop()
 					return
 				}
-				app.QueueUpdateDraw(func() { u.Apply(e) })
+				a.tv.QueueUpdateDraw(func() { a.u.Apply(e) })
 			case <-ctx.Done():
-				app.Stop()
+				a.tv.Stop()
 				return
 			case <-done:
 				return
 			}
 		}
 	}()
-	u.log.Info("interface started", "lang", u.cat.Lang())
-	err := app.Run()
-	s.Close()
-	u.log.Info("interface stopped", "err", err)
+	a.u.log.Info("interface started", "lang", a.u.cat.Lang())
+	err := a.tv.Run()
+	a.ses.Close()
+	a.u.log.Info("interface stopped", "err", err)
 	return err
 }

@@ -2,13 +2,12 @@ package ui
 
 import (
 	"strings"
-	"testing"
 
 	"github.com/gdamore/tcell/v2"
 )
 
 // newSim makes a simulation screen of the given size.
-func newSim(t testing.TB, w, h int) tcell.SimulationScreen {
+func newSim(t fataler, w, h int) tcell.SimulationScreen {
 	t.Helper()
 	s := tcell.NewSimulationScreen("UTF-8")
 	if err := s.Init(); err != nil {
@@ -37,4 +36,10 @@ func screenText(s tcell.SimulationScreen) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// fataler is what test helpers need of testing.T and rapid.T.
+type fataler interface {
+	Helper()
+	Fatal(args ...any)
 }
