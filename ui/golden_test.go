@@ -97,7 +97,7 @@ func TestBoardGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
-			t.Run(c.name, func(t *testing.T) {
+			t.Run(c.name+"-"+itoa(size[0]), func(t *testing.T) {
 				u := c.setup(t)
 				got := render(t, u, size[0], size[1])
 				checkGolden(t, c.name+"-"+itoa(size[0])+"x"+itoa(size[1]), got)
