@@ -64,8 +64,8 @@ func FuzzParseMove(f *testing.F) {
 
 // FuzzPlay plays up to 300 random rolls and outcomes from a fuzzed position
 // under fuzzed rules. Each step goes through the checked Play and must
-// agree with Apply, and every position reached must validate and
-// round-trip. Hand-built positions need not be reachable, so only the
+// agree with Apply and with the plain reference (reference_test.go), and
+// every position reached must validate and round-trip. Hand-built positions need not be reachable, so only the
 // invariants that hold for every valid position are checked here.
 func FuzzPlay(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pos, rulesText string, seed uint64) {
@@ -79,6 +79,7 @@ func FuzzPlay(f *testing.F) {
 		}
 		r := NewRand(seed)
 		for ply := 0; ply < 300 && !p.GameOver(); ply++ {
+			compareWithReference(t, p, rules)
 			roll := r.Roll()
 			outs := p.Outcomes(rules, roll)
 			if outs.Len() == 0 {
