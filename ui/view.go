@@ -385,6 +385,9 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 		return
 	case overlayHelp:
 		title = u.t("help.title")
+		// Mark the keys that work once help is closed.
+		u.overlay = overlayNone
+		defer func() { u.overlay = overlayHelp }()
 		for i := range keyTable {
 			b := &keyTable[i]
 			if b.label == "" {
