@@ -88,7 +88,8 @@ func (tb *expertTables) build(rules Rules) {
 	var remaining [placeSlots]int64
 	const unit = int64(expertRoll)
 	// In the home column the exact roll is left to the search; distance is
-	// valued at the mean roll of 3.5 steps.
+	// valued at the mean roll of 3.5 steps. (Valuing every square of the
+	// column alike, as one exact roll away, measured no different.)
 	for p := HomeFirst; p <= Centre; p++ {
 		remaining[slot(Place(p))] = int64(Centre-p) * unit * 2 / 7
 	}
@@ -168,7 +169,8 @@ type expertWeights struct {
 // against the greedy of that time. Halving or raising risk by half, the
 // blend of leader and field, the finish bonus and counting threats from
 // the roll after an opponent's six all measured the same or worse, and
-// so did a smooth log-chance-to-beat-each-opponent utility.
+// so did a smooth log-chance-to-beat-each-opponent utility and a
+// weight on threats from 7 to 12 squares behind.
 var defaultExpertWeights = expertWeights{risk: 64, riskToMove: 32, leader: 32, field: 32, finish: 2, stack: 64, out: 96}
 
 // rankBonus is added to a colour that has finished all its planes, by

@@ -189,10 +189,11 @@ func BenchmarkExpertChoose(b *testing.B) {
 	}
 	b.ReportAllocs()
 	i := 0
+	var outs MoveList // outside the loop: passed to an interface method, it escapes
 	for b.Loop() {
 		p := &ps[i%len(ps)]
 		roll := 1 + (i/len(ps))%6
-		outs := p.Outcomes(rules, roll)
+		outs = p.Outcomes(rules, roll)
 		bot.Choose(p, rules, roll, &outs, uint64(i))
 		i++
 	}
