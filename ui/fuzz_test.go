@@ -1,0 +1,47 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/rivo/tview"
+)
+
+// FuzzClean: whatever a peer sends, the cleaned text has no control or
+// format characters, stays within the limit, and tview prints it as the
+// plain text (its tags have no effect).
+func FuzzClean(f *testing.F) {
+	f.Add("[red]x[-]")
+	f.Add("\x1b[2J\x07")
+	f.Add("a\u202eb")
+	f.Fuzz(func(t *testing.T, s string) {
+		p := plain(s, maxName)
+		if n := utf8.RuneCountInString(p); n > maxName+1 {
+			t.Fatalf("%q: %d runes", p, n)
+		}
+		for _, r := range p {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError {
+				t.Fatalf("%q keeps %U", p, r)
+			}
+		}
+		sim := newSim(t, 40, 1)
+		tview.Print(sim, clean(s, maxName), 0, 0, 40, tview.AlignLeft, 0)
+		// Combining marks may fold into the cell before them (or vanish at
+		// the start): compare the spacing characters.
+		got := strings.TrimRight(noMarks(strings.TrimSuffix(screenText(sim), "\n")), " ")
+		if want := strings.TrimRight(noMarks(p), " "); got != want {
+			t.Fatalf("printed %q, want %q", got, want)
+		}
+	})
+}
+
+func noMarks(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc) {
+			return -1
+		}
+		return r
+	}, s)
+}
