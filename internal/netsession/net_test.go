@@ -1,0 +1,182 @@
+package netsession
+
+import (
+	"errors"
+	"net"
+	"os"
+	"reflect"
+	"testing"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/internal/netlab"
+	"aeroplane/lockstep"
+	"aeroplane/p2p"
+	"aeroplane/ui"
+)
+
+func newNetTest(t *testing.T, name string) *NetSession {
+	t.Helper()
+	_, key := newID(t)
+	s, err := NewNet(NetOptions{Name: name, DataDir: t.TempDir(), Key: key,
+		ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)},
+		Transport: p2p.TransportConfig{Heartbeat: 100 * time.Millisecond},
+		Linger:    300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		for range s.Events() {
+		}
+	})
+	return s
+}
+
+// netPlayer is a scripted person at one peer: it chooses the first move,
+// optionally acts on events, and records what it saw.
+type netPlayer struct {
+	s      *NetSession
+	c      *checker
+	chats  []ui.ChatLine
+	tables []ui.TableUpdate
+	over   ui.GameOver
+	err    error
+}
+
+func (p *netPlayer) run(t *testing.T, onEvent func(ui.Event), done chan<- *netPlayer) {
+	defer func() { done <- p }()
+	for e := range p.s.Events() {
+		if onEvent != nil {
+			onEvent(e)
+		}
+		switch e := e.(type) {
+		case ui.TableUpdate:
+			p.tables = append(p.tables, e)
+		case ui.ChatLine:
+			p.chats = append(p.chats, e)
+		case ui.Rolled:
+			if e.YouChoose {
+				p.c.youChose++
+				if err := p.s.Choose(e.Moves[0]); err != nil {
+					p.err = err
+					return
+				}
+			}
+		case ui.GameOver:
+			p.over = e
+			return
+		}
+		if _, ok := e.(ui.Notice); !ok {
+			p.c.see(e)
+		}
+	}
+	p.err = errors.New("events closed before the end")
+}
+
+// Two people on two peers of a private LAN: one creates a game with two
+// bot seats, the other finds it by mDNS and joins; both play to the end
+// through ui.Session, chat, and their logs verify to the same history.
+func TestNetGameOverLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newNetTest(t, "Ann"), newNetTest(t, "Bob")
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	for c, k := range map[engine.Colour]string{engine.Yellow: "random", engine.Green: "random"} {
+		if err := a.SetSeat(c, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.SetSeat(engine.Red, "random"); err == nil {
+		t.Fatal("the creator gave its own seat away")
+	}
+	if err := b.SetSeat(engine.Blue, "random"); err == nil {
+		t.Fatal("a player who created nothing set a seat")
+	}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateGame(engine.DefaultRules()); err == nil {
+		t.Fatal("created a second game while waiting in a lobby")
+	}
+
+	done := make(chan *netPlayer, 2)
+	pa := &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
+	pb := &netPlayer{s: b, c: &checker{t: t, you: engine.Blue, autoRoll: true}}
+	chatted := false
+	go pa.run(t, func(e ui.Event) {
+		if _, ok := e.(ui.GameStarted); ok && !chatted {
+			chatted = true
+			if err := a.Chat("good luck"); err != nil {
+				t.Errorf("chat: %v", err)
+			}
+		}
+	}, done)
+	joined := false
+	go pb.run(t, func(e ui.Event) {
+		u, ok := e.(ui.LobbyUpdate)
+		if !ok || joined {
+			return
+		}
+		for _, g := range u.Games {
+			if g.Host.ID == a.ID().String() {
+				joined = true
+				if err := b.Join(g.ID); err != nil {
+					t.Errorf("join: %v", err)
+				}
+				if err := b.Roll(); err == nil {
+					t.Errorf("Roll accepted in a lobby")
+				}
+			}
+		}
+	}, done)
+
+	deadline := time.After(2 * time.Minute) // a hang guard, not a speed claim
+	for range 2 {
+		select {
+		case p := <-done:
+			if p.err != nil {
+				t.Fatalf("%s: %v", p.s.name, p.err)
+			}
+		case <-deadline:
+			t.Fatal("the game did not end")
+		}
+	}
+	if !reflect.DeepEqual(pa.over.Ranking, pb.over.Ranking) || len(pa.over.Ranking) != 4 {
+		t.Fatalf("rankings differ: %v and %v", pa.over.Ranking, pb.over.Ranking)
+	}
+	var hist [2][32]byte
+	for i, p := range []*netPlayer{pa, pb} {
+		data, err := os.ReadFile(p.over.LogPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := lockstep.Verify(data)
+		if err != nil {
+			t.Fatalf("%s's log does not verify: %v", p.s.name, err)
+		}
+		if v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 || v.Rolls != uint64(p.c.rolls) {
+			t.Fatalf("%s's log: phase %s, cheats %v, %d rolls (saw %d)", p.s.name, v.Phase, v.Cheats, v.Rolls, p.c.rolls)
+		}
+		hist[i] = v.History
+		last := p.tables[len(p.tables)-1]
+		if !last.Started || last.Seats[p.c.you].Kind != ui.SeatHuman || !last.Seats[p.c.you].You ||
+			last.Seats[engine.Yellow].Kind != ui.SeatBot || last.Host != (i == 0) {
+			t.Fatalf("%s's table at the start: %+v", p.s.name, last)
+		}
+	}
+	if hist[0] != hist[1] {
+		t.Fatalf("the two logs end in different histories")
+	}
+	if len(pb.chats) == 0 || pb.chats[0].From != "Ann" || pb.chats[0].Text != "good luck" || pb.chats[0].Colour != engine.Red {
+		t.Fatalf("Bob's chat: %+v", pb.chats)
+	}
+	t.Logf("rolls %d/%d moves %d/%d chose %d/%d", pa.c.rolls, pb.c.rolls, pa.c.moves, pb.c.moves, pa.c.youChose, pb.c.youChose)
+	if pa.c.youChose+pb.c.youChose == 0 {
+		t.Fatal("nobody was ever asked to choose")
+	}
+	t.Logf("%d rolls; Ann chose %d times, Bob %d; ranking %v", pa.c.rolls, pa.c.youChose, pb.c.youChose, pa.over.Ranking)
+}

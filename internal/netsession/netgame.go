@@ -1,0 +1,194 @@
+package netsession
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"aeroplane/engine"
+	"aeroplane/lockstep"
+	"aeroplane/p2p"
+	"aeroplane/ui"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// owner is the one goroutine that reads the transport's inbox outside
+// p2p's lobby and session (which own it while they run): between games it
+// takes chat lines and drops the rest.
+func (s *NetSession) owner() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case p := <-s.jobs:
+			s.runPlan(p)
+			s.mu.Lock()
+			s.mode, s.jobCancel = modeIdle, nil
+			s.mu.Unlock()
+		case in := <-s.t.Inbox():
+			if in.Kind == p2p.KindChat {
+				if l, err := s.chat.Receive(in); err == nil {
+					s.onChat(l)
+				}
+			}
+		case <-s.t.Events():
+		}
+	}
+}
+
+// runPlan waits in a lobby until its game starts, then plays the game.
+func (s *NetSession) runPlan(p lobbyPlan) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.jobCancel = cancel
+	cfg := p.cfg
+	cfg.Player = s.name
+	cfg.Connect = append([]peer.AddrInfo(nil), s.manual...)
+	s.mu.Unlock()
+	cfg.Logger = s.log
+	cfg.OnChat = s.onChat
+	cfg.OnChange = func(v p2p.LobbyView) { s.onLobbyView(p, v) }
+	res, err := p2p.RunLobby(ctx, s.t, s.d, s.chat, cfg)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.q.push(ui.Notice{Text: err.Error()})
+		}
+		return
+	}
+	if err := s.play(ctx, res); err != nil && ctx.Err() == nil {
+		s.log.Error("game", "err", err)
+		s.q.push(ui.Notice{Text: err.Error()})
+	}
+}
+
+// play drives one game with p2p's session; it returns when the game is
+// over (after p2p's linger) or the session closes.
+func (s *NetSession) play(ctx context.Context, res p2p.LobbyResult) error {
+	gid := res.Setup.GameID().String()
+	if err := os.MkdirAll(s.opts.DataDir, 0o755); err != nil {
+		return fmt.Errorf("cannot create the data directory for the game log: %w", err)
+	}
+	var ent [32]byte
+	if _, err := rand.Read(ent[:]); err != nil {
+		return fmt.Errorf("cannot draw the dice entropy: %w", err)
+	}
+	// The entropy is the secret of this player's dice chain: never in the
+	// shared log, kept private next to it so a restart could resume.
+	if err := os.WriteFile(filepath.Join(s.opts.DataDir, "game-"+gid+".secret"), ent[:], 0o600); err != nil {
+		return fmt.Errorf("cannot save the game secret in %s: %w", s.opts.DataDir, err)
+	}
+	logPath := filepath.Join(s.opts.DataDir, "game-"+gid+".log")
+	glog, recs, err := p2p.OpenGameLog(logPath)
+	if err != nil {
+		return err
+	}
+	defer glog.Close()
+	s.mu.Lock()
+	for id, n := range res.Names {
+		if id != s.self {
+			s.names[id] = n
+		}
+	}
+	names := make(map[peer.ID]string, len(s.names))
+	for id, n := range s.names {
+		names[id] = n
+	}
+	s.mu.Unlock()
+	tr := NewTranslator(res.Setup, s.self, names, logPath)
+	sess, err := p2p.NewSession(s.t, p2p.SessionConfig{
+		Setup: res.Setup, Key: s.opts.Key, Entropy: ent, Log: glog, Records: recs,
+		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
+		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log,
+		// OnReady runs on the driver's goroutine, as do the Choose
+		// closures: the translator is only ever touched there.
+		OnReady: func(rd lockstep.Ready) { s.q.push(tr.Translate(rd.Events, rd.State)...) },
+	})
+	if err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	s.mu.Lock()
+	s.sess, s.tr, s.sessDone = sess, tr, done
+	s.mode, s.draft = modeGame, nil
+	s.myColour = tr.ColourOf(s.self)
+	table := s.setupTable(res.Setup, names)
+	s.mu.Unlock()
+	s.q.push(table)
+	s.log.Info("game started", "game", gid, "log", logPath)
+	st, err := sess.Run(ctx)
+	close(done)
+	s.mu.Lock()
+	s.sess, s.myColour = nil, engine.NoColour
+	s.mu.Unlock()
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	s.log.Info("game ended", "game", gid, "phase", st.Phase)
+	return nil
+}
+
+// setupTable is the table as the game's Setup fixed it.
+func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string) ui.TableUpdate {
+	t := ui.TableUpdate{GameID: setup.Name, Rules: setup.Rules, Started: true}
+	for _, st := range setup.Seats {
+		if st.Player == "" {
+			t.Seats[st.Colour] = ui.Seat{Kind: ui.SeatBot, Name: st.Bot, Present: true, Ready: true}
+			continue
+		}
+		if st.Player == s.self && st.Colour == setup.Seats[0].Colour {
+			t.Host = true
+		}
+		n := names[st.Player]
+		if n == "" {
+			n = shortID(st.Player)
+		}
+		t.Seats[st.Colour] = ui.Seat{Kind: ui.SeatHuman, Name: n, PeerID: st.Player.String(),
+			You: st.Player == s.self, Present: true, Ready: true}
+	}
+	return t
+}
+
+// seatLayout mirrors how p2p's lobby spreads n seats (players in joining
+// order, then bots): the Setup at the start is the authority.
+func seatLayout(n int) []engine.Colour {
+	switch n {
+	case 2:
+		return []engine.Colour{engine.Red, engine.Yellow}
+	case 3:
+		return []engine.Colour{engine.Red, engine.Blue, engine.Yellow}
+	}
+	return []engine.Colour{engine.Red, engine.Blue, engine.Yellow, engine.Green}
+}
+
+// onLobbyView shows the lobby's roster as the table being filled.
+func (s *NetSession) onLobbyView(p lobbyPlan, v p2p.LobbyView) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := ui.TableUpdate{GameID: v.Lobby, Host: p.hosting, Rules: p.cfg.Rules}
+	if !p.hosting {
+		t.Rules = engine.DefaultRules() // the lobby does not tell; the Setup will
+	}
+	bots := 0
+	if p.hosting {
+		bots = p.cfg.Bots
+	}
+	layout := seatLayout(len(v.Players) + v.Free + bots)
+	for i, c := range layout {
+		switch {
+		case i < len(v.Players):
+			pl := v.Players[i]
+			if pl.ID != s.self {
+				s.names[pl.ID] = pl.Name
+			}
+			t.Seats[c] = ui.Seat{Kind: ui.SeatHuman, Name: pl.Name, PeerID: pl.ID.String(), You: pl.ID == s.self, Present: true, Ready: true}
+		case i >= len(v.Players)+v.Free:
+			t.Seats[c] = ui.Seat{Kind: ui.SeatBot, Name: p.cfg.BotKind, Present: true, Ready: true}
+		}
+	}
+	s.q.push(t)
+}
