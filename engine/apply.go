@@ -94,9 +94,15 @@ func (p *Position) movePlanes(rules Rules, roll, lead int, res *Result) {
 	pl := &p.planes[c]
 	from := pl[lead&(PlanesPerColour-1)]
 	var group uint8 = 1 << lead
-	if from >= 0 && !rules.NoStacks {
-		group |= matchMask(pl, from) &^ (group - 1) // the lead and the planes after it
+	// With stacks, the planes after the lead on its square (never in the
+	// hangar or launch area) move with it. Masks instead of branches: the
+	// place is random.
+	stacks := uint8(0)
+	if !rules.NoStacks {
+		stacks = 0xff
 	}
+	onRoute := ^uint8(int8(from) >> 7) // all ones unless from is H or L
+	group |= matchMask(pl, from) &^ (group - 1) & stacks & onRoute
 	var to Place
 	switch {
 	case from == Hangar:

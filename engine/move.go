@@ -124,17 +124,18 @@ func (p *Position) Outcomes(rules Rules, roll int) MoveList {
 	if c >= NumColours || uint(roll-1) > 5 {
 		return l
 	}
-	if roll == 6 && p.sixes == 2 {
+	// The roll is random, so branches on it mispredict; the tests below are
+	// written to compile to arithmetic rather than jumps.
+	if uint(roll^6)|uint(p.sixes^2) == 0 {
 		return MoveList{n: 1, kind: Penalty, colour: c}
 	}
 	pl := &p.planes[c]
-	// A plane may move unless it is finished, waits in the hangar for a
+	// A plane may move unless it is finished, waits in the hangar without a
 	// taxi roll, or (overshoot=stay) would pass the centre; and only the
 	// lowest-numbered plane of each place names a move (rules.md section 6).
 	movable := 0b1111 &^ matchMask(pl, Finished)
-	if !rules.Takeoff.Allows(roll) {
-		movable &^= matchMask(pl, Hangar)
-	}
+	taxi := rules.Takeoff.rolls() >> uint(roll) & 1 // roll is 1..6 here
+	movable &^= matchMask(pl, Hangar) & (taxi - 1)  // taxi-1: 0 or all ones
 	if rules.StayOnOvershoot {
 		limit := Place(Centre - roll)
 		for i := 0; i < PlanesPerColour; i++ {
@@ -143,19 +144,21 @@ func (p *Position) Outcomes(rules Rules, roll int) MoveList {
 			}
 		}
 	}
-	if pl[1] == pl[0] {
-		movable &^= 1 << 1
+	// Plane i is not a lead when a lower plane shares its place.
+	p0, p1, p2, p3 := pl[0], pl[1], pl[2], pl[3]
+	movable &^= bit(p1 == p0)<<1 |
+		(bit(p2 == p0)|bit(p2 == p1))<<2 |
+		(bit(p3 == p0)|bit(p3 == p1)|bit(p3 == p2))<<3
+	pass := uint8((uint(movable) - 1) >> (bits.UintSize - 1)) // 1 when nothing can move
+	return MoveList{n: uint8(bits.OnesCount8(movable)) + pass, kind: PlaneMove + MoveKind(pass), colour: c, leads: movable}
+}
+
+// bit is 1 for true; the compiler turns it into a flag set, not a jump.
+func bit(b bool) uint8 {
+	if b {
+		return 1
 	}
-	if pl[2] == pl[0] || pl[2] == pl[1] {
-		movable &^= 1 << 2
-	}
-	if pl[3] == pl[0] || pl[3] == pl[1] || pl[3] == pl[2] {
-		movable &^= 1 << 3
-	}
-	if movable == 0 {
-		return MoveList{n: 1, kind: Pass, colour: c}
-	}
-	return MoveList{n: uint8(bits.OnesCount8(movable)), kind: PlaneMove, colour: c, leads: movable}
+	return 0
 }
 
 // word packs four plane places into one uint32, plane i in byte i.

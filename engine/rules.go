@@ -17,14 +17,18 @@ var takeoffNames = []string{"even", "six", "fivesix"}
 // Allows reports whether roll taxis a plane out. An unknown Takeoff value
 // behaves as the default, even.
 func (t Takeoff) Allows(roll int) bool {
-	mask := uint8(1<<2 | 1<<4 | 1<<6)
+	return uint(roll) < 8 && t.rolls()>>uint(roll)&1 != 0
+}
+
+// rolls has bit r set for each roll r that taxis a plane out.
+func (t Takeoff) rolls() uint8 {
 	switch t {
 	case TakeoffSix:
-		mask = 1 << 6
+		return 1 << 6
 	case TakeoffFiveSix:
-		mask = 1<<5 | 1<<6
+		return 1<<5 | 1<<6
 	}
-	return uint(roll) < 8 && mask>>uint(roll)&1 != 0
+	return 1<<2 | 1<<4 | 1<<6
 }
 
 // Rules is a rule set: the options of rules.md section 8.
