@@ -11,10 +11,11 @@ type eventQueue struct {
 	queue  []Event
 	closed bool
 	out    chan Event
+	done   chan struct{} // closed by close: stop delivering even if nobody reads
 }
 
 func newEventQueue() *eventQueue {
-	q := &eventQueue{out: make(chan Event)}
+	q := &eventQueue{out: make(chan Event), done: make(chan struct{})}
 	q.cond = sync.NewCond(&q.mu)
 	go q.pump()
 	return q
@@ -29,10 +30,14 @@ func (q *eventQueue) push(e Event) {
 	q.mu.Unlock()
 }
 
-// close delivers what is queued, then closes the channel.
+// close drops what is not yet delivered and closes the channel, so that
+// a reader that stopped reading leaks no goroutine.
 func (q *eventQueue) close() {
 	q.mu.Lock()
-	q.closed = true
+	if !q.closed {
+		q.closed = true
+		close(q.done)
+	}
 	q.cond.Signal()
 	q.mu.Unlock()
 }
@@ -43,7 +48,7 @@ func (q *eventQueue) pump() {
 		for len(q.queue) == 0 && !q.closed {
 			q.cond.Wait()
 		}
-		if len(q.queue) == 0 {
+		if q.closed {
 			q.mu.Unlock()
 			close(q.out)
 			return
@@ -52,6 +57,11 @@ func (q *eventQueue) pump() {
 		q.queue[0] = nil
 		q.queue = q.queue[1:]
 		q.mu.Unlock()
-		q.out <- e
+		select {
+		case q.out <- e:
+		case <-q.done:
+			close(q.out)
+			return
+		}
 	}
 }
