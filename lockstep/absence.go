@@ -1,5 +1,389 @@
 package lockstep
 
-func (g *game) onTick() {}
+import (
+	"fmt"
+	"sort"
+)
 
-func (g *game) onVote(p *player, m *message) {}
+// Absence and return, with no coordinator (PROTOCOL.md, "Absence"):
+//
+//   - Steps number the waits: step 2k is collecting the links of roll k,
+//     step 2k+1 is waiting for the move of roll k.
+//   - A player the game has waited on for AbsentTicks ticks at step s gets a
+//     signed, binding vote Absent(who, s) from each waiting peer.
+//   - While any present player has voted who absent at s, nobody consumes
+//     who's input for s: unless some other present player has signed a
+//     reveal proving it already went past s (then unanimity is impossible
+//     and the vote is void).
+//   - The exclusion takes effect when every other present player voted the
+//     same (who, s) and those voters are a strict majority of the present
+//     players: from then on a bot flies who's seat and who's link is left
+//     out of the rolls. The majority keeps two sides of a partition from
+//     both going on; a player that went on alone rolls its tentative steps
+//     back when it learns it was excluded (rollbackIfExcluded).
+//   - A returning player signs Return(r); each present player votes
+//     yes if it has not yet reached roll r, no otherwise, and nobody derives
+//     roll r before all votes are in. With all yes, the player's link counts
+//     again from roll r and it flies its seat from the move of roll r.
+
+// step is the current wait's number.
+func (g *game) step() uint64 {
+	if g.phase == PhaseMove {
+		return 2*g.k + 1
+	}
+	return 2 * g.k
+}
+
+// onTick counts how long the game has waited for each awaited player and
+// votes absent those that kept it waiting too long.
+func (g *game) onTick() {
+	n := g.n
+	if n.self < 0 || n.cfg.AbsentTicks < 0 || (g.phase != PhaseReveal && g.phase != PhaseMove) || n.players[n.self].absent {
+		g.maybeReturn()
+		return
+	}
+	w := g.awaiting()
+	s := g.step()
+	for i, p := range n.players {
+		if i == n.self || w&(1<<i) == 0 || p.absent {
+			continue
+		}
+		p.waited++
+		key := voteKey{i, s}
+		if p.waited >= uint64(n.cfg.AbsentTicks) && !g.myVotes[key] {
+			g.myVotes[key] = true
+			if err := n.newMessage(&message{kind: kindAbsent, who: p.id, step: s, vote: voteAbsent}); err != nil {
+				g.halt(err.Error())
+				return
+			}
+		}
+	}
+}
+
+// maybeReturn asks for the local player's seat back when it has been voted
+// absent and no request of its own is pending.
+func (g *game) maybeReturn() {
+	n := g.n
+	if n.self < 0 || n.restoring || g.phase != PhaseReveal && g.phase != PhaseMove {
+		return
+	}
+	me := n.players[n.self]
+	if _, pending := g.returns[n.self]; !me.absent || me.returnAt != 0 || pending {
+		return
+	}
+	// A few rolls ahead, so the others have not reached it when they read it.
+	r := max(g.k+4, g.myRevealed+1)
+	g.returns[n.self] = r
+	if err := n.newMessage(&message{kind: kindReturn, step: r}); err != nil {
+		g.halt(err.Error())
+	}
+}
+
+// onVote records a vote or a return request as it is accepted.
+func (g *game) onVote(p *player, m *message) {
+	n := g.n
+	vi := n.pidx[p.id]
+	if m.kind == kindReturn {
+		if old, pending := g.returns[vi]; pending && old >= m.step {
+			return // stale or repeated
+		}
+		// A player asks again only after it saw its previous request
+		// decided "no", so a newer request replaces an older one.
+		g.returns[vi] = m.step
+		if n.self >= 0 && n.self != vi && !n.restoring && !n.players[n.self].absent {
+			v := uint8(voteReadmitOK)
+			if g.k >= m.step {
+				v = voteReadmitNo
+			}
+			key := voteKey{vi, 1<<63 | m.step}
+			if !g.myVotes[key] {
+				g.myVotes[key] = true
+				if err := n.newMessage(&message{kind: kindAbsent, who: p.id, step: m.step, vote: v}); err != nil {
+					g.halt(err.Error())
+				}
+			}
+		}
+		return
+	}
+	wi, ok := n.pidx[m.who]
+	if !ok || wi == vi {
+		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a vote about %s, who is not another player", short(m.who)))
+		return
+	}
+	key := voteKey{wi, m.step}
+	if m.vote != voteAbsent {
+		key.step |= 1 << 63 // readmission votes live apart from absence votes
+	}
+	if g.votes[key] == nil {
+		g.votes[key] = map[int]uint8{}
+	}
+	if _, dup := g.votes[key][vi]; !dup {
+		g.votes[key][vi] = m.vote
+	}
+}
+
+// blocked reports whether player i's input for step s must wait: some
+// present player voted it absent and no one has proved the vote void.
+func (g *game) blocked(i int, s uint64) bool {
+	vs := g.votes[voteKey{i, s}]
+	if len(vs) == 0 || !quorum(g.n.players, []int{i}) {
+		return false // no vote, or one that can never carry: nothing to keep
+	}
+	return !g.voided(i, s)
+}
+
+// voided reports whether another present player that did not vote i
+// absent at s signed a reveal that shows it went past step s, so with i's
+// input: the vote can never be unanimous.
+func (g *game) voided(i int, s uint64) bool {
+	vs := g.votes[voteKey{i, s}]
+	for j, p := range g.n.players {
+		if _, voted := vs[j]; j != i && !voted && !p.absent && p.maxReveal >= 1 && 2*p.maxReveal-1 >= s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkAbsence applies the exclusions that became unanimous at the current
+// step: the largest set X of voted-on players such that every present
+// player outside X voted each of X absent at this step.
+func (g *game) checkAbsence() bool {
+	n := g.n
+	if g.phase != PhaseReveal && g.phase != PhaseMove {
+		return false
+	}
+	s := g.step()
+	var xs []int
+	for i, p := range n.players {
+		if !p.absent && len(g.votes[voteKey{i, s}]) > 0 && !g.voided(i, s) {
+			xs = append(xs, i)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for k := 0; k < len(xs); k++ {
+			vs := g.votes[voteKey{xs[k], s}]
+			voters := 0
+			for j, q := range n.players {
+				if q.absent || containsInt(xs, j) {
+					continue
+				}
+				voters++
+				if v, ok := vs[j]; !ok || v != voteAbsent {
+					voters = -1 << 30
+				}
+			}
+			if voters <= 0 {
+				xs = append(xs[:k], xs[k+1:]...)
+				changed = true
+				k--
+			}
+		}
+	}
+	if len(xs) == 0 || !quorum(n.players, xs) {
+		return false
+	}
+	for _, i := range xs {
+		p := n.players[i]
+		p.absent, p.absentFrom, p.wasAbsent, p.excluded = true, s, true, s+1
+		n.emit(Event{Kind: EventAbsent, Peer: p.id, Colour: p.colour, Roll: g.k})
+	}
+	return true
+}
+
+// returnDecided reports whether every present player has voted on player
+// i's return at roll r.
+func (g *game) returnDecided(i int, r uint64) bool {
+	_, _, done := g.returnVotes(i, r)
+	return done
+}
+
+func (g *game) returnVotes(i int, r uint64) (yes, no int, done bool) {
+	vs := g.votes[voteKey{i, 1<<63 | r}]
+	missing := 0
+	for j, q := range g.n.players {
+		if j == i || q.absent {
+			continue
+		}
+		switch v, ok := vs[j]; {
+		case !ok:
+			missing++
+		case v == voteReadmitOK:
+			yes++
+		default:
+			no++
+		}
+	}
+	return yes, no, missing == 0
+}
+
+// checkReturns settles return requests whose votes are all in, in seat
+// order: all yes seats the player again from its roll, any no drops the
+// request (the player asks again for a later roll).
+func (g *game) checkReturns() bool {
+	n := g.n
+	idx := make([]int, 0, len(g.returns))
+	for i := range g.returns {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	moved := false
+	for _, i := range idx {
+		r := g.returns[i]
+		yes, no, done := g.returnVotes(i, r)
+		if !done {
+			continue
+		}
+		if no == 0 && yes > 0 {
+			n.players[i].returnAt = r
+		}
+		delete(g.returns, i)
+		moved = true
+	}
+	return g.applyReturns() || moved
+}
+
+// applyReturns seats returning players once the game reaches their roll.
+func (g *game) applyReturns() bool {
+	n := g.n
+	moved := false
+	for _, p := range n.players {
+		if p.absent && p.returnAt != 0 && g.k >= p.returnAt && g.phase == PhaseReveal {
+			p.absent, p.returnAt = false, 0
+			n.emit(Event{Kind: EventReturned, Peer: p.id, Colour: p.colour, Roll: g.k})
+			moved = true
+		}
+	}
+	return moved
+}
+
+// returnPending reports whether a return request for roll k still waits for
+// votes, so roll k must not be derived yet.
+func (g *game) returnPending(k uint64) bool {
+	for i, r := range g.returns {
+		if r == k && !g.returnDecided(i, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsInt(s []int, x int) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// snapKeep is how many steps back a node can undo its own tentative steps.
+const snapKeep = 512
+
+type snapshot struct {
+	g  gstate
+	ps []pstate
+}
+
+// snapshot records the state at the start of each step.
+func (g *game) snapshot() {
+	if g.phase != PhaseReveal && g.phase != PhaseMove {
+		return
+	}
+	s := g.step()
+	if s == g.lastSnap {
+		return
+	}
+	g.lastSnap = s
+	g.n.lastNews = g.n.tick
+	sn := snapshot{g: g.gstate}
+	for _, p := range g.n.players {
+		sn.ps = append(sn.ps, p.pstate)
+	}
+	g.snaps[s] = sn
+	if s >= snapKeep {
+		delete(g.snaps, s-snapKeep)
+	}
+}
+
+// rollbackIfExcluded undoes this node's steps past s when it learns that
+// player i was unanimously voted absent at an earlier step s. Only the
+// excluded player itself (or an observer replaying its log) can have gone
+// past s with i's input while the others voted, and nothing it did after s
+// was final: no other present player's reveal could ever match it.
+func (g *game) rollbackIfExcluded() bool {
+	if g.phase != PhaseReveal && g.phase != PhaseMove {
+		return false
+	}
+	cur := g.step()
+	var keys []voteKey
+	for key := range g.votes {
+		if key.step < cur && key.step&(1<<63) == 0 {
+			keys = append(keys, key)
+		}
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].step != keys[b].step {
+			return keys[a].step < keys[b].step
+		}
+		return keys[a].who < keys[b].who
+	})
+	for _, key := range keys {
+		sn, ok := g.snaps[key.step]
+		live := g.n.players[key.who]
+		if !ok || sn.ps[key.who].absent || live.excluded > key.step || !g.unanimousAt(key.who, key.step, sn) {
+			continue
+		}
+		g.gstate = sn.g
+		for i, p := range g.n.players {
+			p.pstate = sn.ps[i]
+		}
+		g.lastSnap = key.step
+		g.n.emit(Event{Kind: EventRolledBack, Roll: g.k, Peer: g.n.players[key.who].id,
+			Detail: fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step)})
+		return true
+	}
+	return false
+}
+
+// unanimousAt reports whether every player present in snapshot sn, other
+// than who, voted who absent at step s.
+func (g *game) unanimousAt(who int, s uint64, sn snapshot) bool {
+	vs := g.votes[voteKey{who, s}]
+	voters := 0
+	for j := range g.n.players {
+		if j == who || sn.ps[j].absent {
+			continue
+		}
+		if v, ok := vs[j]; !ok || v != voteAbsent {
+			return false
+		}
+		voters++
+	}
+	present := 0
+	for j := range g.n.players {
+		if !sn.ps[j].absent {
+			present++
+		}
+	}
+	return 2*voters > present
+}
+
+// quorum reports whether the present players outside xs are a strict
+// majority of the present players: two sides of a partition can then never
+// both exclude the other, so at most one side goes on. A 2-player game
+// never excludes anyone (safety over liveness: it waits).
+func quorum(ps []*player, xs []int) bool {
+	present, voters := 0, 0
+	for j, p := range ps {
+		if p.absent {
+			continue
+		}
+		present++
+		if !containsInt(xs, j) {
+			voters++
+		}
+	}
+	return 2*voters > present
+}

@@ -27,10 +27,11 @@ const (
 	EventStateMismatch                       // Peer's state hash for Roll differs from ours
 	EventHalted                              // the game cannot go on safely; Detail says why
 	EventGameOver                            // Ranking is the finishing order, History the agreed history hash
+	EventRolledBack                          // the node undid its tentative steps back to roll Roll (it had gone on while the others voted Peer absent)
 )
 
 var eventNames = [...]string{"", "setup-confirmed", "game-started", "waiting", "your-roll", "rolled", "your-move",
-	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over"}
+	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over", "rolled-back"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {

@@ -11,24 +11,32 @@ import (
 // game is the turn machine: it consumes each player's messages in sequence
 // order when the game has reached the step they belong to.
 type game struct {
-	n        *Node
+	n *Node
+	gstate
+
+	myRevealed uint64 // 1 + the highest roll the local player has revealed
+	wantRoll   bool   // the local player asked to roll
+	stats      Stats
+
+	snaps    map[uint64]snapshot // by step, the last snapKeep steps
+	lastSnap uint64
+
+	votes   map[voteKey]map[int]uint8 // (who, step) → voter → vote
+	myVotes map[voteKey]bool
+	returns map[int]uint64 // player → the roll its Return asks for
+}
+
+// gstate is the part of the game a snapshot copies.
+type gstate struct {
 	phase    Phase
 	pos      engine.Position
 	k        uint64   // roll being collected (PhaseReveal) or played (PhaseMove)
 	hist     [32]byte // history hash after move k-1: what every reveal for k must carry
 	roll     int
 	rollHash [32]byte
-
-	myRevealed uint64   // 1 + the highest roll the local player has revealed
-	wantRoll   bool     // the local player asked to roll
-	moveMsg    *message // the message whose move was applied for roll k-1
-	toldRoll   bool     // EventYourRoll sent for this roll
-	toldMove   bool     // EventYourMove sent for this roll
-	stats      Stats
-
-	votes   map[voteKey]map[int]uint8 // (who, step) → voter → vote
-	myVotes map[voteKey]bool
-	returns map[int]uint64 // player → the roll its Return asks for
+	moveMsg  *message // the message whose move was applied for roll k-1
+	toldRoll bool     // EventYourRoll sent for this roll
+	toldMove bool     // EventYourMove sent for this roll
 }
 
 type voteKey struct {
@@ -42,6 +50,8 @@ func (g *game) init(n *Node) {
 	g.votes = map[voteKey]map[int]uint8{}
 	g.myVotes = map[voteKey]bool{}
 	g.returns = map[int]uint64{}
+	g.snaps = map[uint64]snapshot{}
+	g.lastSnap = 1<<64 - 1
 	h := sha256.New()
 	h.Write([]byte(historyTag))
 	h.Write(n.gid[:])
@@ -68,14 +78,15 @@ func (g *game) consume(p *player) { p.next++ }
 func (n *Node) progress() {
 	g := &n.g
 	for i := 0; i < 1<<16; i++ {
-		var moved bool
+		g.snapshot()
+		moved := g.rollbackIfExcluded() || g.checkAbsence() || g.checkReturns()
 		switch g.phase {
 		case PhaseSetup:
-			moved = g.stepSetup()
+			moved = g.stepSetup() || moved
 		case PhaseReveal:
-			moved = g.stepReveal()
+			moved = g.stepReveal() || moved
 		case PhaseMove:
-			moved = g.stepMove()
+			moved = g.stepMove() || moved
 		}
 		if !moved {
 			break
@@ -172,14 +183,14 @@ func (g *game) stepReveal() bool {
 		if !g.present(i, g.k) || p.have {
 			continue
 		}
-		if g.takeReveal(p) {
+		if !g.blocked(i, 2*g.k) && g.takeReveal(p) {
 			moved = true
 		}
 		if !p.have {
 			all = false
 		}
 	}
-	if !all {
+	if !all || g.returnPending(g.k) {
 		return moved
 	}
 	if g.pos.GameOver() {
@@ -236,6 +247,8 @@ func (g *game) takeReveal(p *player) bool {
 	case m.kind != kindReveal:
 		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a second %s", m.kind))
 		return true
+	case m.k < g.k && p.wasAbsent:
+		return true // revealed while it was voted absent: stale, not cheating
 	case m.k < g.k:
 		n.cheat(p.id, CheatStaleMessage, fmt.Sprintf("reveal for roll %d when roll %d is being collected", m.k, g.k))
 		return true
@@ -356,6 +369,9 @@ func (g *game) stepMove() bool {
 		return g.apply(n.bots[c].Choose(&g.pos, n.rules, g.roll, &outs, BotSeed(g.rollHash)), nil)
 	}
 	p := n.players[owner]
+	if g.blocked(owner, 2*g.k+1) {
+		return false
+	}
 	m := g.peek(p)
 	if m == nil {
 		if owner == n.self && !n.restoring && !g.toldMove {

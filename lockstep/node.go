@@ -107,7 +107,7 @@ type Node struct {
 
 	tick      uint64
 	lastHave  uint64 // tick of our last status frame
-	lastNews  uint64 // tick we last accepted a new message
+	lastNews  uint64 // tick the game last moved to a new step
 	msgs      []Envelope
 	events    []Event
 	entries   []Record

@@ -369,16 +369,27 @@ func (s *sim) check(wantFinish bool) {
 		}
 		// Every roll 1..k-1 was applied exactly once, in order.
 		next := uint64(1)
+		var mismatch *Event // a peer that went on alone sees mismatches until it rolls back
 		for _, e := range p.events {
+			if e.Kind == EventRolledBack {
+				next = e.Roll
+				mismatch = nil
+			}
+			if e.Kind == EventStateMismatch && !s.peers[s.index(e.Peer)].cheater {
+				mismatch = &e
+			}
 			if e.Kind == EventMoved {
 				if e.Roll != next {
 					s.t.Fatalf("seed %d: %s applied roll %d when %d was next", s.seed, short(p.id), e.Roll, next)
 				}
 				next++
 			}
-			if e.Kind == EventHalted || (e.Kind == EventStateMismatch && !s.peers[s.index(e.Peer)].cheater) {
+			if e.Kind == EventHalted {
 				s.t.Fatalf("seed %d: %s: %s%s", s.seed, short(p.id), e, s.describe())
 			}
+		}
+		if mismatch != nil {
+			s.t.Fatalf("seed %d: %s: %s%s", s.seed, short(p.id), mismatch, s.describe())
 		}
 		if next != g.k {
 			s.t.Fatalf("seed %d: %s moved %d times for %d rolls", s.seed, short(p.id), next-1, g.k-1)

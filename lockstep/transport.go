@@ -14,12 +14,20 @@ import (
 // contiguous, hash-linked run from sequence 1), messages that arrived early,
 // and its chain and seat bookkeeping.
 type player struct {
-	id     peer.ID
-	colour engine.Colour
-	msgs   []*message
-	future map[uint64]*message
-	next   int // index in msgs of the next message the game has not consumed
-	cheats int
+	id        peer.ID
+	colour    engine.Colour
+	msgs      []*message
+	future    map[uint64]*message
+	cheats    int
+	maxReveal uint64 // highest roll of its accepted reveals
+	waited    uint64 // ticks the game has waited for this player at the current step
+	pstate
+}
+
+// pstate is the part of a player's record that the game changes; a
+// snapshot copies it so a step can be undone (see rollback).
+type pstate struct {
+	next int // index in msgs of the next message the game has not consumed
 
 	confirmed bool
 	chainLen  uint64
@@ -32,8 +40,10 @@ type player struct {
 	link [32]byte
 
 	absent     bool
+	wasAbsent  bool   // it was absent once: its reveals from then are stale, not cheating
 	absentFrom uint64 // step from which a bot flies the seat
-	waited     uint64 // ticks the game has waited for this player at the current step
+	returnAt   uint64 // roll from which it flies its seat again (0: none agreed)
+	excluded   uint64 // 1 + the step of its last exclusion applied (0: none)
 }
 
 // maxAhead bounds how far past the next expected sequence number we buffer.
@@ -122,7 +132,6 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 		return fmt.Errorf("%s seq %d from %s: broken link to the previous message", m.kind, m.seq, short(m.from))
 	}
 	p.msgs = append(p.msgs, m)
-	n.lastNews = n.tick
 	n.g.stats.Accepted++
 	n.entries = append(n.entries, Record{Type: RecordMessage, Data: m.raw})
 	if n.self >= 0 && !n.restoring {
@@ -134,6 +143,9 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 			// reveals are deterministic and travel on request (answerHave).
 			n.broadcast(m.raw, from, m.from)
 		}
+	}
+	if m.kind == kindReveal && m.k > p.maxReveal {
+		p.maxReveal = m.k
 	}
 	if m.from == n.cfg.Self {
 		n.mySeq, n.myPrev = m.seq, m.id
