@@ -187,15 +187,13 @@ var keyTable = []binding{
 				u.notice = ""
 			}
 		}},
-	{runes: "q", keys: []tcell.Key{tcell.KeyCtrlC}, label: "q", help: "key.quit",
+	{runes: "q", label: "q", help: "key.quit",
+		when: func(u *UI) bool { return u.input == inputNone },
+		do:   func(u *UI, _ *tcell.EventKey) { u.stop() }},
+	// While typing, q is a letter: Ctrl-C still leaves.
+	{keys: []tcell.Key{tcell.KeyCtrlC}, label: "ctrl-c", help: "key.quit", more: true,
 		when: func(u *UI) bool { return true },
-		do: func(u *UI, ev *tcell.EventKey) {
-			if ev.Key() == tcell.KeyRune && u.input != inputNone {
-				u.typeRune(ev.Rune())
-				return
-			}
-			u.stop()
-		}},
+		do:   func(u *UI, _ *tcell.EventKey) { u.stop() }},
 }
 
 // cycleSeat gives the selected seat to the next bot kind, then opens it.

@@ -225,7 +225,10 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 		hint = "table.hint"
 	}
 	lines = append(lines, "", u.t(hint), u.noticeLine())
-	top := len(lines) + 1
+	top := 1
+	for _, l := range lines {
+		top += max(len(tview.WordWrap(l, w-2)), 1)
+	}
 	panel(scr, 1, 0, w-2, top, "", lines, false)
 	u.drawChat(scr, 1, top, w-2, h-top)
 }

@@ -1,0 +1,48 @@
+package ui
+
+import (
+	"testing"
+
+	"aeroplane/engine"
+)
+
+// TestScreensGolden pins the screens around the board: the lobby, the
+// seats, help and the rules in another language.
+func TestScreensGolden(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func() *UI
+	}{
+		{"lobby", func() *UI { u, _ := lobbyUI(); return u }},
+		{"table", func() *UI {
+			u, _ := lobbyUI()
+			tb := table4(false)
+			tb.Seats[3] = Seat{}
+			u.Apply(tb)
+			u.Apply(ChatLine{From: "bob", Colour: engine.Yellow, Text: "ready when you are"})
+			return u
+		}},
+		{"help", func() *UI {
+			u, _ := choosingUI(t)
+			u.HandleKey(ch('?'))
+			return u
+		}},
+		{"rules-el", func() *UI {
+			f := newFake()
+			u := New(f, Options{Lang: "el", Rules: engine.Rules{Takeoff: engine.TakeoffSix, FlyJump: true}})
+			u.HandleKey(ch('i'))
+			return u
+		}},
+		{"chat-typing", func() *UI {
+			u, _ := choosingUI(t)
+			u.HandleKey(ch('t'))
+			typeText(u, "nice jump")
+			return u
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			checkGolden(t, c.name+"-80x24", render(t, c.setup(), 80, 24))
+		})
+	}
+}
