@@ -103,31 +103,25 @@ func (p *Position) movePlanes(rules Rules, roll, lead int, res *Result) {
 	}
 	onRoute := ^uint8(int8(from) >> 7) // all ones unless from is H or L
 	group |= matchMask(pl, from) &^ (group - 1) & stacks & onRoute
-	var to Place
-	switch {
-	case from == Hangar:
+	// From the launch area (−1) the same sum gives index roll−1. Past the
+	// centre the plane bounces to 110−t, which is then the smaller of the
+	// two; so min needs no branch on the random roll.
+	t := int(from) + roll
+	to := Place(min(t, 2*Centre-t))
+	if from == Hangar {
 		to = Launch
-	case from == Launch:
-		to = Place(roll - 1)
-	default:
-		t := int(from) + roll
-		if t > Centre {
-			t = 2*Centre - t
-			if res != nil {
-				res.Bounced = true
-			}
-		}
-		to = Place(t)
 	}
 	if res != nil {
-		res.Group, res.From, res.Landed = group, from, to
+		res.Group, res.From, res.Landed, res.Bounced = group, from, to, from != Hangar && t > Centre
 	}
 	if onTrack(to) {
 		to = p.land(rules, c, to, res)
 	}
-	for g := group; g != 0; g &= g - 1 {
-		pl[bits.TrailingZeros8(g)] = to
-	}
+	// Every plane of the group to its new place in one word, without a
+	// loop or tests whose outcome (the random stack) would be guessed wrong.
+	m := groupBytes[group&(1<<PlanesPerColour-1)]
+	w := word(pl)&^m | uint32(uint8(to))*0x01010101&m
+	pl[0], pl[1], pl[2], pl[3] = Place(w), Place(w>>8), Place(w>>16), Place(w>>24)
 	if res != nil {
 		res.To = to
 	}
@@ -153,6 +147,18 @@ func (p *Position) movePlanes(rules Rules, roll, lead int, res *Result) {
 	}
 	p.passTurn()
 }
+
+// groupBytes[g] has byte i all ones when bit i of g is set.
+var groupBytes = func() (t [1 << PlanesPerColour]uint32) {
+	for g := range t {
+		for i := 0; i < PlanesPerColour; i++ {
+			if g&(1<<i) != 0 {
+				t[g] |= 0xff << (8 * i)
+			}
+		}
+	}
+	return t
+}()
 
 // jumpSquares has bit i set when IsJumpSquare(i).
 var jumpSquares = func() (m uint64) {
@@ -301,15 +307,33 @@ func (p *Position) sendHome(z uint64, base Colour, res *Result) {
 // still flying, and clears the sixes of the turn (rules.md 4.7).
 func (p *Position) passTurn() {
 	p.sixes, p.sixMoved = 0, 0
-	c := p.toMove
-	for k := 0; k < NumColours; k++ {
-		c = (c + 1) & (NumColours - 1)
-		if p.inPlay&(1<<c) != 0 && !p.colourFinished(c) {
-			p.toMove = c
-			return
+	p.toMove = nextTurn[p.flyingMask()][p.toMove&(NumColours-1)]
+}
+
+// flyingMask has bit c set when colour c is in play and not finished.
+func (p *Position) flyingMask() uint8 {
+	const fin = uint32(Finished) * 0x01010101
+	done := bit(word(&p.planes[0]) == fin) | bit(word(&p.planes[1]) == fin)<<1 |
+		bit(word(&p.planes[2]) == fin)<<2 | bit(word(&p.planes[3]) == fin)<<3
+	return p.inPlay &^ done & (1<<NumColours - 1)
+}
+
+// nextTurn[flying][c] is the first colour clockwise after c whose bit is in
+// flying, or c itself when there is none.
+var nextTurn = func() (t [1 << NumColours][NumColours]Colour) {
+	for m := range t {
+		for c := Colour(0); c < NumColours; c++ {
+			t[m][c] = c
+			for k := Colour(1); k <= NumColours; k++ {
+				if o := (c + k) % NumColours; m&(1<<o) != 0 {
+					t[m][c] = o
+					break
+				}
+			}
 		}
 	}
-}
+	return t
+}()
 
 func (p *Position) flyingColours() int {
 	n := 0
