@@ -19,7 +19,7 @@ import (
 func init() {
 	register(command{
 		name:    "play",
-		usage:   "[--name NAME] [--lang CODE] [--rules RULES]",
+		usage:   "[--name NAME] [--lang CODE] [--rules RULES] [--bot-delay DURATION]",
 		summary: "play in the terminal (the default command)",
 		run:     func(e *env) error { return play(e, runTerminal) },
 	})
@@ -41,8 +41,12 @@ func play(e *env, run func(playSetup) error) error {
 	name := fs.String("name", defaultName(), "your name as other players see it")
 	lang := fs.String("lang", "", "language of the interface: "+fmt.Sprint(i18n.Languages())+" (default: from LC_ALL, LC_MESSAGES or LANG)")
 	rulesText := fs.String("rules", "", "rules of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
+	botDelay := fs.Duration("bot-delay", 700*time.Millisecond, "pause before each bot's roll, so that people can follow")
 	if _, err := parseFlags(fs, e.args); err != nil {
 		return err
+	}
+	if *botDelay < 0 {
+		return usageError("--bot-delay %v: want a pause of 0 or more", *botDelay)
 	}
 	if *lang != "" && i18n.Messages(*lang) == nil {
 		return usageError("--lang %q: no such language (have %v)", *lang, i18n.Languages())
@@ -57,7 +61,7 @@ func play(e *env, run func(playSetup) error) error {
 	}
 	s := playSetup{
 		opts:     ui.Options{Lang: i18n.Choose(*lang, playEnv), Rules: rules, StepDelay: 350 * time.Millisecond},
-		solo:     ui.SoloOptions{Name: *name, Seed: uint64(time.Now().UnixNano()), BotDelay: 700 * time.Millisecond, LogDir: filepath.Join(dir, "games")},
+		solo:     ui.SoloOptions{Name: *name, Seed: uint64(time.Now().UnixNano()), BotDelay: *botDelay, LogDir: filepath.Join(dir, "games")},
 		logPath:  filepath.Join(dir, "aeroplane.log"),
 		stateDir: dir,
 	}

@@ -28,6 +28,7 @@ func TestPlayFlags(t *testing.T) {
 		{args: []string{"--rules", "takeoff=six,stack=off"}, lang: "el", rules: "takeoff=six,overshoot=bounce,stack=off,flyjump=off"},
 		{args: []string{"--rules", "takeoff=seven"}, usageErr: "takeoff"},
 		{args: []string{"--lang", "xx"}, usageErr: "no such language"},
+		{args: []string{"--bot-delay", "-1s"}, usageErr: "bot-delay"},
 	}
 	for _, c := range cases {
 		var got *playSetup
