@@ -23,7 +23,7 @@
 //
 // Commands return at once; their effects come back as events
 // (LobbyUpdate, TableUpdate, GameStarted, DiceWaiting, Rolled, Moved,
-// ChatLine, Presence, CheatDetected, GameOver, Notice). SoloSession plays
+// ChatLine, Presence, CheatDetected, GameOver, Notice, Resync). SoloSession plays
 // a person against bots offline with engine.Rand dice; the networked
 // session (lockstep over p2p) implements the same interface.
 //

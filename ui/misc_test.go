@@ -116,3 +116,15 @@ func TestStateDir(t *testing.T) {
 		t.Errorf("relative xdg: %s", d)
 	}
 }
+
+func TestResync(t *testing.T) {
+	u, _ := choosingUI(t)
+	p := mustPos(t, "L,H,H,H/H,H,H,H/H,H,H,H/H,H,H,H B 0 -")
+	u.Apply(Resync{Position: p, Why: "[red]rolled back to roll 7"})
+	if u.pos != p || u.rolled != nil || u.choosing() {
+		t.Fatalf("after resync: pos %s, rolled %v", u.pos, u.rolled)
+	}
+	if last := u.events[len(u.events)-1]; last != "[red[]rolled back to roll 7" {
+		t.Fatalf("log line %q", last)
+	}
+}

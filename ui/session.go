@@ -151,6 +151,13 @@ type GameOver struct {
 // Notice is a message for the player, such as why a command failed.
 type Notice struct{ Text string }
 
+// Resync replaces the position shown, when the session had to undo or
+// correct steps (lockstep's roll-back); Why is said in the event log.
+type Resync struct {
+	Position engine.Position
+	Why      string
+}
+
 func (LobbyUpdate) event()   {}
 func (TableUpdate) event()   {}
 func (GameStarted) event()   {}
@@ -162,3 +169,4 @@ func (Presence) event()      {}
 func (CheatDetected) event() {}
 func (GameOver) event()      {}
 func (Notice) event()        {}
+func (Resync) event()        {}

@@ -169,6 +169,11 @@ func (u *UI) Apply(e Event) {
 		u.addEvent(u.t("log.over"))
 	case Notice:
 		u.notice = clean(e.Text, maxChat)
+	case Resync:
+		u.pos, u.hasPos = e.Position, true
+		u.rolled, u.waiting, u.frames = nil, nil, nil
+		u.gen++
+		u.addEvent(clean(e.Why, maxChat))
 	}
 }
 
