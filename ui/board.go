@@ -85,18 +85,24 @@ func planeLabel(o *occupants, w int) string {
 	return fmt.Sprintf("%d%c", n, l)
 }
 
-var colourValue = [engine.NumColours]tcell.Color{tcell.ColorRed, tcell.ColorBlue, tcell.ColorOlive, tcell.ColorGreen}
+// Squares are painted in the bright colours (dark text on yellow and
+// green); text in a colour uses the darker ones, readable on light and
+// dark terminals alike.
+var (
+	paintValue = [engine.NumColours]tcell.Color{tcell.ColorRed, tcell.ColorBlue, tcell.ColorYellow, tcell.ColorLime}
+	inkValue   = [engine.NumColours]tcell.Color{tcell.ColorRed, tcell.ColorBlue, tcell.ColorOlive, tcell.ColorGreen}
+)
 
 func squareStyle(c engine.Colour) tcell.Style {
 	fg := tcell.ColorWhite
-	if c == engine.Yellow {
+	if c == engine.Yellow || c == engine.Green {
 		fg = tcell.ColorBlack
 	}
-	return tcell.StyleDefault.Background(colourValue[c]).Foreground(fg)
+	return tcell.StyleDefault.Background(paintValue[c]).Foreground(fg)
 }
 
 func inkStyle(c engine.Colour) tcell.Style {
-	return tcell.StyleDefault.Foreground(colourValue[c]).Bold(true)
+	return tcell.StyleDefault.Foreground(inkValue[c]).Bold(true)
 }
 
 func lower(c engine.Colour) string { return strings.ToLower(string(c.Letter())) }
