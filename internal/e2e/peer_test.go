@@ -87,6 +87,7 @@ func (p *peer) startCmd(bin string, args ...string) {
 		p.err = err
 		close(done)
 	}()
+	stdout, stderr, run := p.stdout, p.stderr, len(p.runs)
 	p.t.Cleanup(func() {
 		select {
 		case <-done:
@@ -94,7 +95,20 @@ func (p *peer) startCmd(bin string, args ...string) {
 			_ = cmd.Process.Kill()
 			<-done
 		}
+		keepLog(p.t, fmt.Sprintf("p%d-run%d", p.i, run), stdout.String()+"\n--- stderr\n"+stderr.String())
 	})
+}
+
+// keepLog saves a process's output under $AEROPLANE_E2E_LOGDIR, if set, to
+// read a failure in full.
+func keepLog(t testing.TB, name, text string) {
+	dir := os.Getenv("AEROPLANE_E2E_LOGDIR")
+	if dir == "" {
+		return
+	}
+	safe := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
+	_ = os.MkdirAll(dir, 0o755)
+	_ = os.WriteFile(filepath.Join(dir, safe+"-"+name+".log"), []byte(text), 0o644)
 }
 
 // kill9 is a crash: no goodbye, no flush, no deferred code.
@@ -219,6 +233,9 @@ func finishEqual(t testing.TB, ps []*peer, seats int, within time.Duration) resu
 			first = r
 		} else if r.order != first.order || r.hash != first.hash {
 			t.Errorf("peer %d: result %s %s; peer %d: %s %s", p.i, r.order, r.hash, ps[0].i, first.order, first.hash)
+			for _, q := range ps {
+				t.Logf("peer %d fault events:\n%s", q.i, faultLines(q.stderr.String()))
+			}
 		}
 	}
 	return first
@@ -248,4 +265,11 @@ var midGame = regexp.MustCompile(`event moved roll=([1-9][0-9]+) `)
 
 func absentLine(short string) *regexp.Regexp {
 	return regexp.MustCompile(`event absent peer=` + regexp.QuoteMeta(short) + ` `)
+}
+
+var faultEvent = regexp.MustCompile(`(?m)^.*(event (absent|returned|rolled-back|halted|state-mismatch|cheating|game-over)|peer (up|down)).*$`)
+
+// faultLines picks the lines of a peer's log that tell a fault's story.
+func faultLines(stderr string) string {
+	return strings.Join(faultEvent.FindAllString(stderr, 60), "\n")
 }

@@ -1,0 +1,323 @@
+package cheat
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/lockstep"
+	"aeroplane/p2p"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Config is what the cheating peer needs.
+type Config struct {
+	Key   crypto.PrivKey
+	Name  string
+	Lobby string
+	// Attacks run one after another, in this order, each when the game
+	// gives it a chance (see Attacks for the names).
+	Attacks []string
+	// Think delays this peer's own honest moves.
+	Think time.Duration
+	// Out gets one line per attack made and the final result.
+	Out    io.Writer
+	Logger *slog.Logger
+}
+
+// Attacks lists every attack by name, each with when it can run.
+var Attacks = []string{
+	"copied-chain", "equivocation", // whole-game attacks: they must come first
+	"bad-reveal", "out-of-turn", "wrong-seat", "illegal-move", "stale", "replay",
+	"garbage", "oversized", "chat-flood", "spoof-mdns", "conn-flood", "never-ending",
+}
+
+// Peer is a running cheater.
+type Peer struct {
+	cfg   Config
+	h     host.Host
+	t     *p2p.Transport
+	log   *slog.Logger
+	outMu sync.Mutex
+
+	setup   lockstep.Setup
+	gid     lockstep.GameID
+	self    peer.ID
+	colour  engine.Colour
+	players []peer.ID
+	chain   *Chain
+	node    *lockstep.Node
+	state   lockstep.State
+
+	// The cheater owns its message chain on the wire: every message of
+	// its honest node is renumbered after the forged ones and re-signed.
+	wire     [][]byte          // wire message seq-1 -> bytes
+	wirePrev [32]byte          // ID of the last wire message
+	nodeWire map[uint64][]byte // node seq -> its wire bytes
+	nodeSeq  uint64            // highest node seq seen
+	held     []lockstep.Envelope
+	copyFrom [32]byte // copied-chain: the victim's anchor, once seen
+	copied   bool
+
+	replayable [][]byte // a few signed messages of another player, to replay
+
+	queue    []string
+	cooldown uint64 // no attack before this roll
+	lastPick int64
+}
+
+// Run plays one game with cfg's attacks.
+func Run(ctx context.Context, cfg Config) error {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	for _, a := range cfg.Attacks {
+		if !slices.Contains(Attacks, a) {
+			return fmt.Errorf("cheat: unknown attack %q (known: %s)", a, strings.Join(Attacks, ", "))
+		}
+	}
+	h, err := p2p.NewHost(p2p.HostConfig{Identity: cfg.Key})
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	fmt.Fprintf(cfg.Out, "peer %s\n", h.ID())
+	t := p2p.NewTransport(h, p2p.TransportConfig{Logger: cfg.Logger})
+	defer t.Close()
+	d, err := p2p.StartDiscovery(h, p2p.Advert{Name: cfg.Name}, p2p.DiscoveryConfig{Logger: cfg.Logger})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	res, err := p2p.RunLobby(ctx, t, d, p2p.NewChat(t), p2p.LobbyConfig{
+		Player: cfg.Name, Lobby: cfg.Lobby, FindFor: 10 * time.Second, Logger: cfg.Logger})
+	if err != nil {
+		return err
+	}
+	p := &Peer{cfg: cfg, h: h, t: t, log: cfg.Logger, setup: res.Setup, gid: res.Setup.GameID(),
+		self: h.ID(), players: res.Setup.Players(), nodeWire: map[uint64][]byte{},
+		queue: slices.Clone(cfg.Attacks), lastPick: -1}
+	for _, s := range res.Setup.Seats {
+		if s.Player == p.self {
+			p.colour = s.Colour
+		}
+	}
+	var ent [32]byte
+	if _, err := rand.Read(ent[:]); err != nil {
+		return err
+	}
+	p.chain = NewChain(p.gid, p.self, ent, lockstep.DefaultChainLen)
+	p.node, err = lockstep.NewNode(lockstep.Config{Setup: res.Setup, Self: p.self, Key: cfg.Key, Entropy: ent, AutoRoll: true})
+	if err != nil {
+		return err
+	}
+	p.say("game %s colour=%s players=%d", p.gid, p.colour, len(p.players))
+	for _, in := range res.Pending {
+		p.in(in)
+	}
+	return p.drive(ctx)
+}
+
+func (p *Peer) say(format string, a ...any) {
+	p.outMu.Lock()
+	defer p.outMu.Unlock()
+	fmt.Fprintf(p.cfg.Out, format+"\n", a...)
+}
+
+// drive is p2p.Session.Run with the rewriting layer and the attacks.
+func (p *Peer) drive(ctx context.Context) error {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	var over <-chan time.Time
+	moves := make(chan engine.Move, 1)
+	for {
+		for p.node.HasReady() {
+			rd := p.node.Ready()
+			for _, e := range rd.Messages {
+				p.out(e)
+			}
+			for _, ev := range rd.Events {
+				p.log.Info("event " + ev.String())
+				if ev.Kind == lockstep.EventGameOver {
+					var b []byte
+					for _, c := range ev.Ranking {
+						b = append(b, c.Letter())
+					}
+					p.say("result %s hash=%x", b, ev.History)
+				}
+				if ev.Kind == lockstep.EventHalted {
+					p.say("halted %s", ev.Detail)
+				}
+			}
+			p.node.Advance(rd)
+			p.state = rd.State
+			if over == nil && (p.state.Phase == lockstep.PhaseOver || p.state.Phase == lockstep.PhaseHalted) {
+				over = time.After(3 * time.Second)
+			}
+			p.attack(ctx)
+			if len(p.state.Moves) > 0 && int64(p.state.Roll) != p.lastPick {
+				p.lastPick = int64(p.state.Roll)
+				m := p.state.Moves[int(p.state.Roll)%len(p.state.Moves)]
+				time.AfterFunc(p.cfg.Think, func() { moves <- m })
+			}
+		}
+		select {
+		case <-over:
+			if len(p.queue) > 0 {
+				return fmt.Errorf("cheat: the game ended before attacks %v", p.queue)
+			}
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case in := <-p.t.Inbox():
+			p.in(in)
+		case m := <-moves:
+			if err := p.node.Choose(m); err != nil {
+				p.log.Debug("choose", "err", err)
+			}
+		case <-tick.C:
+			p.node.Tick()
+		case <-p.t.Events():
+		}
+	}
+}
+
+// in feeds a received frame to the node, hiding the wire renumbering: our
+// own messages relayed back are dropped, and status frames are answered
+// for our own chain here.
+func (p *Peer) in(in p2p.Inbound) {
+	if in.Kind != p2p.KindGame {
+		return
+	}
+	data := in.Data
+	if IsHave(data) {
+		h, err := DecodeHave(data)
+		if err == nil && len(h.Seqs) == len(p.players) {
+			me := slices.Index(p.players, p.self)
+			for s := h.Seqs[me]; s < uint64(len(p.wire)) && s < h.Seqs[me]+64; s++ {
+				_ = p.t.Send(in.From, p2p.KindGame, p.wire[s])
+			}
+			h.Seqs[me] = p.nodeSeq
+			data = h.Encode()
+		}
+	} else if m, err := Decode(data); err == nil {
+		if m.From == p.self {
+			return
+		}
+		if len(p.replayable) < 5 && m.From == p.others()[0] {
+			p.replayable = append(p.replayable, slices.Clone(data))
+		}
+		if m.Kind == KindConfirm && slices.Contains(p.cfg.Attacks, "copied-chain") && !p.copied {
+			p.copyFrom, p.copied = m.Anchor, true
+			p.say("attack copied-chain: will commit %s's anchor", short(m.From))
+			p.flushHeld()
+		}
+	}
+	if err := p.node.Step(in.From, data); err != nil {
+		p.log.Debug("step", "err", err)
+	}
+}
+
+// out sends what the node wants sent, renumbered onto the wire chain.
+func (p *Peer) out(e lockstep.Envelope) {
+	data := e.Data
+	switch {
+	case IsHave(data):
+		if h, err := DecodeHave(data); err == nil && len(h.Seqs) == len(p.players) {
+			h.Seqs[slices.Index(p.players, p.self)] = uint64(len(p.wire))
+			data = h.Encode()
+		}
+	default:
+		m, err := Decode(data)
+		if err != nil || m.From != p.self {
+			break // a relay of someone else's message
+		}
+		if m.Seq > p.nodeSeq {
+			p.nodeSeq = m.Seq
+		}
+		if w, ok := p.nodeWire[m.Seq]; ok {
+			data = w
+			break
+		}
+		if m.Kind == KindConfirm && slices.Contains(p.cfg.Attacks, "copied-chain") && !p.copied {
+			p.held = append(p.held, e)
+			return
+		}
+		if m.Kind == KindConfirm && p.copied {
+			m.Anchor = p.copyFrom
+		}
+		if m.Kind == KindReveal && m.HasMove && p.queueHead("equivocation") && len(p.players) >= 3 {
+			p.equivocate(m)
+			return
+		}
+		raw, err := p.append(m)
+		if err != nil {
+			p.log.Warn("sealing", "err", err)
+			return
+		}
+		p.nodeWire[m.Seq] = raw
+		data = raw
+	}
+	p.send(e.To, data)
+}
+
+func (p *Peer) flushHeld() {
+	held := p.held
+	p.held = nil
+	for _, e := range held {
+		p.out(e)
+	}
+}
+
+func (p *Peer) send(to peer.ID, data []byte) {
+	if to != "" {
+		_ = p.t.Send(to, p2p.KindGame, data)
+		return
+	}
+	for _, id := range p.players {
+		if id != p.self {
+			_ = p.t.Send(id, p2p.KindGame, data)
+		}
+	}
+}
+
+// append puts m on the wire chain as our next message and signs it.
+func (p *Peer) append(m *Msg) ([]byte, error) {
+	m.Game, m.From = p.gid, p.self
+	m.Seq, m.Prev = uint64(len(p.wire))+1, p.wirePrev
+	raw, id, err := m.Seal(p.cfg.Key)
+	if err != nil {
+		return nil, err
+	}
+	p.wire = append(p.wire, raw)
+	p.wirePrev = id
+	return raw, nil
+}
+
+// inject signs a forged message as our next one and broadcasts it.
+func (p *Peer) inject(m *Msg) {
+	raw, err := p.append(m)
+	if err != nil {
+		p.log.Warn("sealing", "err", err)
+		return
+	}
+	p.send("", raw)
+}
+
+func short(id peer.ID) string {
+	s := id.String()
+	if len(s) > 10 {
+		return s[len(s)-6:]
+	}
+	return s
+}
