@@ -103,7 +103,7 @@ func (a *agent) expect(t *testing.T, what string, within time.Duration, match fu
 			}
 			a.held = append(a.held, l)
 		case <-deadline:
-			t.Fatalf("agent %d: no %s within %v", a.i, what, within)
+			t.Fatalf("agent %d: no %s within %v; other lines:\n%s", a.i, what, within, strings.Join(a.held, "\n"))
 		}
 	}
 }

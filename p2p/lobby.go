@@ -145,7 +145,13 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 				l.askManualPeers()
 			}
 		case time.Since(l.joinAt) > 2*time.Second && !l.inRoster():
-			l.join(l.host) // our join may have been lost: ask again
+			if l.hostVanished() {
+				l.log.Info("the lobby's host is gone; looking again", "host", short(l.host))
+				l.host = ""
+				searchUntil = time.Now().Add(l.cfg.FindFor)
+			} else {
+				l.join(l.host) // our join may have been lost: ask again
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -164,6 +170,15 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 			return l.start()
 		}
 	}
+}
+
+// hostVanished reports that the host we try to join is neither connected
+// nor advertised any more (manual peers are never given up on).
+func (l *lobby) hostVanished() bool {
+	if l.d == nil || l.t.Connected(l.host) || slices.ContainsFunc(l.cfg.Connect, func(i peer.AddrInfo) bool { return i.ID == l.host }) {
+		return false
+	}
+	return !slices.ContainsFunc(l.d.Peers(), func(a Advert) bool { return a.ID == l.host })
 }
 
 func (l *lobby) inRoster() bool {

@@ -1,0 +1,127 @@
+package p2p
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+type lobbyPeer struct {
+	t *Transport
+	d *Discovery
+}
+
+func newLobbyPeer(t *testing.T, name string) lobbyPeer {
+	tr := newTestTransport(t, fastConfig(t))
+	return lobbyPeer{t: tr, d: startTestDiscovery(t, tr.Host(), Advert{Name: name})}
+}
+
+// Three peers started together on one lobby name settle on one host and
+// all leave the lobby with the same Setup seating the three of them plus
+// the creator's bot.
+func TestLobbyAgreesOnSetup(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ps := []lobbyPeer{newLobbyPeer(t, "A"), newLobbyPeer(t, "B"), newLobbyPeer(t, "C")}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res := make([]LobbyResult, len(ps))
+	errs := make([]error, len(ps))
+	var wg sync.WaitGroup
+	for i, p := range ps {
+		wg.Go(func() {
+			res[i], errs[i] = RunLobby(ctx, p.t, p.d, nil, LobbyConfig{
+				Player: string(rune('A' + i)), Lobby: "test", Players: 3, Bots: 1, FindFor: time.Second, Logger: testLogger(t)})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("peer %d: %v", i, err)
+		}
+	}
+	want := res[0].Setup.Encode()
+	for i, r := range res {
+		if !bytes.Equal(r.Setup.Encode(), want) {
+			t.Fatalf("peer %d left the lobby with another setup", i)
+		}
+	}
+	s := res[0].Setup
+	if len(s.Seats) != 4 || s.Seats[3].Bot == "" || s.Name != "test" {
+		t.Fatalf("setup %+v", s)
+	}
+	players := s.Players()
+	for _, p := range ps {
+		if !slices.Contains(players, p.t.Host().ID()) {
+			t.Errorf("%s not seated", p.t.Host().ID())
+		}
+	}
+	if len(res[1].Names) != 3 {
+		t.Errorf("names %v", res[1].Names)
+	}
+}
+
+// A player who leaves the lobby frees its seat for the next one.
+func TestLobbyLeaveFreesSeat(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	host, quitter, late := newLobbyPeer(t, "H"), newLobbyPeer(t, "Q"), newLobbyPeer(t, "L")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	views := make(chan LobbyView, 64)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		RunLobby(ctx, host.t, host.d, nil, LobbyConfig{Player: "H", Lobby: "seat", Players: 3,
+			FindFor: 200 * time.Millisecond, OnChange: func(v LobbyView) { views <- v }})
+	}()
+	waitView := func(what string, ok func(LobbyView) bool) {
+		t.Helper()
+		for {
+			select {
+			case v := <-views:
+				if ok(v) {
+					return
+				}
+			case <-ctx.Done():
+				t.Fatalf("host lobby never showed %s", what)
+			}
+		}
+	}
+	seated := func(v LobbyView, id peer.ID) bool {
+		return slices.ContainsFunc(v.Players, func(p LobbyPlayer) bool { return p.ID == id })
+	}
+	waitView("itself", func(v LobbyView) bool { return len(v.Players) == 1 && v.Free == 2 })
+	join := func(p lobbyPeer, name string) (context.CancelFunc, chan struct{}) {
+		jctx, jcancel := context.WithCancel(ctx)
+		jdone := make(chan struct{})
+		go func() {
+			defer close(jdone)
+			RunLobby(jctx, p.t, p.d, nil, LobbyConfig{Player: name, Lobby: "seat", FindFor: 10 * time.Second})
+		}()
+		return jcancel, jdone
+	}
+	qcancel, qdone := join(quitter, "Q")
+	waitView("the quitter", func(v LobbyView) bool { return seated(v, quitter.t.Host().ID()) && v.Free == 1 })
+	qcancel()
+	<-qdone
+	quitter.t.Close() // says goodbye
+	waitView("the quitter gone", func(v LobbyView) bool { return len(v.Players) == 1 && v.Free == 2 })
+	lcancel, ldone := join(late, "L")
+	waitView("the late joiner", func(v LobbyView) bool {
+		return seated(v, late.t.Host().ID()) && !seated(v, quitter.t.Host().ID()) && v.Free == 1
+	})
+	lcancel()
+	<-ldone
+	cancel()
+	<-done
+}
