@@ -74,6 +74,7 @@ type draft struct {
 type lobbyPlan struct {
 	hosting bool
 	cfg     p2p.LobbyConfig
+	gen     uint64 // NetSession.gen when launched: a plan left since is void
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
@@ -103,8 +104,12 @@ type NetSession struct {
 	names     map[peer.ID]string
 	mode      netMode
 	draft     *draft
-	last      *lobbyPlan // the lobby of the last game, for Rematch
+	cur       *lobbyPlan // the lobby being waited in
+	last      *lobbyPlan // the lobby of the last game that started, for Rematch
 	jobCancel context.CancelFunc
+	gen       uint64 // bumps on every launch and on leaving a lobby
+	rematch   bool   // Rematch asked while the last game lingered
+	gameOver  bool   // the game being driven has ended (p2p lingers a moment)
 	sess      *p2p.Session
 	sessDone  chan struct{}
 	tr        *Translator
@@ -206,6 +211,7 @@ func (s *NetSession) SetName(name string) error {
 func (s *NetSession) CreateGame(rules engine.Rules) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.leaveLobby()
 	if err := s.idle(); err != nil {
 		return err
 	}
@@ -232,10 +238,30 @@ func (s *NetSession) idle() error {
 		return errClosed
 	case s.mode == modeLobby:
 		return errors.New("you are waiting in a lobby: the game starts when its seats are full")
+	case s.mode == modeGame && s.gameOver:
+		return errors.New("the last game is still saying goodbye to the others: try again in a moment")
 	case s.mode == modeGame:
 		return errors.New("a game is on: finish it first")
 	}
 	return nil
+}
+
+// leaveLobby gives up waiting in a lobby so that another game can be
+// created or joined; the caller holds mu.
+func (s *NetSession) leaveLobby() {
+	if s.mode != modeLobby {
+		return
+	}
+	s.gen++
+	if s.jobCancel != nil {
+		s.jobCancel()
+		s.jobCancel = nil
+	}
+	select {
+	case <-s.jobs:
+	default:
+	}
+	s.mode = modeIdle
 }
 
 func (s *NetSession) draftTable() ui.TableUpdate {
@@ -280,7 +306,7 @@ func (s *NetSession) Start() error {
 	if s.closed {
 		return errClosed
 	}
-	if s.mode == modeLobby && !s.last.hosting {
+	if s.mode == modeLobby && !s.cur.hosting {
 		return nil
 	}
 	if err := s.idle(); err != nil {
@@ -311,10 +337,12 @@ func (s *NetSession) Start() error {
 }
 
 // Join implements ui.Session: gameID is a Game.ID of a LobbyUpdate (the
-// lobby's name). The game starts when its creator's seats are full.
+// lobby's name). The game starts when its creator's seats are full. Join
+// or CreateGame while waiting in a lobby leaves it.
 func (s *NetSession) Join(gameID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.leaveLobby()
 	if err := s.idle(); err != nil {
 		return err
 	}
@@ -333,6 +361,10 @@ func (s *NetSession) Join(gameID string) error {
 func (s *NetSession) Rematch() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.mode == modeGame && s.gameOver && !s.closed {
+		s.rematch = true // launched as soon as the last game lets go
+		return nil
+	}
 	if err := s.idle(); err != nil {
 		return err
 	}
@@ -346,8 +378,10 @@ func (s *NetSession) Rematch() error {
 // launch hands a lobby to the owner goroutine; the caller holds mu and
 // has checked the session is idle.
 func (s *NetSession) launch(p lobbyPlan) {
+	s.gen++
+	p.gen = s.gen
 	s.mode = modeLobby
-	s.last = &p
+	s.cur = &p
 	s.jobs <- p
 }
 

@@ -2,9 +2,11 @@ package netsession
 
 import (
 	"errors"
+	"log/slog"
 	"net"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,9 +18,17 @@ import (
 )
 
 func newNetTest(t *testing.T, name string) *NetSession {
+	return newNetTestOpts(t, name, false)
+}
+
+func newNetTestOpts(t *testing.T, name string, noDiscovery bool) *NetSession {
 	t.Helper()
 	_, key := newID(t)
-	s, err := NewNet(NetOptions{Name: name, DataDir: t.TempDir(), Key: key,
+	var logger *slog.Logger
+	if os.Getenv("NETSESSION_TEST_LOG") != "" {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})).With("who", name)
+	}
+	s, err := NewNet(NetOptions{Name: name, DataDir: t.TempDir(), Key: key, NoDiscovery: noDiscovery, Logger: logger,
 		ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)},
 		Transport: p2p.TransportConfig{Heartbeat: 100 * time.Millisecond},
 		Linger:    300 * time.Millisecond})
@@ -99,24 +109,19 @@ func TestNetGameOverLAN(t *testing.T) {
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.CreateGame(engine.DefaultRules()); err == nil {
-		t.Fatal("created a second game while waiting in a lobby")
+	if err := a.Start(); err == nil {
+		t.Fatal("started twice")
 	}
 
-	done := make(chan *netPlayer, 2)
-	pa := &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
-	pb := &netPlayer{s: b, c: &checker{t: t, you: engine.Blue, autoRoll: true}}
-	chatted := false
-	go pa.run(t, func(e ui.Event) {
+	chatted, joined := false, false
+	pa, pb := playBoth(t, a, b, func(e ui.Event) {
 		if _, ok := e.(ui.GameStarted); ok && !chatted {
 			chatted = true
 			if err := a.Chat("good luck"); err != nil {
 				t.Errorf("chat: %v", err)
 			}
 		}
-	}, done)
-	joined := false
-	go pb.run(t, func(e ui.Event) {
+	}, func(e ui.Event) {
 		u, ok := e.(ui.LobbyUpdate)
 		if !ok || joined {
 			return
@@ -132,8 +137,22 @@ func TestNetGameOverLAN(t *testing.T) {
 				}
 			}
 		}
-	}, done)
+	})
+	checkBoth(t, pa, pb)
+	if len(pb.chats) == 0 || pb.chats[0].From != "Ann" || pb.chats[0].Text != "good luck" || pb.chats[0].Colour != engine.Red {
+		t.Fatalf("Bob's chat: %+v", pb.chats)
+	}
+	t.Logf("%d rolls; Ann chose %d times, Bob %d; ranking %v", pa.c.rolls, pa.c.youChose, pb.c.youChose, pa.over.Ranking)
+}
 
+// playBoth runs both players to the end of a game.
+func playBoth(t *testing.T, a, b *NetSession, onA, onB func(ui.Event)) (pa, pb *netPlayer) {
+	t.Helper()
+	done := make(chan *netPlayer, 2)
+	pa = &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
+	pb = &netPlayer{s: b, c: &checker{t: t, you: engine.Blue, autoRoll: true}}
+	go pa.run(t, onA, done)
+	go pb.run(t, onB, done)
 	deadline := time.After(2 * time.Minute) // a hang guard, not a speed claim
 	for range 2 {
 		select {
@@ -145,6 +164,12 @@ func TestNetGameOverLAN(t *testing.T) {
 			t.Fatal("the game did not end")
 		}
 	}
+	return pa, pb
+}
+
+// checkBoth compares the two players' ends and verifies their logs.
+func checkBoth(t *testing.T, pa, pb *netPlayer) {
+	t.Helper()
 	if !reflect.DeepEqual(pa.over.Ranking, pb.over.Ranking) || len(pa.over.Ranking) != 4 {
 		t.Fatalf("rankings differ: %v and %v", pa.over.Ranking, pb.over.Ranking)
 	}
@@ -171,12 +196,117 @@ func TestNetGameOverLAN(t *testing.T) {
 	if hist[0] != hist[1] {
 		t.Fatalf("the two logs end in different histories")
 	}
-	if len(pb.chats) == 0 || pb.chats[0].From != "Ann" || pb.chats[0].Text != "good luck" || pb.chats[0].Colour != engine.Red {
-		t.Fatalf("Bob's chat: %+v", pb.chats)
-	}
-	t.Logf("rolls %d/%d moves %d/%d chose %d/%d", pa.c.rolls, pb.c.rolls, pa.c.moves, pb.c.moves, pa.c.youChose, pb.c.youChose)
 	if pa.c.youChose+pb.c.youChose == 0 {
 		t.Fatal("nobody was ever asked to choose")
 	}
-	t.Logf("%d rolls; Ann chose %d times, Bob %d; ranking %v", pa.c.rolls, pa.c.youChose, pb.c.youChose, pa.over.Ranking)
+}
+
+// After a game both players ask for a rematch and play it too; commands
+// that make no sense are refused on the way.
+func TestNetRematchAndRefusals(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newNetTest(t, "Ann"), newNetTest(t, "Bob")
+	for name, cmd := range map[string]func() error{
+		"Rematch before any game": b.Rematch,
+		"Start without a game":    b.Start,
+		"Choose without a game":   func() error { return b.Choose(engine.Move{Kind: engine.Pass}) },
+		"Roll without a game":     b.Roll,
+		"empty name":              func() error { return b.SetName("  ") },
+		"Join a bad name":         func() error { return b.Join("\x1b[2J") },
+	} {
+		if err := cmd(); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	for c, k := range map[engine.Colour]string{engine.Yellow: "greedy", engine.Green: "random"} {
+		if err := a.SetSeat(c, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	badChoice := engine.Move{Kind: engine.PlaneMove, Colour: engine.Green, Plane: 3}
+	refused, joined := 0, false
+	onB := func(e ui.Event) {
+		switch e := e.(type) {
+		case ui.LobbyUpdate:
+			for _, g := range e.Games {
+				if g.Host.ID == a.ID().String() && !joined {
+					joined = true
+					if err := b.Join(g.ID); err != nil {
+						t.Errorf("join: %v", err)
+					}
+				}
+			}
+		case ui.Rolled:
+			// Bob is Blue: a Green plane is never his to move.
+			if err := b.Choose(badChoice); err == nil {
+				t.Errorf("Choose %v accepted", badChoice)
+			}
+			refused++
+		}
+	}
+	pa, pb := playBoth(t, a, b, nil, onB)
+	checkBoth(t, pa, pb)
+	if refused == 0 {
+		t.Fatal("never tried a wrong choice")
+	}
+	first := pa.over.LogPath
+	if err := a.SetSeat(engine.Blue, "random"); err == nil {
+		t.Fatal("changed a seat of a finished game")
+	}
+	// Asked at once, while p2p still lingers: both are queued.
+	if err := b.Rematch(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Rematch(); err != nil {
+		t.Fatal(err)
+	}
+	pa, pb = playBoth(t, a, b, nil, nil)
+	checkBoth(t, pa, pb)
+	if pa.over.LogPath == first {
+		t.Fatal("the rematch wrote over the first game's log")
+	}
+}
+
+// Without multicast a peer is reached by the address it shows; the lobby
+// then lists it, and a bad address is reported, not fatal.
+func TestNetManualConnect(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newNetTestOpts(t, "Ann", true), newNetTestOpts(t, "Bob", true)
+	if err := b.Connect("nowhere:1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Connect(a.Addrs()[0]); err != nil {
+		t.Fatal(err)
+	}
+	var failed, connected, listed bool
+	deadline := time.After(20 * time.Second) // a hang guard, not a speed claim
+	for !(failed && connected && listed) {
+		select {
+		case e := <-b.Events():
+			switch e := e.(type) {
+			case ui.Notice:
+				failed = failed || strings.HasPrefix(e.Text, "cannot connect to nowhere:1")
+				connected = connected || e.Text == "connected to "+a.Addrs()[0]
+			case ui.LobbyUpdate:
+				if e.Me.Addr != b.Addrs()[0] || e.Me.Name != "Bob" {
+					t.Fatalf("Me = %+v", e.Me)
+				}
+				for _, p := range e.Players {
+					listed = listed || p.ID == a.ID().String()
+				}
+			}
+		case <-deadline:
+			t.Fatalf("failed %v, connected %v, listed %v", failed, connected, listed)
+		}
+	}
 }

@@ -27,7 +27,13 @@ func (s *NetSession) owner() {
 		case p := <-s.jobs:
 			s.runPlan(p)
 			s.mu.Lock()
-			s.mode, s.jobCancel = modeIdle, nil
+			if s.gen == p.gen {
+				s.mode, s.jobCancel = modeIdle, nil
+			}
+			if s.rematch && s.mode == modeIdle && !s.closed && s.last != nil {
+				s.launch(*s.last)
+			}
+			s.rematch, s.gameOver = false, false
 			s.mu.Unlock()
 		case in := <-s.t.Inbox():
 			if in.Kind == p2p.KindChat {
@@ -45,6 +51,10 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	s.mu.Lock()
+	if p.gen != s.gen {
+		s.mu.Unlock()
+		return // left before it began
+	}
 	s.jobCancel = cancel
 	cfg := p.cfg
 	cfg.Player = s.name
@@ -60,7 +70,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		}
 		return
 	}
-	if err := s.play(ctx, res); err != nil && ctx.Err() == nil {
+	if err := s.play(ctx, p, res); err != nil && ctx.Err() == nil {
 		s.log.Error("game", "err", err)
 		s.q.push(ui.Notice{Text: err.Error()})
 	}
@@ -68,7 +78,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 
 // play drives one game with p2p's session; it returns when the game is
 // over (after p2p's linger) or the session closes.
-func (s *NetSession) play(ctx context.Context, res p2p.LobbyResult) error {
+func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult) error {
 	gid := res.Setup.GameID().String()
 	if err := os.MkdirAll(s.opts.DataDir, 0o755); err != nil {
 		return fmt.Errorf("cannot create the data directory for the game log: %w", err)
@@ -106,13 +116,25 @@ func (s *NetSession) play(ctx context.Context, res p2p.LobbyResult) error {
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log,
 		// OnReady runs on the driver's goroutine, as do the Choose
 		// closures: the translator is only ever touched there.
-		OnReady: func(rd lockstep.Ready) { s.q.push(tr.Translate(rd.Events, rd.State)...) },
+		OnReady: func(rd lockstep.Ready) {
+			s.q.push(tr.Translate(rd.Events, rd.State)...)
+			if tr.Over() {
+				s.mu.Lock()
+				s.gameOver = true
+				s.mu.Unlock()
+			}
+		},
 	})
 	if err != nil {
 		return err
 	}
 	done := make(chan struct{})
 	s.mu.Lock()
+	if p.gen != s.gen || s.closed {
+		s.mu.Unlock()
+		return nil // the player left the lobby as it started
+	}
+	s.last = &p
 	s.sess, s.tr, s.sessDone = sess, tr, done
 	s.mode, s.draft = modeGame, nil
 	s.myColour = tr.ColourOf(s.self)
