@@ -133,12 +133,12 @@ func (g *game) blocked(i int, s uint64) bool {
 }
 
 // voided reports whether another present player that did not vote i
-// absent at s signed a reveal that shows it went past step s, so with i's
-// input: the vote can never be unanimous.
+// absent at s signed a message (a reveal or a vote) that shows it went past
+// step s, so with i's input: the vote can never be unanimous.
 func (g *game) voided(i int, s uint64) bool {
 	vs := g.votes[voteKey{i, s}]
 	for j, p := range g.n.players {
-		if _, voted := vs[j]; j != i && !voted && !p.absent && p.maxReveal >= 1 && 2*p.maxReveal-1 >= s {
+		if _, voted := vs[j]; j != i && !voted && !p.absent && p.reached > s+1 {
 			return true
 		}
 	}

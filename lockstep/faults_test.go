@@ -28,7 +28,12 @@ func faultySim(t testing.TB, seed uint64) *sim {
 		f.partitions = r.IntN(3)
 		f.crashes = r.IntN(2)
 	}
+	absent := -1
+	if r.IntN(3) == 0 { // a third of the games vote silent peers absent and take them back
+		absent = 25 + r.IntN(30)
+	}
 	s = newSim(t, seed, players, bots, f, false)
+	withAbsence(s, absent)
 	for range f.partitions {
 		at, dur := 1+r.IntN(300), 1+r.IntN(100)
 		a := r.IntN(players)

@@ -148,6 +148,9 @@ func DecodeSetup(b []byte) (Setup, error) {
 	if s.Rules, err = engine.ParseRules(rules); err != nil {
 		return s, fmt.Errorf("%w: %v", ErrBadSetup, err)
 	}
+	if s.Rules.String() != rules {
+		return s, fmt.Errorf("%w: rules %q are not in canonical form %q", ErrBadSetup, rules, s.Rules.String())
+	}
 	if err := s.Validate(); err != nil {
 		return s, err
 	}

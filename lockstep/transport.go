@@ -20,6 +20,7 @@ type player struct {
 	future    map[uint64]*message
 	cheats    int
 	maxReveal uint64 // highest roll of its accepted reveals
+	reached   uint64 // 1 + the highest step its signed messages prove it reached
 	waited    uint64 // ticks the game has waited for this player at the current step
 	pstate
 }
@@ -146,6 +147,14 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 	}
 	if m.kind == kindReveal && m.k > p.maxReveal {
 		p.maxReveal = m.k
+	}
+	// A reveal for roll k proves its sender reached step 2k; an absence
+	// vote proves it reached the step it votes at.
+	if m.kind == kindReveal && 2*m.k+1 > p.reached {
+		p.reached = 2*m.k + 1
+	}
+	if m.kind == kindAbsent && m.vote == voteAbsent && m.step+1 > p.reached {
+		p.reached = m.step + 1
 	}
 	if m.from == n.cfg.Self {
 		n.mySeq, n.myPrev = m.seq, m.id
