@@ -249,7 +249,10 @@ func (u *UI) activeKeys() []string {
 		}
 		label := b.label
 		if b.help == "key.choose" {
-			label = "1-" + string(rune('0'+len(u.rolled.Moves)))
+			label = "1"
+			if n := len(u.rolled.Moves); n > 1 {
+				label += "-" + string(rune('0'+n))
+			}
 		}
 		s := "[::b]" + label + "[::-] " + u.t(b.help)
 		if !seen[s] {
