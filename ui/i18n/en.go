@@ -122,7 +122,7 @@ func init() {
 		"rules.title":   "Rules as played",
 		"rules.options": "Options of this game",
 		"rules.1":       "Each player flies four planes from the hangar, clockwise once round the board and up the home column to the centre. The first to bring all four home wins; the others play on for the places.",
-		"rules.2":       "Roll the die and move one plane or stack. A roll the takeoff option allows taxis a plane from the hangar to the launch area; from there a roll of r takes it r squares on.",
+		"rules.2":       "Roll the die and move one plane or stack. A roll that the takeoff option allows can taxi a plane from the hangar to the launch area; from there a roll of r takes it r squares on.",
 		"rules.3":       "A six gives another roll. The third six in a row is not played: every plane moved by a six this turn goes back to the hangar.",
 		"rules.4":       "With no legal move the roll is lost.",
 		"rules.5":       "Landing on a square of your own colour jumps you four squares on to the next one of your colour (not on the turn square in front of your home column).",
