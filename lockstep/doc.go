@@ -17,23 +17,27 @@
 //		Rules: rules, Nonce: nonce}           // identical bytes on every peer: Setup.Encode / DecodeSetup
 //	var ent [32]byte; crypto/rand.Read(ent[:])  // keep it PRIVATE (0600 file): Restore needs it, the log never holds it
 //	n, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: myID, Key: myPrivKey, Entropy: ent, AutoRoll: true})
+//	f.Write(lockstep.LogHeader())                // a new log file
 //	loop {
 //		select { case m := <-net: n.Step(m.From, m.Data)      // every received frame (errors: log and drop)
-//		         case <-ticker(100ms): n.Tick()
-//		         case ui intent: n.Roll() / n.Choose(move) }
-//		if n.HasReady() {
+//		         case <-ticker(100ms): n.Tick()               // resends and absence count ticks
+//		         case ui intent: n.Roll() / n.Choose(move) }  // Choose on EventYourMove
+//		for n.HasReady() {
 //			rd := n.Ready()
-//			logw.Append(rd.LogEntries...); logw.Flush()  // durable BEFORE sending
+//			f.Write(lockstep.EncodeRecords(rd.LogEntries...)); f.Sync()  // durable BEFORE sending
 //			for _, e := range rd.Messages { send(e.To, e.Data) }  // To == "": every other player
 //			show(rd.Events, rd.State)
 //			n.Advance(rd)
 //		}
 //	}
 //
-// After a crash: records, err := lockstep.ReadLog(f) (on *TornTailError keep
-// the good prefix and truncate the file at its Offset), then
+// After a crash: records, err := lockstep.ReadLog(f); if errors.Is(err,
+// lockstep.ErrTornTail), keep the records and truncate the file at the
+// *LogError's Offset; any other error means the log is corrupt. Then
 // n, err := lockstep.Restore(cfg, records) with the same Config (same Key
-// and Entropy) and go on driving it; it re-sends what others lack on ticks.
+// and Entropy) and go on driving it: it re-sends what others lack, catches
+// up from the others, and if it was voted absent meanwhile it asks for its
+// seat back by itself. lockstep.Verify(data) re-checks a whole log file.
 //
 // # Identity and setup
 //

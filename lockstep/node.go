@@ -356,16 +356,6 @@ type Stats struct {
 // Stats returns the counters.
 func (n *Node) Stats() Stats { return n.g.stats }
 
-// Messages returns the raw signed messages the node holds from player id,
-// in sequence order (for a returning peer and for tests).
-func (n *Node) heldFrom(i int) [][]byte {
-	var out [][]byte
-	for _, m := range n.players[i].msgs {
-		out = append(out, m.raw)
-	}
-	return out
-}
-
 func equalRaw(a, b *message) bool { return bytes.Equal(a.raw, b.raw) }
 
 // ids lists the players of a bit mask in seat order.

@@ -432,12 +432,12 @@ func roundTripLog(t testing.TB, recs []Record) []Record {
 	good := len(file)
 	extra := EncodeRecords(Record{Type: RecordMessage, Data: []byte("never flushed")})
 	file = append(file, extra[:len(extra)/2]...)
-	got, err := ParseLog(file)
+	_, err := ParseLog(file)
 	var le *LogError
 	if !errors.As(err, &le) || !le.Torn || le.Offset != int64(good) {
 		t.Fatalf("torn tail: got %v, want a torn tail at %d", err, good)
 	}
-	got, err = ParseLog(file[:le.Offset])
+	got, err := ParseLog(file[:le.Offset])
 	if err != nil || len(got) != len(recs) {
 		t.Fatalf("re-reading the truncated log: %d records, %v", len(got), err)
 	}
