@@ -10,7 +10,9 @@
 //	queue.go      a never-blocking event channel, optionally paced
 //	gamelog.go    the durable game log: header, records, fsync
 //	local.go      LocalSession: one person + bot seats, no network at all
-//	net.go        NetSession: the same over p2p's lobby and session driver
+//	net.go        NetSession: commands over p2p (lobby, chat, moves)
+//	netgame.go    NetSession: p2p.RunLobby, then p2p.Session with a Translator
+//	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects
 //
 // netsession must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules
