@@ -1,0 +1,154 @@
+package perf
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+	"aeroplane/p2p"
+)
+
+// A few rolls among four real peers over libp2p on loopback: every roll
+// is applied by every peer, each timed, next to ping round trips taken on
+// the same connections.
+func TestRunTurnsSmoke(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rep, err := RunTurns(ctx, TurnConfig{Players: 4, LogDir: t.TempDir(), MaxRolls: 8, IdlePings: 2, PingEvery: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d rolls over %s in %v; roll→applied %v; ping %v", rep.Rolls, rep.Conns, rep.Elapsed, Summarize(rep.RollToApplied), Summarize(rep.PingIdle))
+	if rep.Rolls < 8 || len(rep.RollToApplied) != rep.Rolls || len(rep.Turn) < rep.Rolls-1 {
+		t.Errorf("%d rolls, %d latencies, %d turns", rep.Rolls, len(rep.RollToApplied), len(rep.Turn))
+	}
+	if len(rep.PingIdle) != 2*6 {
+		t.Errorf("%d idle pings, want 2 rounds of 6 pairs", len(rep.PingIdle))
+	}
+	// A forced move may be applied everywhere by the time the mover learns
+	// its roll (0); a turn and a round trip take time.
+	for _, d := range rep.RollToApplied {
+		if d < 0 {
+			t.Fatalf("a move applied before it was rolled: %v", d)
+		}
+	}
+	for _, d := range append(rep.Turn, rep.PingIdle...) {
+		if d <= 0 {
+			t.Fatalf("a non-positive turn or round trip %v", d)
+		}
+	}
+	if rep.Conns == "" {
+		t.Error("no connection between the peers")
+	}
+}
+
+// A new peer shows up in an existing peer's list.
+func TestMeasureDiscoverySmoke(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	rep, err := MeasureDiscovery(context.Background(), 1, 1, p2p.DiscoveryConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.All) != 1 || rep.All[0] <= 0 || rep.First[0] > rep.All[0] {
+		t.Fatalf("report %+v", rep)
+	}
+}
+
+// BenchmarkTurnLatency: whole 4-player games of real p2p peers (libp2p
+// hosts, transports, fsynced game logs, session drivers, random moves) in
+// this process, in a private namespace, over TCP or QUIC on 127.0.0.1,
+// with the logs on disk (the test's temp dir) or tmpfs (/dev/shm). One op
+// is one game. Metrics: roll→applied (the mover's roll to every peer
+// having applied the move) p50/p99, the same for chosen moves only, the
+// full turn (applied everywhere → next applied everywhere), and libp2p
+// ping round trips on the same connections during the game.
+func BenchmarkTurnLatency(b *testing.B) {
+	if !netlab.Enter(b) {
+		return
+	}
+	for _, tr := range []string{"tcp", "quic"} {
+		for _, logs := range []string{"disk", "tmpfs"} {
+			b.Run(tr+"/"+logs, func(b *testing.B) {
+				dir := b.TempDir()
+				if logs == "tmpfs" {
+					var err error
+					if dir, err = os.MkdirTemp("/dev/shm", "perf-"); err != nil {
+						b.Skip("no /dev/shm:", err)
+					}
+					defer os.RemoveAll(dir)
+				}
+				var all TurnReport
+				cpu := time.Duration(0)
+				for b.Loop() {
+					b.StopTimer()
+					sub, err := os.MkdirTemp(dir, "game-")
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					c0 := ProcessCPU()
+					rep, err := RunTurns(context.Background(), TurnConfig{Players: 4, LogDir: sub, Transport: tr, IdlePings: 20})
+					cpu += ProcessCPU() - c0
+					if err != nil {
+						b.Fatal(err)
+					}
+					all.Rolls += rep.Rolls
+					all.RollToApplied = append(all.RollToApplied, rep.RollToApplied...)
+					all.Chosen = append(all.Chosen, rep.Chosen...)
+					all.Turn = append(all.Turn, rep.Turn...)
+					all.PingIdle = append(all.PingIdle, rep.PingIdle...)
+					all.PingGame = append(all.PingGame, rep.PingGame...)
+					all.Conns = rep.Conns
+				}
+				lat, cho, turn := Summarize(all.RollToApplied), Summarize(all.Chosen), Summarize(all.Turn)
+				idle, game := Summarize(all.PingIdle), Summarize(all.PingGame)
+				b.Logf("%d rolls over %s\n roll→applied %v\n chosen       %v\n turn         %v\n ping idle    %v\n ping in game %v", all.Rolls, all.Conns, lat, cho, turn, idle, game)
+				b.ReportMetric(us(lat.P50), "p50-µs")
+				b.ReportMetric(us(lat.P99), "p99-µs")
+				b.ReportMetric(us(cho.P50), "chosen-p50-µs")
+				b.ReportMetric(us(turn.P50), "turn-p50-µs")
+				b.ReportMetric(us(turn.P99), "turn-p99-µs")
+				b.ReportMetric(us(game.P50), "ping-p50-µs")
+				b.ReportMetric(us(idle.P50), "idle-ping-p50-µs")
+				if game.P50 > 0 {
+					b.ReportMetric(float64(lat.P50)/float64(game.P50), "p50/ping")
+				}
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(all.Rolls), "cpu-ns/roll")
+				b.ReportMetric(0, "ns/op") // a game's length is the dice's, not ours
+				reportLoad(b)
+			})
+		}
+	}
+}
+
+// BenchmarkDiscovery: three peers run mDNS discovery on loopback in a
+// private namespace; a new peer starts (40 times per op) and the time until
+// the first and until all three list it is reported, p50 and p95.
+func BenchmarkDiscovery(b *testing.B) {
+	if !netlab.Enter(b) {
+		return
+	}
+	var first, all []time.Duration
+	for b.Loop() {
+		rep, err := MeasureDiscovery(context.Background(), 3, 40, p2p.DiscoveryConfig{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		first, all = append(first, rep.First...), append(all, rep.All...)
+	}
+	f, a := Summarize(first), Summarize(all)
+	b.Logf("first lists it: %v\nall list it:    %v", f, a)
+	b.ReportMetric(ms(a.P50), "all-p50-ms")
+	b.ReportMetric(ms(a.P95), "all-p95-ms")
+	b.ReportMetric(ms(f.P50), "first-p50-ms")
+	b.ReportMetric(ms(f.P95), "first-p95-ms")
+	b.ReportMetric(0, "ns/op")
+	reportLoad(b)
+}
