@@ -71,6 +71,8 @@ type Peer struct {
 
 	replayable [][]byte // a few signed messages of another player, to replay
 
+	wireSend func(to peer.ID, data []byte) // tests: instead of the transport
+
 	queue    []string
 	cooldown uint64 // no attack before this roll
 	lastPick int64
@@ -104,23 +106,11 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	p := &Peer{cfg: cfg, h: h, t: t, log: cfg.Logger, setup: res.Setup, gid: res.Setup.GameID(),
-		self: h.ID(), players: res.Setup.Players(), nodeWire: map[uint64][]byte{},
-		queue: slices.Clone(cfg.Attacks), lastPick: -1}
-	for _, s := range res.Setup.Seats {
-		if s.Player == p.self {
-			p.colour = s.Colour
-		}
-	}
-	var ent [32]byte
-	if _, err := rand.Read(ent[:]); err != nil {
-		return err
-	}
-	p.chain = NewChain(p.gid, p.self, ent, lockstep.DefaultChainLen)
-	p.node, err = lockstep.NewNode(lockstep.Config{Setup: res.Setup, Self: p.self, Key: cfg.Key, Entropy: ent, AutoRoll: true})
+	p, err := newPeer(cfg, res.Setup, h.ID())
 	if err != nil {
 		return err
 	}
+	p.h, p.t = h, t
 	p.say("game %s colour=%s players=%d", p.gid, p.colour, len(p.players))
 	for _, in := range res.Pending {
 		p.in(in)
@@ -134,6 +124,32 @@ func (p *Peer) say(format string, a ...any) {
 	fmt.Fprintf(p.cfg.Out, format+"\n", a...)
 }
 
+// newPeer makes the cheater's honest node and its rewriting layer.
+func newPeer(cfg Config, setup lockstep.Setup, self peer.ID) (*Peer, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	p := &Peer{cfg: cfg, log: cfg.Logger, setup: setup, gid: setup.GameID(),
+		self: self, players: setup.Players(), nodeWire: map[uint64][]byte{},
+		queue: slices.Clone(cfg.Attacks), lastPick: -1}
+	for _, s := range setup.Seats {
+		if s.Player == p.self {
+			p.colour = s.Colour
+		}
+	}
+	var ent [32]byte
+	if _, err := rand.Read(ent[:]); err != nil {
+		return nil, err
+	}
+	p.chain = NewChain(p.gid, p.self, ent, lockstep.DefaultChainLen)
+	var err error
+	p.node, err = lockstep.NewNode(lockstep.Config{Setup: setup, Self: p.self, Key: cfg.Key, Entropy: ent, AutoRoll: true})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
 // drive is p2p.Session.Run with the rewriting layer and the attacks.
 func (p *Peer) drive(ctx context.Context) error {
 	tick := time.NewTicker(100 * time.Millisecond)
@@ -141,35 +157,11 @@ func (p *Peer) drive(ctx context.Context) error {
 	var over <-chan time.Time
 	moves := make(chan engine.Move, 1)
 	for {
-		for p.node.HasReady() {
-			rd := p.node.Ready()
-			for _, e := range rd.Messages {
-				p.out(e)
-			}
-			for _, ev := range rd.Events {
-				p.log.Info("event " + ev.String())
-				if ev.Kind == lockstep.EventGameOver {
-					var b []byte
-					for _, c := range ev.Ranking {
-						b = append(b, c.Letter())
-					}
-					p.say("result %s hash=%x", b, ev.History)
-				}
-				if ev.Kind == lockstep.EventHalted {
-					p.say("halted %s", ev.Detail)
-				}
-			}
-			p.node.Advance(rd)
-			p.state = rd.State
-			if over == nil && (p.state.Phase == lockstep.PhaseOver || p.state.Phase == lockstep.PhaseHalted) {
-				over = time.After(3 * time.Second)
-			}
-			p.attack(ctx)
-			if len(p.state.Moves) > 0 && int64(p.state.Roll) != p.lastPick {
-				p.lastPick = int64(p.state.Roll)
-				m := p.state.Moves[int(p.state.Roll)%len(p.state.Moves)]
-				time.AfterFunc(p.cfg.Think, func() { moves <- m })
-			}
+		if m, ok := p.pump(ctx); ok {
+			time.AfterFunc(p.cfg.Think, func() { moves <- m })
+		}
+		if over == nil && (p.state.Phase == lockstep.PhaseOver || p.state.Phase == lockstep.PhaseHalted) {
+			over = time.After(3 * time.Second)
 		}
 		select {
 		case <-over:
@@ -192,6 +184,40 @@ func (p *Peer) drive(ctx context.Context) error {
 	}
 }
 
+// pump hands out everything the node has ready, runs a due attack, and
+// returns the honest move to play if the node waits for one.
+func (p *Peer) pump(ctx context.Context) (engine.Move, bool) {
+	var move engine.Move
+	var ok bool
+	for p.node.HasReady() {
+		rd := p.node.Ready()
+		for _, e := range rd.Messages {
+			p.out(e)
+		}
+		for _, ev := range rd.Events {
+			p.log.Info("event " + ev.String())
+			if ev.Kind == lockstep.EventGameOver {
+				var b []byte
+				for _, c := range ev.Ranking {
+					b = append(b, c.Letter())
+				}
+				p.say("result %s hash=%x", b, ev.History)
+			}
+			if ev.Kind == lockstep.EventHalted {
+				p.say("halted %s", ev.Detail)
+			}
+		}
+		p.node.Advance(rd)
+		p.state = rd.State
+		p.attack(ctx)
+		if len(p.state.Moves) > 0 && int64(p.state.Roll) != p.lastPick {
+			p.lastPick = int64(p.state.Roll)
+			move, ok = p.state.Moves[int(p.state.Roll)%len(p.state.Moves)], true
+		}
+	}
+	return move, ok
+}
+
 // in feeds a received frame to the node, hiding the wire renumbering: our
 // own messages relayed back are dropped, and status frames are answered
 // for our own chain here.
@@ -205,7 +231,7 @@ func (p *Peer) in(in p2p.Inbound) {
 		if err == nil && len(h.Seqs) == len(p.players) {
 			me := slices.Index(p.players, p.self)
 			for s := h.Seqs[me]; s < uint64(len(p.wire)) && s < h.Seqs[me]+64; s++ {
-				_ = p.t.Send(in.From, p2p.KindGame, p.wire[s])
+				p.sendTo(in.From, p.wire[s])
 			}
 			h.Seqs[me] = p.nodeSeq
 			data = h.Encode()
@@ -260,12 +286,13 @@ func (p *Peer) out(e lockstep.Envelope) {
 			p.equivocate(m)
 			return
 		}
-		raw, err := p.append(m)
+		nodeSeq := m.Seq
+		raw, err := p.append(m) // renumbers m
 		if err != nil {
 			p.log.Warn("sealing", "err", err)
 			return
 		}
-		p.nodeWire[m.Seq] = raw
+		p.nodeWire[nodeSeq] = raw
 		data = raw
 	}
 	p.send(e.To, data)
@@ -281,14 +308,22 @@ func (p *Peer) flushHeld() {
 
 func (p *Peer) send(to peer.ID, data []byte) {
 	if to != "" {
-		_ = p.t.Send(to, p2p.KindGame, data)
+		p.sendTo(to, data)
 		return
 	}
 	for _, id := range p.players {
 		if id != p.self {
-			_ = p.t.Send(id, p2p.KindGame, data)
+			p.sendTo(id, data)
 		}
 	}
+}
+
+func (p *Peer) sendTo(to peer.ID, data []byte) {
+	if p.wireSend != nil {
+		p.wireSend(to, data)
+		return
+	}
+	_ = p.t.Send(to, p2p.KindGame, data)
 }
 
 // append puts m on the wire chain as our next message and signs it.
