@@ -36,6 +36,18 @@ func TestSimAbsentAndReturn(t *testing.T) {
 		s.crash(30+int(seed%5)*7, 60, s.index(victim.id))
 		s.run()
 		s.check(true)
+		// Every peer's log, the victim's too (with its rolled-back steps),
+		// verifies to the one agreed history.
+		for _, p := range s.peers {
+			recs, err := ParseLog(append(LogHeader(), EncodeRecords(p.log...)...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := verifyRecords(recs, fakeVerify)
+			if err != nil || v.Phase != PhaseOver || v.History != p.node.g.hist {
+				t.Fatalf("seed %d: %s's log: %v (phase %v)", seed, short(p.id), err, v)
+			}
+		}
 		for _, p := range s.peers {
 			if p == victim {
 				continue

@@ -68,6 +68,18 @@ func TestSimFaults(t *testing.T) {
 		s.start()
 		s.run()
 		s.check(true)
+		if seed%10 == 0 { // every tenth game: each peer's log verifies to the agreed history
+			for _, p := range s.peers {
+				recs, err := ParseLog(append(LogHeader(), EncodeRecords(p.log...)...))
+				if err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				v, err := verifyRecords(recs, fakeVerify)
+				if err != nil || v.History != p.node.g.hist {
+					t.Fatalf("seed %d: %s's log does not verify to its history: %v%s", seed, short(p.id), err, s.describe())
+				}
+			}
+		}
 		ticks += s.now
 		frames += s.frames
 		if !s.faults.any() {

@@ -36,3 +36,17 @@ func TestSimReplaysExactly(t *testing.T) {
 		t.Fatalf("seed 42 replayed differently: %x/%d/%d vs %x/%d/%d", ha[:6], a.frames, a.now, hb[:6], b.frames, b.now)
 	}
 }
+
+// Without AutoRoll a player's link for its own roll waits for Roll.
+func TestSimManualRoll(t *testing.T) {
+	s := newSim(t, 5, 3, 0, simFaults{maxDelay: 2}, false)
+	for _, p := range s.peers {
+		p.cfg.AutoRoll = false
+	}
+	s.start()
+	s.run()
+	s.check(true)
+	if countEvents(s.peers[0], EventYourRoll, nil) == 0 {
+		t.Fatal("no EventYourRoll without AutoRoll")
+	}
+}

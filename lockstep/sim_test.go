@@ -250,6 +250,11 @@ func (s *sim) drain() {
 			}
 			p.node.Advance(rd)
 			for _, e := range rd.Events {
+				if e.Kind == EventYourRoll {
+					if err := p.node.Roll(); err != nil {
+						s.t.Fatalf("seed %d: Roll: %v", s.seed, err)
+					}
+				}
 				if e.Kind == EventYourMove {
 					if p.onMove != nil {
 						p.onMove(s, p, e)

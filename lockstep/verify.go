@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"aeroplane/engine"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Verification is what re-checking a game log found.
@@ -37,7 +38,10 @@ func Verify(data []byte) (*Verification, error) {
 }
 
 // VerifyRecords is Verify over records already read.
-func VerifyRecords(recs []Record) (*Verification, error) {
+func VerifyRecords(recs []Record) (*Verification, error) { return verifyRecords(recs, nil) }
+
+// verifyRecords takes the signature check of simulations (nil: Ed25519).
+func verifyRecords(recs []Record, verify func(peer.ID, []byte, []byte) bool) (*Verification, error) {
 	if len(recs) == 0 || recs[0].Type != RecordSetup {
 		return nil, fmt.Errorf("log: no setup record")
 	}
@@ -45,7 +49,7 @@ func VerifyRecords(recs []Record) (*Verification, error) {
 	if err != nil {
 		return nil, fmt.Errorf("log: setup record at byte %d: %w", recs[0].Offset, err)
 	}
-	n, err := newNode(Config{Setup: setup})
+	n, err := newNode(Config{Setup: setup, verify: verify})
 	if err != nil {
 		return nil, err
 	}
