@@ -142,6 +142,8 @@ func (c *checker) see(e ui.Event) {
 		c.over = true
 	case ui.Notice:
 		t.Fatalf("unexpected notice: %s", e.Text)
+	case ui.Resync:
+		t.Fatalf("unexpected resync in an honest game: %s", e.Why)
 	}
 }
 

@@ -178,6 +178,18 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.GameOver{Ranking: slices.Clone(e.Ranking), LogPath: t.logPath})
 		}
 	}
+	// The state is the authority on the position: a node restored from its
+	// log reports no past events, so its game starts here.
+	if st.Roll > 0 && (st.Phase == lockstep.PhaseReveal || st.Phase == lockstep.PhaseMove || st.Phase == lockstep.PhaseOver) {
+		switch {
+		case !t.started:
+			t.pos, t.started = st.Pos, true
+			out = append(out, ui.GameStarted{Position: st.Pos, Rules: t.setup.Rules})
+		case t.pos != st.Pos:
+			t.pos = st.Pos
+			out = append(out, ui.Resync{Position: st.Pos, Why: "the board was corrected from the game protocol"})
+		}
+	}
 	// The state is the authority on a pending choice: it survives batches
 	// split anywhere and restores.
 	if !t.over && st.Phase == lockstep.PhaseMove && len(st.Moves) > 0 {

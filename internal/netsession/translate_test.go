@@ -74,8 +74,8 @@ func TestTranslate(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := lockstep.Event{Kind: lockstep.EventGameStarted, Colour: engine.Red}
-	reveal := lockstep.State{Phase: lockstep.PhaseReveal, Roll: 1}
-	moving := lockstep.State{Phase: lockstep.PhaseMove, Roll: 1, Value: 6, Moves: six}
+	reveal := lockstep.State{Phase: lockstep.PhaseReveal, Roll: 1, Pos: f.start}
+	moving := lockstep.State{Phase: lockstep.PhaseMove, Roll: 1, Value: 6, Moves: six, Pos: f.start}
 	gs := ui.GameStarted{Position: f.start, Rules: f.rules}
 
 	cases := []struct {
@@ -108,7 +108,7 @@ func TestTranslate(t *testing.T) {
 			{Kind: lockstep.EventRolled, Roll: 1, Colour: engine.Red, Value: 6}}, moving}},
 			[]ui.Event{gs, ui.Rolled{Colour: engine.Red, Roll: 6, Moves: six, YouChoose: true}}, false, six},
 		{"your-move in a later batch shows the roll as mine once", []batch{
-			{[]lockstep.Event{started, {Kind: lockstep.EventRolled, Roll: 1, Colour: engine.Red, Value: 6}}, lockstep.State{Phase: lockstep.PhaseMove, Roll: 1, Value: 6}},
+			{[]lockstep.Event{started, {Kind: lockstep.EventRolled, Roll: 1, Colour: engine.Red, Value: 6}}, lockstep.State{Phase: lockstep.PhaseMove, Roll: 1, Value: 6, Pos: f.start}},
 			{[]lockstep.Event{{Kind: lockstep.EventYourMove, Roll: 1, Colour: engine.Red, Value: 6, Moves: six}}, moving}},
 			[]ui.Event{gs, ui.Rolled{Colour: engine.Red, Roll: 6, Moves: six},
 				ui.Rolled{Colour: engine.Red, Roll: 6, Moves: six, YouChoose: true}}, false, six},
@@ -117,7 +117,7 @@ func TestTranslate(t *testing.T) {
 			{Kind: lockstep.EventMoved, Roll: 1, Colour: engine.Red, Value: 6, Move: six[0], Result: resSix, Pos: afterSix},
 			{Kind: lockstep.EventRolled, Roll: 2, Colour: engine.Red, Value: 2},
 			{Kind: lockstep.EventWaiting, Roll: 2, Peers: []peer.ID{f.other}}},
-			lockstep.State{Phase: lockstep.PhaseMove, Roll: 2, Value: 2}}},
+			lockstep.State{Phase: lockstep.PhaseMove, Roll: 2, Value: 2, Pos: afterSix}}},
 			[]ui.Event{gs, ui.Rolled{Colour: engine.Red, Roll: 6, Moves: six},
 				ui.Moved{Before: f.start, After: afterSix, Result: resSix},
 				ui.Rolled{Colour: engine.Red, Roll: 2, Moves: outcomes(afterSix, f.rules, 2)}}, false, nil},
@@ -132,19 +132,24 @@ func TestTranslate(t *testing.T) {
 				ui.DiceWaiting{ToMove: engine.Blue, Waiting: []string{"Bob"}}}, false, nil},
 		{"absence and return", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventAbsent, Peer: f.other, Colour: engine.Blue, Roll: 4},
-			{Kind: lockstep.EventReturned, Peer: f.other, Colour: engine.Blue, Roll: 9}}, reveal}},
+			{Kind: lockstep.EventReturned, Peer: f.other, Colour: engine.Blue, Roll: 9}}, lockstep.State{}}},
 			[]ui.Event{ui.Presence{Colour: engine.Blue, Name: "Bob"}, ui.Presence{Colour: engine.Blue, Name: "Bob", Present: true}}, false, nil},
 		{"cheating and mismatch name the peer", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventCheating, Peer: f.other, Cheat: lockstep.CheatBadReveal, Detail: "link 3"},
-			{Kind: lockstep.EventStateMismatch, Peer: f.other, Roll: 5, Detail: "x"}}, reveal}},
+			{Kind: lockstep.EventStateMismatch, Peer: f.other, Roll: 5, Detail: "x"}}, lockstep.State{}}},
 			[]ui.Event{ui.CheatDetected{Name: "Bob", PeerID: f.other.String(), What: "bad-reveal: link 3"},
 				ui.CheatDetected{Name: "Bob", PeerID: f.other.String(), What: "its game state differs from ours at roll 5 (x)"}}, false, nil},
 		{"game over carries the log path", []batch{{[]lockstep.Event{started,
 			{Kind: lockstep.EventYourRoll, Roll: 1},
 			{Kind: lockstep.EventGameOver, Ranking: []engine.Colour{engine.Blue, engine.Red, engine.Yellow}}},
-			lockstep.State{Phase: lockstep.PhaseOver}}},
+			lockstep.State{Phase: lockstep.PhaseOver, Roll: 1, Pos: f.start}}},
 			[]ui.Event{gs, ui.DiceWaiting{ToMove: engine.Red, Waiting: []string{"Ann"}, YouRoll: true},
 				ui.GameOver{Ranking: []engine.Colour{engine.Blue, engine.Red, engine.Yellow}, LogPath: "/g/x.log"}}, false, nil},
+		{"restored mid-game: the state starts the board and asks for the choice", []batch{{nil,
+			lockstep.State{Phase: lockstep.PhaseMove, Roll: 7, Value: 6, Moves: six, Pos: f.start}}},
+			[]ui.Event{gs, ui.Rolled{Colour: engine.Red, Roll: 6, Moves: six, YouChoose: true}}, false, six},
+		{"a board that differs from the state is corrected", []batch{{[]lockstep.Event{started}, lockstep.State{Phase: lockstep.PhaseReveal, Roll: 3, Pos: afterTwo}}},
+			[]ui.Event{gs, ui.Resync{Position: afterTwo, Why: "the board was corrected from the game protocol"}}, false, nil},
 		{"halt is a notice and ends the game", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventHalted, Detail: "equivocation"}}, lockstep.State{Phase: lockstep.PhaseHalted}}},
 			[]ui.Event{ui.Notice{Text: "the game stopped because it cannot go on safely: equivocation; the log so far is /g/x.log"}}, false, nil},
@@ -195,11 +200,11 @@ func TestCommands(t *testing.T) {
 	f := newFixture(t)
 	six := []engine.Move{{Kind: engine.PlaneMove, Colour: engine.Red, Plane: 0}, {Kind: engine.PlaneMove, Colour: engine.Red, Plane: 2}}
 	started := lockstep.Event{Kind: lockstep.EventGameStarted, Colour: engine.Red}
-	myRoll := batch{[]lockstep.Event{started, {Kind: lockstep.EventYourRoll, Roll: 1}}, lockstep.State{Phase: lockstep.PhaseReveal, Roll: 1}}
+	myRoll := batch{[]lockstep.Event{started, {Kind: lockstep.EventYourRoll, Roll: 1}}, lockstep.State{Phase: lockstep.PhaseReveal, Roll: 1, Pos: f.start}}
 	myMove := batch{[]lockstep.Event{started, {Kind: lockstep.EventRolled, Roll: 1, Value: 6},
-		{Kind: lockstep.EventYourMove, Roll: 1, Value: 6, Moves: six}}, lockstep.State{Phase: lockstep.PhaseMove, Roll: 1, Value: 6, Moves: six}}
+		{Kind: lockstep.EventYourMove, Roll: 1, Value: 6, Moves: six}}, lockstep.State{Phase: lockstep.PhaseMove, Roll: 1, Value: 6, Moves: six, Pos: f.start}}
 	over := batch{[]lockstep.Event{started, {Kind: lockstep.EventYourRoll, Roll: 1}, {Kind: lockstep.EventGameOver}}, lockstep.State{Phase: lockstep.PhaseOver}}
-	otherRoll := batch{[]lockstep.Event{started, {Kind: lockstep.EventWaiting, Roll: 1, Peers: []peer.ID{f.other}}}, lockstep.State{Phase: lockstep.PhaseReveal, Roll: 1}}
+	otherRoll := batch{[]lockstep.Event{started, {Kind: lockstep.EventWaiting, Roll: 1, Peers: []peer.ID{f.other}}}, lockstep.State{Phase: lockstep.PhaseReveal, Roll: 1, Pos: f.start}}
 	boom := errors.New("boom")
 
 	type cmd struct {
