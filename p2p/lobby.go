@@ -261,18 +261,26 @@ func (l *lobby) create() {
 }
 
 // yieldToSmallerHost settles two peers creating the same lobby at once:
-// a host still alone joins the other host if that one's ID is smaller.
+// the host with the larger ID hands over to the other if its players fit
+// there, and redirects its joiners to it, so one lobby remains.
 func (l *lobby) yieldToSmallerHost() {
-	if len(l.roster) > 1 || l.d == nil {
+	if l.d == nil {
 		return
 	}
 	for _, ad := range l.d.Peers() {
-		if ad.Host && ad.Lobby == l.cfg.Lobby && ad.Free > 0 && ad.ID < l.self {
-			l.log.Info("another peer created the same lobby first; joining it", "host", short(ad.ID))
-			l.hosting, l.roster = false, nil
-			l.join(ad.ID)
-			return
+		if !ad.Host || ad.Lobby != l.cfg.Lobby || ad.ID >= l.self || ad.Free < len(l.roster) {
+			continue
 		}
+		l.log.Info("another peer hosts the same lobby; moving there", "host", short(ad.ID), "players", len(l.roster))
+		redirect := encodeLobbyMsg(lobbyMsg{T: lobbyRedirect, Lobby: l.cfg.Lobby,
+			Players: []rosterEntry{{ID: ad.ID.String(), Name: ad.Name, Addrs: addrStrings(ad.Addrs)}}})
+		for _, r := range l.roster[1:] {
+			id, _ := peer.Decode(r.ID)
+			_ = l.t.Send(id, KindLobby, redirect)
+		}
+		l.hosting, l.roster = false, nil
+		l.join(ad.ID)
+		return
 	}
 }
 
@@ -345,10 +353,16 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 	case lobbyJoin:
 		l.onJoin(in.From, m)
 	case lobbyRedirect:
-		if l.host == "" && !l.hosting {
+		// From the peer we tried to join (it stopped hosting), or while we
+		// look for the lobby by hand.
+		if !l.hosting && (l.host == "" || l.host == in.From) {
 			h := m.Players[0]
 			id, _ := peer.Decode(h.ID)
+			if id == l.self || id == l.host {
+				return LobbyResult{}, false, nil
+			}
 			l.t.Host().Peerstore().AddAddrs(id, parseAddrs(h.Addrs), peerstore.RecentlyConnectedAddrTTL)
+			l.roster, l.view = nil, LobbyView{}
 			l.join(id)
 		}
 	case lobbyRoster:

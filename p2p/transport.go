@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"sync"
 	"time"
@@ -522,7 +523,7 @@ func (l *link) readLoop() {
 			t.strike(l.peer, err.Error())
 			l.teardown("unreadable stream: " + err.Error())
 			return
-		case errors.Is(err, os.ErrDeadlineExceeded):
+		case isTimeout(err):
 			l.teardown("heartbeat timeout")
 			// The connection is probably dead too; drop it so a re-dial
 			// starts fresh instead of reusing a half-open one.
@@ -622,6 +623,13 @@ func (l *link) writeLoop() {
 			return
 		}
 	}
+}
+
+// isTimeout recognises a read deadline on any transport: yamux (TCP) and
+// QUIC streams report it with their own error types.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
 
 func short(p peer.ID) string {

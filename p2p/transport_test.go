@@ -12,6 +12,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 func TestTransportRoundTripInOrder(t *testing.T) {
@@ -68,33 +69,42 @@ func TestTransportOrderlyShutdown(t *testing.T) {
 }
 
 // A peer that opens the stream and then says nothing is declared absent
-// after DeadAfter, long before a transport keepalive would notice.
+// after DeadAfter, long before a transport keepalive would notice; over TCP
+// (yamux) and QUIC alike, which report the deadline differently.
 func TestTransportHeartbeatTimeout(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	a := newTestTransport(t, fastConfig(t))
-	mute := newTestHost(t)
-	mute.Peerstore().AddAddrs(a.Host().ID(), a.Host().Addrs(), time.Hour)
-	s, err := mute.NewStream(context.Background(), a.Host().ID(), protocol.ID(ProtocolID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Reset()
-	// One ping so the lazily negotiated stream reaches a; then silence.
-	hello, _ := AppendFrame(nil, Frame{Kind: KindPing, Body: make([]byte, 8)})
-	if _, err := s.Write(hello); err != nil {
-		t.Fatal(err)
-	}
-	waitEvent(t, a, true)
-	start := time.Now()
-	ev := waitEvent(t, a, false)
-	if ev.Reason != "heartbeat timeout" {
-		t.Fatalf("reason %q", ev.Reason)
-	}
-	// Generous bound: the point is seconds, not the 30-40 s of keepalives.
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("noticed after %v", d)
+	for _, proto := range []int{ma.P_TCP, ma.P_QUIC_V1} {
+		t.Run(ma.ProtocolWithCode(proto).Name, func(t *testing.T) {
+			a := newTestTransport(t, fastConfig(t))
+			mute := newTestHost(t)
+			for _, addr := range a.Host().Addrs() {
+				if _, err := addr.ValueForProtocol(proto); err == nil {
+					mute.Peerstore().AddAddr(a.Host().ID(), addr, time.Hour)
+				}
+			}
+			s, err := mute.NewStream(context.Background(), a.Host().ID(), protocol.ID(ProtocolID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Reset()
+			// One ping so the lazily negotiated stream reaches a; then silence.
+			hello, _ := AppendFrame(nil, Frame{Kind: KindPing, Body: make([]byte, 8)})
+			if _, err := s.Write(hello); err != nil {
+				t.Fatal(err)
+			}
+			waitEvent(t, a, true)
+			start := time.Now()
+			ev := waitEvent(t, a, false)
+			if ev.Reason != "heartbeat timeout" {
+				t.Fatalf("reason %q", ev.Reason)
+			}
+			// Generous bound: the point is seconds, not the 30-40 s of keepalives.
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("noticed after %v", d)
+			}
+		})
 	}
 }
 

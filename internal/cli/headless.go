@@ -18,6 +18,7 @@ import (
 	"aeroplane/p2p"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
 )
 
 func init() {
@@ -155,39 +156,42 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		manual = append(manual, info)
 	}
 	chat := p2p.NewChat(t)
-	res, err := p2p.RunLobby(ctx, t, d, chat, p2p.LobbyConfig{
-		Player: o.name, Lobby: o.lobby, Players: o.players, Bots: o.bots, Rules: rules,
-		Connect: manual, FindFor: o.findFor, Logger: logger,
-		OnChange: func(v p2p.LobbyView) {
-			var names []string
-			for _, p := range v.Players {
-				names = append(names, p.Name)
-			}
-			out.printf("lobby %q players=%s free=%d", v.Lobby, strings.Join(names, ","), v.Free)
-		},
-		OnChat: func(l p2p.ChatLine) { out.printf("chat %s: %s", l.From, l.Text) },
-	})
+	g, err := resumable(o.data, o.lobby)
 	if err != nil {
 		return err
 	}
-	gid := res.Setup.GameID().String()
-	out.printf("game %s starting: %s", gid, seatsLine(res.Setup))
-
-	var ent [32]byte
-	if _, err := rand.Read(ent[:]); err != nil {
-		return fmt.Errorf("drawing the dice entropy: %w", err)
+	if g != nil {
+		// We crashed in the middle of this game: take our seat back. The
+		// others re-dial us (we are a member) and lockstep catches us up.
+		out.printf("game %s resuming from %s (%d records)", g.setup.GameID(), g.glog.Path(), len(g.recs))
+		t.SetMembers(g.setup.Players())
+		for _, info := range manual {
+			h.Peerstore().AddAddrs(info.ID, info.Addrs, peerstore.PermanentAddrTTL)
+		}
+	} else {
+		res, err := p2p.RunLobby(ctx, t, d, chat, p2p.LobbyConfig{
+			Player: o.name, Lobby: o.lobby, Players: o.players, Bots: o.bots, Rules: rules,
+			Connect: manual, FindFor: o.findFor, Logger: logger,
+			OnChange: func(v p2p.LobbyView) {
+				var names []string
+				for _, p := range v.Players {
+					names = append(names, p.Name)
+				}
+				out.printf("lobby %q players=%s free=%d", v.Lobby, strings.Join(names, ","), v.Free)
+			},
+			OnChat: func(l p2p.ChatLine) { out.printf("chat %s: %s", l.From, l.Text) },
+		})
+		if err != nil {
+			return err
+		}
+		out.printf("game %s starting: %s", res.Setup.GameID(), seatsLine(res.Setup))
+		if g, err = newGameFiles(o.data, o.lobby, res.Setup); err != nil {
+			return err
+		}
+		g.pending = res.Pending
 	}
-	// The entropy is the secret of our dice chain: keep it private, next to
-	// the log, so a restarted peer could resume (lockstep.Restore).
-	if err := os.WriteFile(filepath.Join(o.data, "game-"+gid+".secret"), ent[:], 0o600); err != nil {
-		return fmt.Errorf("saving the game secret in --data: %w", err)
-	}
-	logPath := filepath.Join(o.data, "game-"+gid+".log")
-	glog, recs, err := p2p.OpenGameLog(logPath)
-	if err != nil {
-		return err
-	}
-	defer glog.Close()
+	defer g.glog.Close()
+	logPath := g.glog.Path()
 
 	var (
 		sess       *p2p.Session
@@ -197,8 +201,8 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		halted     string
 	)
 	sess, err = p2p.NewSession(t, p2p.SessionConfig{
-		Setup: res.Setup, Key: key, Entropy: ent, Log: glog, Records: recs,
-		Pending: res.Pending, Chat: chat, Logger: logger,
+		Setup: g.setup, Key: key, Entropy: g.entropy, Log: g.glog, Records: g.recs,
+		Pending: g.pending, Chat: chat, Logger: logger,
 		OnChat: func(l p2p.ChatLine) { out.printf("chat %s: %s", l.From, l.Text) },
 		OnReady: func(rd lockstep.Ready) {
 			for _, ev := range rd.Events {
@@ -215,7 +219,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 				return
 			}
 			lastChosen = int64(st.Roll)
-			m := chooseMove(bot, st, res.Setup.Rules)
+			m := chooseMove(bot, st, g.setup.Rules)
 			choose := func() { sess.Do(func(n *lockstep.Node) error { return n.Choose(m) }) }
 			if o.think > 0 {
 				time.AfterFunc(o.think, choose)
@@ -238,8 +242,101 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	for _, c := range ranking {
 		order = append(order, c.Letter())
 	}
+	// Finished: a restart with this lobby name starts a new game.
+	_ = os.Remove(currentFile(o.data, o.lobby))
 	fmt.Fprintf(e.stdout, "result %s log=%s hash=%x\n", order, logPath, history)
 	return nil
+}
+
+// gameFiles are a game's files under --data: game-ID.log (public, the
+// durable log), game-ID.secret (0600: the entropy of our dice chain, which
+// Restore needs and nobody else may see) and current-LOBBY (the ID of the
+// unfinished game of that lobby, so a restarted peer resumes it).
+type gameFiles struct {
+	setup   lockstep.Setup
+	entropy [32]byte
+	glog    *p2p.GameLog
+	recs    []lockstep.Record
+	pending []p2p.Inbound
+}
+
+func currentFile(dir, lobby string) string {
+	return filepath.Join(dir, fmt.Sprintf("current-%x", p2p.CleanName(lobby)))
+}
+
+func newGameFiles(dir, lobby string, setup lockstep.Setup) (*gameFiles, error) {
+	g := &gameFiles{setup: setup}
+	if _, err := rand.Read(g.entropy[:]); err != nil {
+		return nil, fmt.Errorf("drawing the dice entropy: %w", err)
+	}
+	gid := setup.GameID().String()
+	if err := writeFileSync(filepath.Join(dir, "game-"+gid+".secret"), g.entropy[:], 0o600); err != nil {
+		return nil, fmt.Errorf("saving the game secret in --data: %w", err)
+	}
+	glog, recs, err := p2p.OpenGameLog(filepath.Join(dir, "game-"+gid+".log"))
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) > 0 {
+		glog.Close()
+		return nil, fmt.Errorf("game log %s already exists with another secret; move it away", glog.Path())
+	}
+	if err := writeFileSync(currentFile(dir, lobby), []byte(gid+"\n"), 0o644); err != nil {
+		glog.Close()
+		return nil, fmt.Errorf("recording the current game in --data: %w", err)
+	}
+	g.glog = glog
+	return g, nil
+}
+
+// resumable returns the unfinished game of lobby in dir, or nil.
+func resumable(dir, lobby string) (*gameFiles, error) {
+	b, err := os.ReadFile(currentFile(dir, lobby))
+	if err != nil {
+		return nil, nil // no current game
+	}
+	gid := strings.TrimSpace(string(b))
+	secret, err := os.ReadFile(filepath.Join(dir, "game-"+gid+".secret"))
+	if err != nil || len(secret) != 32 {
+		return nil, fmt.Errorf("game %s cannot resume: its secret in %s is missing or damaged (remove %s to start a new game)", gid, dir, currentFile(dir, lobby))
+	}
+	glog, recs, err := p2p.OpenGameLog(filepath.Join(dir, "game-"+gid+".log"))
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		glog.Close()
+		return nil, nil // crashed before the first record: a new game
+	}
+	setup, err := lockstep.DecodeSetup(recs[0].Data)
+	if err != nil {
+		glog.Close()
+		return nil, fmt.Errorf("game log %s: %w", glog.Path(), err)
+	}
+	if v, err := lockstep.VerifyRecords(recs); err == nil && v.Phase == lockstep.PhaseOver {
+		glog.Close()
+		_ = os.Remove(currentFile(dir, lobby))
+		return nil, nil // finished before the crash
+	}
+	g := &gameFiles{setup: setup, glog: glog, recs: recs}
+	copy(g.entropy[:], secret)
+	return g, nil
+}
+
+func writeFileSync(path string, data []byte, mode os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // chooseMove asks the bot for one of the moves lockstep offers.

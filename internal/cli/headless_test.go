@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,13 +28,35 @@ var resultLine = regexp.MustCompile(`^result ([RBYG]{2,4}) log=(\S+) hash=([0-9a
 
 type headlessRun struct {
 	cmd            *exec.Cmd
-	stdout, stderr bytes.Buffer
+	stdout, stderr lockedBuffer
 	dir            string
+}
+
+// lockedBuffer is a bytes.Buffer the child's output goroutine and the test
+// can share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // startHeadless runs a headless peer in peer i's namespace.
 func startHeadless(t testing.TB, lan *netlab.LAN, i int, args ...string) *headlessRun {
-	dir := t.TempDir()
+	return startHeadlessIn(t, lan, i, t.TempDir(), args...)
+}
+
+func startHeadlessIn(t testing.TB, lan *netlab.LAN, i int, dir string, args ...string) *headlessRun {
 	r := &headlessRun{dir: dir}
 	all := append([]string{"--headless", "--name", fmt.Sprintf("p%d", i),
 		"--identity", filepath.Join(dir, "id.key"), "--data", filepath.Join(dir, "data")}, args...)
@@ -161,5 +184,47 @@ func TestHeadlessUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errb.String(), c.want)
 		}
+	}
+}
+
+// A peer killed with SIGKILL in the middle of a game restarts with the same
+// identity and data directory, resumes the game from its log, and finishes
+// it with the same result and hash as the others.
+func TestHeadlessCrashAndResumeLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 3)
+	args := []string{"--bot", "random", "--lobby", "crash", "--players", "3", "--think", "30ms"}
+	var runs []*headlessRun
+	for i := range 3 {
+		runs = append(runs, startHeadless(t, lan, i, args...))
+	}
+	victim := runs[1]
+	deadline := time.Now().Add(time.Minute)
+	for strings.Count(victim.stderr.String(), "event moved") < 20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the game never got going:\n%s", tail(victim.stderr.String(), 20))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	victim.cmd.Process.Kill()
+	victim.cmd.Wait()
+	time.Sleep(500 * time.Millisecond)
+	runs[1] = startHeadlessIn(t, lan, 1, victim.dir, args...)
+	var order, hash string
+	for i, r := range runs {
+		if err := r.wait(t, 3*time.Minute); err != nil {
+			t.Fatalf("peer %d: %v\nstderr:\n%s", i, err, tail(r.stderr.String(), 30))
+		}
+		o, h := r.result(t)
+		if i == 0 {
+			order, hash = o, h
+		} else if o != order || h != hash {
+			t.Errorf("peer %d: result %s %s, peer 0: %s %s", i, o, h, order, hash)
+		}
+	}
+	if !strings.Contains(runs[1].stderr.String(), "resuming from") {
+		t.Errorf("the restarted peer did not resume:\n%s", tail(runs[1].stderr.String(), 20))
 	}
 }
