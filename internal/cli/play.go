@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/netsession"
+	"aeroplane/p2p"
 	"aeroplane/ui"
 	"aeroplane/ui/i18n"
 )
@@ -19,8 +22,8 @@ import (
 func init() {
 	register(command{
 		name:    "play",
-		usage:   "[--name NAME] [--lang CODE] [--rules RULES] [--bot-delay DURATION]",
-		summary: "play in the terminal (the default command)",
+		usage:   "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay DURATION]",
+		summary: "play in the terminal: the LAN lobby, or --offline against bots (the default command)",
 		run:     func(e *env) error { return play(e, runTerminal) },
 	})
 }
@@ -30,42 +33,121 @@ var playEnv = os.Getenv
 
 // playSetup is everything play decided before the interface starts.
 type playSetup struct {
-	opts     ui.Options
-	solo     ui.SoloOptions
-	logPath  string
-	stateDir string
+	opts        ui.Options
+	name        string
+	offline     bool
+	connect     []string
+	identity    string // "" offline without --identity: a fresh key per game
+	dataDir     string // the game logs, for `aeroplane verify` and `replay`
+	port        int
+	noDiscovery bool
+	botDelay    time.Duration
+	logPath     string // diagnostics, never the screen
+	stateDir    string
 }
 
 func play(e *env, run func(playSetup) error) error {
+	dir, dirErr := ui.StateDir(playEnv)
+	defData := filepath.Join(dir, "games")
+	if dirErr != nil {
+		defData = "(none: set XDG_STATE_HOME or HOME, or pass --data)"
+	}
 	fs := newFlags(e, "play")
+	var connect multiFlag
+	offline := fs.Bool("offline", false, "play alone against bots on this machine: no network at all")
 	name := fs.String("name", defaultName(), "your name as other players see it")
+	fs.Var(&connect, "connect", "address of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
+	identity := fs.String("identity", "", "identity key file: the same key is the same player to the others\n(default "+defaultIdentityHint()+", created on first use)")
+	data := fs.String("data", "", "directory for the saved game logs (default "+defData+")")
+	port := fs.Int("port", 0, "TCP and UDP port to listen on (default: any free port)")
+	noDiscovery := fs.Bool("no-discovery", false, "do not use mDNS: find players only with --connect or the connect key")
 	lang := fs.String("lang", "", "language of the interface: "+fmt.Sprint(i18n.Languages())+" (default: from LC_ALL, LC_MESSAGES or LANG)")
 	rulesText := fs.String("rules", "", "rules of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
-	botDelay := fs.Duration("bot-delay", 700*time.Millisecond, "pause before each bot's roll, so that people can follow")
-	if _, err := parseFlags(fs, e.args); err != nil {
+	botDelay := fs.Duration("bot-delay", 700*time.Millisecond, "--offline: pause before each bot's roll, so that people can follow\n(on the LAN, bots play at the pace of the protocol)")
+	fs.Usage = func() { playUsage(e.stderr, fs.PrintDefaults, dir, defData) }
+	pos, err := parseFlags(fs, e.args)
+	if err != nil {
 		return err
+	}
+	if len(pos) > 0 {
+		return usageError("unexpected argument %q (flags start with --)", pos[0])
 	}
 	if *botDelay < 0 {
 		return usageError("--bot-delay %v: want a pause of 0 or more", *botDelay)
 	}
+	if *port < 0 || *port > 65535 {
+		return usageError("--port %d: want 0 (any) to 65535", *port)
+	}
 	if *lang != "" && i18n.Messages(*lang) == nil {
 		return usageError("--lang %q: no such language (have %v)", *lang, i18n.Languages())
+	}
+	if p2p.CleanName(*name) == "" {
+		return usageError("--name %q: a name needs at least one printable character", *name)
+	}
+	if *offline && len(connect) > 0 {
+		return usageError("--offline plays without a network: drop --connect")
 	}
 	rules, err := engine.ParseRules(*rulesText)
 	if err != nil {
 		return usageError("--rules: %v", err)
 	}
-	dir, err := ui.StateDir(playEnv)
-	if err != nil {
-		return err
+	if dirErr != nil {
+		return fmt.Errorf("%w (the game keeps its logs there)", dirErr)
 	}
 	s := playSetup{
-		opts:     ui.Options{Lang: i18n.Choose(*lang, playEnv), Rules: rules, StepDelay: 350 * time.Millisecond},
-		solo:     ui.SoloOptions{Name: *name, Seed: uint64(time.Now().UnixNano()), BotDelay: *botDelay, LogDir: filepath.Join(dir, "games")},
-		logPath:  filepath.Join(dir, "aeroplane.log"),
-		stateDir: dir,
+		opts:        ui.Options{Lang: i18n.Choose(*lang, playEnv), Rules: rules, StepDelay: 350 * time.Millisecond},
+		name:        *name,
+		offline:     *offline,
+		connect:     connect,
+		identity:    *identity,
+		dataDir:     *data,
+		port:        *port,
+		noDiscovery: *noDiscovery,
+		botDelay:    *botDelay,
+		logPath:     filepath.Join(dir, "aeroplane.log"),
+		stateDir:    dir,
+	}
+	if s.dataDir == "" {
+		s.dataDir = defData
+	}
+	if s.identity == "" && !s.offline {
+		if s.identity, err = p2p.DefaultIdentityPath(); err != nil {
+			return err
+		}
 	}
 	return run(s)
+}
+
+// playUsage is `aeroplane play -h`: what the command does and where it
+// keeps things, before the flags, so the help says where to look.
+func playUsage(w io.Writer, flags func(), stateDir, dataDir string) {
+	fmt.Fprint(w, `Usage: aeroplane [play] [FLAGS]
+
+Opens the lobby: the games and players found on your local network (mDNS),
+your name and your address for manual connect. Create a game (c), give
+empty seats to bots or leave them open for friends, and start; or join a
+game from the list (1-9). Alone, create a game, give the seats to bots and
+start at once. Every roll comes from the fair commit-reveal dice, also
+against bots, so every game's log can be checked.
+
+With --offline nothing touches the network: you play against bots only.
+
+Where things go:
+`)
+	fmt.Fprintf(w, "  saved game logs  %s (--data); check one with `aeroplane verify FILE`,\n", dataDir)
+	fmt.Fprintf(w, "                   watch it again with `aeroplane replay FILE`\n")
+	fmt.Fprintf(w, "  diagnostics      %s (never on the screen)\n", filepath.Join(stateDir, "aeroplane.log"))
+	fmt.Fprintf(w, "  identity key     %s (--identity)\n", defaultIdentityHint())
+	fmt.Fprintf(w, "\nIn the game, ? lists every key and q or Ctrl-C leaves.\n\nFlags:\n")
+	flags()
+}
+
+func defaultIdentityHint() string {
+	p, err := p2p.DefaultIdentityPath()
+	if err != nil {
+		return "none: pass --identity"
+	}
+	return p
 }
 
 // runTerminal plays on the terminal with logs to a file, never to the screen.
@@ -78,13 +160,65 @@ func runTerminal(s playSetup) error {
 		return fmt.Errorf("cannot open the log file (set XDG_STATE_HOME to a writable directory): %w", err)
 	}
 	defer f.Close()
-	s.opts.Logger = slog.New(slog.NewTextHandler(f, nil))
+	logger := slog.New(slog.NewTextHandler(f, nil))
+	s.opts.Logger = logger
+	sess, err := newPlaySession(s, logger)
+	if err != nil {
+		logger.Error("cannot start", "err", err)
+		return err
+	}
+	logger.Info("play", "offline", s.offline, "data", s.dataDir, "identity", s.identity)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	// Until the networked session is plugged in here, play is solo: a
-	// person against bots, with no network listener at all.
-	sess := ui.NewSolo(s.solo)
-	return ui.Run(ctx, sess, s.opts, nil)
+	return ui.Run(ctx, sess, s.opts, nil) // it closes the session
+}
+
+// newPlaySession is the session behind the interface: the real lockstep
+// protocol in both cases, so every game leaves a log that verifies.
+func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
+	if err := checkWritable(s.dataDir); err != nil {
+		return nil, err
+	}
+	if s.offline {
+		opts := netsession.LocalOptions{Name: p2p.CleanName(s.name), DataDir: s.dataDir, BotDelay: s.botDelay, Logger: logger}
+		if s.identity != "" {
+			key, err := p2p.LoadOrCreateIdentity(s.identity)
+			if err != nil {
+				return nil, fmt.Errorf("%w (pass another --identity FILE, or leave it out to play offline with a fresh key)", err)
+			}
+			opts.Key = key
+		}
+		return netsession.NewLocal(opts)
+	}
+	key, err := p2p.LoadOrCreateIdentity(s.identity)
+	if err != nil {
+		return nil, fmt.Errorf("%w (pass --identity FILE in a writable place)", err)
+	}
+	sess, err := netsession.NewNet(netsession.NetOptions{
+		Name: s.name, DataDir: s.dataDir, Key: key, Port: s.port,
+		Connect: s.connect, NoDiscovery: s.noDiscovery, Logger: logger,
+	})
+	if err != nil {
+		hint := "try another --port, --no-discovery with --connect ADDR, or --offline to play alone against bots"
+		return nil, fmt.Errorf("cannot open the LAN lobby: %w; %s", err, hint)
+	}
+	return sess, nil
+}
+
+// checkWritable makes sure game logs can be saved before a game begins,
+// rather than failing at its first roll.
+func checkWritable(dir string) error {
+	hint := "choose another directory with --data DIR"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create the directory for saved games: %w (%s)", err, hint)
+	}
+	f, err := os.CreateTemp(dir, ".write-test-*")
+	if err != nil {
+		return fmt.Errorf("cannot save games there: %w (%s)", err, hint)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 // defaultName is the system user name, as the issue asks.

@@ -3,32 +3,56 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/netlab"
+	"aeroplane/internal/netsession"
+	"aeroplane/p2p"
+	"aeroplane/ui"
 )
 
-func TestPlayFlags(t *testing.T) {
-	envs := map[string]string{"XDG_STATE_HOME": "/tmp/st", "LANG": "el_GR.UTF-8"}
+func withPlayEnv(t *testing.T, envs map[string]string) {
 	old := playEnv
 	playEnv = func(k string) string { return envs[k] }
-	defer func() { playEnv = old }()
+	t.Cleanup(func() { playEnv = old })
+}
 
+func TestPlayFlags(t *testing.T) {
+	withPlayEnv(t, map[string]string{"XDG_STATE_HOME": "/tmp/st", "LANG": "el_GR.UTF-8"})
+	defIdentity, err := p2p.DefaultIdentityPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	std := engine.DefaultRules().String()
 	cases := []struct {
 		args     []string
-		lang     string
-		rules    string
-		name     string
+		want     playSetup // lang, rules, name (if set), offline, connect, identity, dataDir, port, noDiscovery, botDelay
 		usageErr string
 	}{
-		{args: nil, lang: "el", rules: engine.DefaultRules().String()},
-		{args: []string{"--lang", "zh", "--name", "mei"}, lang: "zh", name: "mei", rules: engine.DefaultRules().String()},
-		{args: []string{"--rules", "takeoff=six,stack=off"}, lang: "el", rules: "takeoff=six,overshoot=bounce,stack=off,flyjump=off"},
+		{args: nil, want: playSetup{identity: defIdentity, dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
+		{args: []string{"--lang", "zh", "--name", "mei"},
+			want: playSetup{name: "mei", identity: defIdentity, dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
+		{args: []string{"--offline", "--bot-delay", "0"},
+			want: playSetup{offline: true, dataDir: "/tmp/st/aeroplane/games"}},
+		{args: []string{"--offline", "--identity", "/k/id.key"},
+			want: playSetup{offline: true, identity: "/k/id.key", dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
+		{args: []string{"--connect", "10.0.0.2:4001", "--connect", "/ip4/10.0.0.3/tcp/5/p2p/x", "--data", "/g", "--identity", "/i", "--port", "4001", "--no-discovery"},
+			want: playSetup{connect: []string{"10.0.0.2:4001", "/ip4/10.0.0.3/tcp/5/p2p/x"}, identity: "/i", dataDir: "/g", port: 4001, noDiscovery: true, botDelay: 700 * time.Millisecond}},
+		{args: []string{"--rules", "takeoff=six,stack=off"},
+			want: playSetup{identity: defIdentity, dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
 		{args: []string{"--rules", "takeoff=seven"}, usageErr: "takeoff"},
 		{args: []string{"--lang", "xx"}, usageErr: "no such language"},
 		{args: []string{"--bot-delay", "-1s"}, usageErr: "bot-delay"},
+		{args: []string{"--port", "70000"}, usageErr: "--port"},
+		{args: []string{"--name", "\x1b\x07"}, usageErr: "--name"},
+		{args: []string{"--offline", "--connect", "1.2.3.4:5"}, usageErr: "drop --connect"},
+		{args: []string{"stray"}, usageErr: "unexpected argument"},
 	}
 	for _, c := range cases {
 		var got *playSetup
@@ -36,25 +60,146 @@ func TestPlayFlags(t *testing.T) {
 		err := play(&env{args: c.args, stderr: &stderr}, func(s playSetup) error { got = &s; return nil })
 		if c.usageErr != "" {
 			if !errors.Is(err, errUsage) || !strings.Contains(err.Error(), c.usageErr) {
-				t.Errorf("%v: err %v, want a usage error about %q", c.args, err, c.usageErr)
+				t.Errorf("%q: err %v, want a usage error about %q", c.args, err, c.usageErr)
 			}
 			continue
 		}
 		if err != nil {
-			t.Fatalf("%v: %v", c.args, err)
+			t.Fatalf("%q: %v", c.args, err)
 		}
-		if got.opts.Lang != c.lang || got.opts.Rules.String() != c.rules {
-			t.Errorf("%v: lang %s rules %s, want %s %s", c.args, got.opts.Lang, got.opts.Rules, c.lang, c.rules)
+		wantLang, wantRules := "el", std
+		if slices.Contains(c.args, "zh") {
+			wantLang = "zh"
 		}
-		if c.name != "" && got.solo.Name != c.name {
-			t.Errorf("%v: name %q", c.args, got.solo.Name)
+		if slices.Contains(c.args, "--rules") {
+			wantRules = "takeoff=six,overshoot=bounce,stack=off,flyjump=off"
 		}
-		if got.solo.Name == "" {
-			t.Errorf("%v: empty default name", c.args)
+		if got.opts.Lang != wantLang || got.opts.Rules.String() != wantRules {
+			t.Errorf("%q: lang %s rules %s, want %s %s", c.args, got.opts.Lang, got.opts.Rules, wantLang, wantRules)
 		}
-		if got.logPath != filepath.Join("/tmp/st", "aeroplane", "aeroplane.log") || got.solo.LogDir != "/tmp/st/aeroplane/games" {
-			t.Errorf("%v: logs in %s and %s", c.args, got.logPath, got.solo.LogDir)
+		if got.name == "" || (c.want.name != "" && got.name != c.want.name) {
+			t.Errorf("%q: name %q, want %q (or the user's name)", c.args, got.name, c.want.name)
 		}
+		w := c.want
+		if got.offline != w.offline || !slices.Equal(got.connect, w.connect) || got.identity != w.identity ||
+			got.dataDir != w.dataDir || got.port != w.port || got.noDiscovery != w.noDiscovery || got.botDelay != w.botDelay {
+			t.Errorf("%q: got offline=%v connect=%q identity=%q data=%q port=%d nodisc=%v delay=%v\nwant %+v",
+				c.args, got.offline, got.connect, got.identity, got.dataDir, got.port, got.noDiscovery, got.botDelay, w)
+		}
+		if got.logPath != filepath.Join("/tmp/st", "aeroplane", "aeroplane.log") {
+			t.Errorf("%q: diagnostics in %s", c.args, got.logPath)
+		}
+	}
+}
+
+// The help names every flag and says where games, logs and the identity
+// go, with the paths this user would get.
+func TestPlayHelp(t *testing.T) {
+	withPlayEnv(t, map[string]string{"XDG_STATE_HOME": "/var/st"})
+	var stderr bytes.Buffer
+	code := Main([]string{"play", "-h"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	help := stderr.String()
+	want := []string{"/var/st/aeroplane/games", "/var/st/aeroplane/aeroplane.log", "aeroplane verify", "mDNS", "--offline"}
+	for _, f := range []string{"offline", "name", "connect", "identity", "data", "port", "no-discovery", "lang", "rules", "bot-delay"} {
+		want = append(want, "  -"+f)
+	}
+	for _, w := range want {
+		if !strings.Contains(help, w) {
+			t.Errorf("help lacks %q:\n%s", w, help)
+		}
+	}
+}
+
+// firstLobby waits for the session's first lobby.
+func firstLobby(t *testing.T, s ui.Session) ui.LobbyUpdate {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case e, ok := <-s.Events():
+			if !ok {
+				t.Fatal("events closed before a lobby")
+			}
+			if l, ok := e.(ui.LobbyUpdate); ok {
+				return l
+			}
+		case <-timeout:
+			t.Fatal("no lobby")
+		}
+	}
+}
+
+// --offline is the real lockstep game with no network: the lobby has no
+// address, and a game started against bots writes its log to --data.
+func TestPlayOfflineSession(t *testing.T) {
+	dir := t.TempDir()
+	s := playSetup{name: "ann", offline: true, dataDir: filepath.Join(dir, "games")}
+	sess, err := newPlaySession(s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if _, ok := sess.(*netsession.LocalSession); !ok {
+		t.Fatalf("offline session is a %T, want the lockstep LocalSession", sess)
+	}
+	l := firstLobby(t, sess)
+	if l.Me.Addr != "" || l.Me.Name != "ann" {
+		t.Errorf("offline lobby %+v: want no address and the name ann", l.Me)
+	}
+	if err := sess.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Start(); err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "games", "game-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("game logs after the start: %q, want one", logs)
+	}
+}
+
+func TestPlayDataDirNotWritable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, offline := range []bool{true, false} {
+		_, err := newPlaySession(playSetup{name: "ann", offline: offline, dataDir: filepath.Join(file, "games")}, nil)
+		if err == nil || !strings.Contains(err.Error(), "--data") {
+			t.Errorf("offline=%v: err %v, want advice to pass --data", offline, err)
+		}
+	}
+}
+
+// Without --offline the session is the LAN lobby: it listens, shows an
+// address to connect to, and keeps its identity across starts.
+func TestPlayLANSession(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	dir := t.TempDir()
+	s := playSetup{name: "ann", identity: filepath.Join(dir, "id.key"), dataDir: filepath.Join(dir, "games")}
+	var ids []string
+	for range 2 {
+		sess, err := newPlaySession(s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := sess.(*netsession.NetSession); !ok {
+			t.Fatalf("session is a %T, want the LAN NetSession", sess)
+		}
+		l := firstLobby(t, sess)
+		sess.Close()
+		if !strings.Contains(l.Me.Addr, "/p2p/"+l.Me.ID) {
+			t.Errorf("lobby address %q does not reach peer %s", l.Me.Addr, l.Me.ID)
+		}
+		ids = append(ids, l.Me.ID)
+	}
+	if ids[0] != ids[1] {
+		t.Errorf("identity changed between starts: %s then %s", ids[0], ids[1])
 	}
 }
 
