@@ -44,13 +44,17 @@ func (g *game) onTick() {
 	}
 	w := g.awaiting()
 	s := g.step()
+	limit := uint64(n.cfg.AbsentTicks)
+	if g.phase == PhaseMove {
+		limit = uint64(max(n.cfg.ChooseTicks, n.cfg.AbsentTicks))
+	}
 	for i, p := range n.players {
 		if i == n.self || w&(1<<i) == 0 || p.absent {
 			continue
 		}
 		p.waited++
 		key := voteKey{i, s}
-		if p.waited >= uint64(n.cfg.AbsentTicks) && !g.myVotes[key] {
+		if p.waited >= limit && !g.myVotes[key] {
 			g.myVotes[key] = true
 			if err := n.newMessage(&message{kind: kindAbsent, who: p.id, step: s, vote: voteAbsent}); err != nil {
 				g.halt(err.Error())

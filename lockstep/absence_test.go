@@ -7,6 +7,7 @@ import (
 func withAbsence(s *sim, ticks int) {
 	for _, p := range s.peers {
 		p.cfg.AbsentTicks = ticks
+		p.cfg.ChooseTicks = ticks // simulated players choose at once
 	}
 }
 

@@ -30,9 +30,14 @@ type Config struct {
 	// ResendTicks is how often, in ticks, a status frame asks others for
 	// what we lack (default 3).
 	ResendTicks int
-	// AbsentTicks is how long, in ticks, the game waits for a player before
-	// voting it absent (default 30; 0 uses the default, negative never votes).
+	// AbsentTicks is how long, in ticks, the game waits for a player's
+	// reveal (sent automatically, so only a dead or cut-off peer is late)
+	// before voting it absent (default 50; 0 uses the default, negative
+	// never votes).
 	AbsentTicks int
+	// ChooseTicks is how long the game waits for a player to choose a move
+	// (a person thinking) before voting it absent (default 20 × AbsentTicks).
+	ChooseTicks int
 
 	// verify replaces signature checks in simulations that run thousands
 	// of games; nil uses the peer ID's Ed25519 public key.
@@ -147,7 +152,10 @@ func newNode(cfg Config) (*Node, error) {
 		cfg.ResendTicks = 3
 	}
 	if cfg.AbsentTicks == 0 {
-		cfg.AbsentTicks = 30
+		cfg.AbsentTicks = 50
+	}
+	if cfg.ChooseTicks == 0 {
+		cfg.ChooseTicks = 20 * cfg.AbsentTicks
 	}
 	n := &Node{cfg: cfg, gid: cfg.Setup.GameID(), rules: cfg.Setup.Rules, chainL: uint64(cfg.ChainLen),
 		pidx: map[peer.ID]int{}, self: -1, verify: cfg.verify, cheatSeen: map[string]bool{}}
