@@ -65,6 +65,8 @@
 // EventRolled, EventYourMove (the local player must Choose), EventMoved (with
 // engine.Result), EventTurnPassed, EventAbsent (a bot plays the seat from a
 // roll on), EventReturned, EventCheating (culprit, kind, detail),
-// EventStateMismatch, EventHalted and EventGameOver (ranking and the history
-// hash, equal on every honest peer).
+// EventStateMismatch, EventRolledBack (this node had gone on alone while the
+// others voted it absent, and undid those tentative steps), EventHalted and
+// EventGameOver (ranking and the history hash, equal on every honest peer:
+// print it as the game's final hash).
 package lockstep
