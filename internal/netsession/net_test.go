@@ -310,3 +310,61 @@ func TestNetManualConnect(t *testing.T) {
 		}
 	}
 }
+
+// The default `aeroplane` is networked: a person alone gives every other
+// seat to a bot and plays at once, through p2p, to a log that verifies.
+func TestNetAloneWithBots(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	if err := a.Start(); err == nil {
+		t.Fatal("started without creating a game")
+	}
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	// Open seats wait for people; creating another game leaves that lobby.
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Blue, "random"); err == nil {
+		t.Fatal("changed a seat of a lobby already open")
+	}
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []engine.Colour{engine.Blue, engine.Yellow, engine.Green} {
+		if err := a.SetSeat(c, "random"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.SetSeat(engine.Green, ""); err != nil { // and back: an open seat waits for a person
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Green, "random"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
+	done := make(chan *netPlayer, 1)
+	go p.run(t, nil, done)
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute): // a hang guard, not a speed claim
+		t.Fatal("the game did not end")
+	}
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	data, err := os.ReadFile(p.over.LogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lockstep.Verify(data)
+	if err != nil || v.Phase != lockstep.PhaseOver || len(v.Setup.Players()) != 1 || len(v.Setup.Seats) != 4 {
+		t.Fatalf("log: %v; %+v", err, v)
+	}
+}

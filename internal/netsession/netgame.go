@@ -65,6 +65,13 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 	cfg.OnChange = func(v p2p.LobbyView) { s.onLobbyView(p, v) }
 	res, err := p2p.RunLobby(ctx, s.t, s.d, s.chat, cfg)
 	if err != nil {
+		if s.d != nil {
+			// RunLobby leaves its last advert up: take back the lobby we
+			// left, or others would try to join it.
+			if err := s.d.Update(p2p.Advert{Name: cfg.Player}); err != nil {
+				s.log.Warn("advert update failed", "err", err)
+			}
+		}
 		if ctx.Err() == nil {
 			s.q.push(ui.Notice{Text: err.Error()})
 		}
