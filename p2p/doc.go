@@ -9,18 +9,52 @@
 // application heartbeat. On top of the frames sit the lobby, the chat and
 // the session driver that feeds a lockstep.Node.
 //
-// Layers, bottom up:
+// # Using it
+//
+//	key, _ := p2p.LoadOrCreateIdentity(path)           // DefaultIdentityPath() or --identity
+//	h, _ := p2p.NewHost(p2p.HostConfig{Identity: key}) // LAN addresses by default
+//	t := p2p.NewTransport(h, p2p.TransportConfig{})    // Inbox(), Events(), Send, Broadcast
+//	d, _ := p2p.StartDiscovery(h, p2p.Advert{Name: name}, p2p.DiscoveryConfig{})
+//	chat := p2p.NewChat(t)
+//	res, _ := p2p.RunLobby(ctx, t, d, chat, p2p.LobbyConfig{Player: name, Lobby: lobby, Players: 2})
+//	glog, recs, _ := p2p.OpenGameLog(path)             // recs non-empty: resuming after a crash
+//	s, _ := p2p.NewSession(t, p2p.SessionConfig{Setup: res.Setup, Key: key, Entropy: ent,
+//		Log: glog, Records: recs, Pending: res.Pending, Chat: chat, OnReady: show})
+//	state, _ := s.Run(ctx)                             // s.Do(func(n *lockstep.Node) error {...}) for intents
+//
+// RunLobby owns the transport's inbox until it returns, the Session after.
+// p2p.DialableAddrs(h) is what a player reads out to another whose
+// multicast is blocked; p2p.ResolveAddr turns what that one typed (a full
+// /p2p/ multiaddr, a multiaddr without it, or HOST:PORT) into a peer:
+// without a peer ID it learns the ID with a Noise handshake at that
+// address (Noise proves the key; the user vouches for the address).
+//
+// # The wire
+//
+// A frame is a 4-byte big-endian length (at most MaxFrame, 64 KiB), a kind
+// byte and the body. Ping/pong frames go every second on every stream; a
+// stream silent for 4 s is dead (its peer is reported down and its
+// connection closed, so a re-dial starts afresh). The peer with the smaller
+// ID opens the stream, so two peers dialling each other end up with one; a
+// newer stream from the same peer replaces the old (it restarted). A frame
+// of unknown kind, an application frame from a peer outside SetMembers, or
+// an undecodable chat/lobby message is dropped, logged and counted; 8 such
+// strikes in 10 s disconnect the peer and refuse it for 30 s. A frame too
+// large resets the stream at once (it cannot be resynchronised).
+//
+// # Layers, bottom up
 //
 //	identity.go   Ed25519 key on disk (mode 0600)
 //	host.go       libp2p host with the game's options
-//	frame.go      frame codec: 4-byte length, 1-byte kind, body; 64 KiB cap
+//	frame.go      frame codec
 //	transport.go  one stream per peer, heartbeat, deadlines, strikes
 //	connect.go    manual connect: multiaddr, or host:port + Noise probe
 //	txt.go        mDNS TXT record encoding and its parser
 //	discovery.go  mDNS advertise + continuous query with expiry
 //	chat.go       rate- and length-limited chat, ordered per sender
-//	lobby.go      create/join a game by name, seats, start
-//	session.go    drives a lockstep.Node from frames and a ticker
+//	lobbymsg.go   lobby messages and their parser
+//	lobby.go      find or create a game by name, seats, start
+//	session.go    drives a lockstep.Node; the durable game log
 //
 // p2p must never: send a packet anywhere but the LAN (no relays, no public
 // bootstrap peers, no UPnP/NAT-PMP, no AutoNAT), panic or corrupt state on

@@ -228,3 +228,35 @@ func TestHeadlessCrashAndResumeLAN(t *testing.T) {
 		t.Errorf("the restarted peer did not resume:\n%s", tail(runs[1].stderr.String(), 20))
 	}
 }
+
+// BenchmarkHeadlessFourPeersLAN: a whole game of four headless bot peers,
+// each in its own namespace, from start (discovery, lobby) to the last
+// result line, with no think time. Run with -benchtime=Nx.
+func BenchmarkHeadlessFourPeersLAN(b *testing.B) {
+	if !netlab.Enter(b) {
+		return
+	}
+	var play, moves float64
+	for b.Loop() {
+		runs := playLANGame(b, 4, 0)
+		// The headless log stamps each line with seconds since start.
+		var start, end float64
+		for _, l := range strings.Split(runs[0].stderr.String(), "\n") {
+			var at float64
+			if _, err := fmt.Sscanf(strings.TrimSpace(l), "%fs", &at); err != nil {
+				continue
+			}
+			switch {
+			case strings.Contains(l, " game ") && strings.Contains(l, "starting"):
+				start = at
+			case strings.Contains(l, "event game-over"):
+				end = at
+			case strings.Contains(l, "event moved"):
+				moves++
+			}
+		}
+		play += end - start
+	}
+	b.ReportMetric(play/float64(b.N), "s-play/game")
+	b.ReportMetric(moves/float64(b.N), "moves/game")
+}

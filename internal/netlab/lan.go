@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -13,10 +14,15 @@ import (
 // namespace Enter made. Peer i (from 0) has address 10.213.0.(i+1)/24 on
 // interface "eth0" in namespace Namespace(i).
 type LAN struct {
-	tb    testing.TB
-	tag   string
-	peers int
+	tb     testing.TB
+	tag    string
+	bridge string
+	seq    int
+	peers  int
 }
+
+// lans numbers the LANs of one process, so several can coexist.
+var lans atomic.Int32
 
 // NewLAN builds a LAN of n peers. It must run inside Enter's namespace;
 // the namespaces are deleted when tb ends.
@@ -28,18 +34,19 @@ func NewLAN(tb testing.TB, n int) *LAN {
 	if n < 1 || n > 250 {
 		tb.Fatalf("netlab: %d peers", n)
 	}
-	l := &LAN{tb: tb, tag: fmt.Sprintf("nl%d", os.Getpid()), peers: n}
-	if err := l.run("ip", "link", "add", "br0", "type", "bridge"); err != nil {
+	seq := int(lans.Add(1))
+	l := &LAN{tb: tb, tag: fmt.Sprintf("nl%d-%d", os.Getpid(), seq), bridge: fmt.Sprintf("br%d", seq), seq: seq, peers: n}
+	if err := l.run("ip", "link", "add", l.bridge, "type", "bridge"); err != nil {
 		Unavailable(tb, err)
 		return l
 	}
-	l.must("ip", "link", "set", "br0", "up")
+	l.must("ip", "link", "set", l.bridge, "up")
 	tb.Cleanup(l.delete)
 	for i := range n {
 		ns, veth := l.Namespace(i), l.hostSide(i)
 		l.must("ip", "netns", "add", ns)
 		l.must("ip", "link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", ns)
-		l.must("ip", "link", "set", veth, "master", "br0")
+		l.must("ip", "link", "set", veth, "master", l.bridge)
 		l.must("ip", "link", "set", veth, "up")
 		l.must("ip", "-n", ns, "addr", "add", l.Addr(i).String()+"/24", "dev", "eth0")
 		l.must("ip", "-n", ns, "link", "set", "eth0", "up")
@@ -56,7 +63,7 @@ func (l *LAN) Namespace(i int) string { return fmt.Sprintf("%s-%d", l.tag, i) }
 // Addr is peer i's IPv4 address.
 func (l *LAN) Addr(i int) net.IP { return net.IPv4(10, 213, 0, byte(i+1)).To4() }
 
-func (l *LAN) hostSide(i int) string { return fmt.Sprintf("v%d", i) }
+func (l *LAN) hostSide(i int) string { return fmt.Sprintf("v%d-%d", l.seq, i) }
 
 // Command prepares name args to run in peer i's namespace.
 func (l *LAN) Command(i int, name string, args ...string) *exec.Cmd {
@@ -81,7 +88,7 @@ func (l *LAN) delete() {
 	for i := range l.peers {
 		_ = l.run("ip", "netns", "del", l.Namespace(i))
 	}
-	_ = l.run("ip", "link", "del", "br0")
+	_ = l.run("ip", "link", "del", l.bridge)
 }
 
 func (l *LAN) run(name string, args ...string) error {
