@@ -13,6 +13,7 @@ import (
 	"aeroplane/p2p"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
@@ -130,11 +131,7 @@ func (p *Peer) attack(ctx context.Context) {
 		}
 		p.done(name, "a frame header of 1 MiB to each peer")
 	case "never-ending":
-		for _, id := range p.others() {
-			b := binary.BigEndian.AppendUint32(nil, 1000)
-			b = append(b, byte(p2p.KindGame), 1, 2, 3)
-			go p.raw(ctx, id, b, 8*time.Second)
-		}
+		go p.neverEnding(ctx)
 		p.done(name, "a frame of 1000 bytes that stops after 4, held open 8 s, to each peer")
 	case "chat-flood":
 		for _, id := range p.others() {
@@ -179,9 +176,15 @@ func (p *Peer) raw(ctx context.Context, id peer.ID, b []byte, hold time.Duration
 
 // connFlood opens bare TCP connections that never speak, then whole libp2p
 // hosts with fresh identities that open the game stream without being in
-// the game.
+// the game; it says per target what got through.
 func (p *Peer) connFlood(ctx context.Context) {
 	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	tcp := map[peer.ID]int{}
 	for _, id := range p.others() {
 		for _, a := range p.h.Peerstore().Addrs(id) {
 			na, err := manet.ToNetAddr(a)
@@ -192,43 +195,81 @@ func (p *Peer) connFlood(ctx context.Context) {
 				continue
 			}
 			for range 100 {
-				c, err := net.DialTimeout("tcp", na.String(), time.Second)
-				if err == nil {
+				if c, err := net.DialTimeout("tcp", na.String(), time.Second); err == nil {
 					conns = append(conns, c)
+					tcp[id]++
 				}
 			}
 			break
 		}
 	}
-	p.say("conn-flood: %d bare TCP connections open", len(conns))
+	streams := map[peer.ID]int{}
 	for range 8 {
-		k, _, err := crypto.GenerateEd25519Key(rand.Reader)
-		if err != nil {
-			continue
-		}
-		h, err := p2p.NewHost(p2p.HostConfig{Identity: k})
+		h, err := freshHost()
 		if err != nil {
 			p.say("conn-flood host: %v", err)
 			continue
 		}
+		defer h.Close()
 		for _, id := range p.others() {
-			cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-			err := h.Connect(cctx, peer.AddrInfo{ID: id, Addrs: p.h.Peerstore().Addrs(id)})
-			if err == nil {
-				var s network.Stream
-				if s, err = h.NewStream(cctx, id, protocol.ID(p2p.ProtocolID)); err == nil {
-					b, _ := p2p.AppendFrame(nil, p2p.Frame{Kind: p2p.KindGame, Body: []byte("let me in")})
-					_, _ = s.Write(b)
+			if s := p.openAs(ctx, h, id); s != nil {
+				b, _ := p2p.AppendFrame(nil, p2p.Frame{Kind: p2p.KindGame, Body: []byte("let me in")})
+				if _, err := s.Write(b); err == nil {
+					streams[id]++
 				}
 			}
-			cancel()
 		}
-		defer h.Close()
+	}
+	for _, id := range p.others() {
+		p.say("conn-flood to %s: tcp=%d streams=%d", id, tcp[id], streams[id])
 	}
 	time.Sleep(2 * time.Second)
-	for _, c := range conns {
-		c.Close()
+}
+
+func freshHost() (host.Host, error) {
+	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		return nil, err
 	}
+	return p2p.NewHost(p2p.HostConfig{Identity: k})
+}
+
+// openAs opens the game stream to id from host h (nil if refused).
+func (p *Peer) openAs(ctx context.Context, h host.Host, id peer.ID) network.Stream {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	if err := h.Connect(ctx, peer.AddrInfo{ID: id, Addrs: p.h.Peerstore().Addrs(id)}); err != nil {
+		return nil
+	}
+	s, err := h.NewStream(ctx, id, protocol.ID(p2p.ProtocolID))
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// neverEnding sends, from a fresh identity (so no newer stream of ours can
+// replace it), a frame header for 1000 bytes followed by 4 and silence.
+func (p *Peer) neverEnding(ctx context.Context) {
+	h, err := freshHost()
+	if err != nil {
+		p.say("never-ending host: %v", err)
+		return
+	}
+	defer h.Close()
+	for _, id := range p.others() {
+		s := p.openAs(ctx, h, id)
+		if s == nil {
+			p.say("never-ending to %s: refused", id)
+			continue
+		}
+		b := binary.BigEndian.AppendUint32(nil, 1000)
+		b = append(b, byte(p2p.KindGame), 1, 2, 3)
+		if _, err := s.Write(b); err == nil {
+			p.say("never-ending to %s: from %s", id, h.ID())
+		}
+	}
+	time.Sleep(8 * time.Second)
 }
 
 // ipOf is the cheater's first IPv4 listen address.

@@ -54,41 +54,22 @@ func honestGame(t *testing.T, lan *netlab.LAN, n int, lobby string) []*peer {
 // p2pShort is how the transport's log lines name a peer.
 func p2pShort(id string) string { return id[len(id)-8:] }
 
-// What each attack must leave in every honest peer's log.
-func namedBy(attack, lockShort, netShort string) []string {
-	cheat := func(kind string) []string {
-		return []string{`event cheating peer=` + lockShort + ` kind=` + kind + `:`}
-	}
-	switch attack {
-	case "bad-reveal":
-		return cheat("bad-reveal")
-	case "out-of-turn":
-		return cheat("out-of-turn")
-	case "wrong-seat":
-		return cheat("wrong-seat")
-	case "illegal-move":
-		return cheat("illegal-move")
-	case "stale":
-		return cheat("stale-message")
-	case "replay":
-		return []string{`msg="game frame rejected" peer=` + netShort + ` err="frame for another game`}
-	case "garbage":
-		return []string{`msg="bad frame dropped" peer=` + netShort + ` why="frame of unknown kind`,
-			`msg="game frame rejected" peer=` + netShort + ` err="bad frame`}
-	case "oversized":
-		return []string{`msg="bad frame dropped" peer=` + netShort + ` why="frame too large`}
-	case "chat-flood":
-		return []string{`msg="chat line over the rate limit dropped" peer=` + netShort}
-	case "conn-flood":
-		return []string{`why="application frame from a peer not in the game"`}
-	case "never-ending":
-		return []string{`msg="peer down" peer=` + netShort + ` reason="heartbeat timeout"`}
-	case "copied-chain":
-		return append(cheat("copied-chain"), cheat("bad-reveal")...)
-	case "equivocation":
-		return append(cheat("equivocation"), "event halted")
-	}
-	return nil
+// What each attack must leave in every honest peer's log (regular
+// expressions; %[1]s is lockstep's short name of the cheater, %[2]s the
+// transport's). The floods are per target: see checkFloods.
+var namedBy = map[string][]string{
+	"bad-reveal":   {`event cheating peer=%[1]s kind=bad-reveal:`},
+	"out-of-turn":  {`event cheating peer=%[1]s kind=out-of-turn:`},
+	"wrong-seat":   {`event cheating peer=%[1]s kind=wrong-seat:`},
+	"illegal-move": {`event cheating peer=%[1]s kind=illegal-move:`},
+	"stale":        {`event cheating peer=%[1]s kind=stale-message:`},
+	"replay":       {`msg="game frame rejected" peer=%[2]s err="frame for another game`},
+	"garbage": {`msg="bad frame dropped" self=\S+ peer=%[2]s why="frame of unknown kind`,
+		`msg="game frame rejected" peer=%[2]s err="bad frame`},
+	"oversized":    {`msg="bad frame dropped" self=\S+ peer=%[2]s why="frame too large`},
+	"chat-flood":   {`msg="chat line over the rate limit dropped" self=\S+ peer=%[2]s`},
+	"copied-chain": {`event cheating peer=%[1]s kind=copied-chain:`, `event cheating peer=%[1]s kind=bad-reveal:`},
+	"equivocation": {`event cheating peer=%[1]s kind=equivocation:`, `event halted`},
 }
 
 // checkNamed asserts that every honest peer's log names the cheater for
@@ -101,11 +82,42 @@ func checkNamed(t *testing.T, honest []*peer, cheater *peer, id string, attacks 
 			continue
 		}
 		for _, p := range honest {
-			for _, want := range namedBy(a, shortID(id), p2pShort(id)) {
-				if !strings.Contains(p.stderr.String(), want) {
-					t.Errorf("peer %d: attack %s not named (no %q in its log)", p.i, a, want)
+			for _, want := range namedBy[a] {
+				re := regexp.MustCompile(fmt.Sprintf(want, regexp.QuoteMeta(shortID(id)), regexp.QuoteMeta(p2pShort(id))))
+				if !re.MatchString(p.stderr.String()) {
+					t.Errorf("peer %d: attack %s not named (no %q in its log)", p.i, a, re)
 				}
 			}
+		}
+	}
+}
+
+// checkFloods: a fresh identity's game frames are struck as "not in the
+// game", a never-ending frame ends in a heartbeat timeout; a peer that
+// refused the connection outright (resource limits) is fine too, and the
+// test says so.
+func checkFloods(t *testing.T, honest []*peer, cheater *peer) {
+	t.Helper()
+	out := cheater.stdout.String()
+	for _, p := range honest {
+		id, log := p.id(), p.stderr.String()
+		m := regexp.MustCompile(`conn-flood to ` + id + `: tcp=(\d+) streams=(\d+)`).FindStringSubmatch(out)
+		switch {
+		case m == nil:
+			t.Errorf("the cheater did not report its connection flood on peer %d", p.i)
+		case m[2] == "0":
+			t.Logf("peer %d refused every flooding identity's stream (%s bare TCP connections were accepted)", p.i, m[1])
+		case !strings.Contains(log, `why="application frame from a peer not in the game"`):
+			t.Errorf("peer %d took %s streams from strangers and logged no strike", p.i, m[2])
+		default:
+			t.Logf("peer %d struck the flooding identities (%s streams, %s bare TCP)", p.i, m[2], m[1])
+		}
+		n := regexp.MustCompile(`never-ending to ` + id + `: from (\S+)`).FindStringSubmatch(out)
+		switch {
+		case n == nil:
+			t.Logf("peer %d refused the never-ending stream", p.i)
+		case !regexp.MustCompile(`msg="peer down" self=\S+ peer=` + p2pShort(n[1]) + ` reason="heartbeat timeout"`).MatchString(log):
+			t.Errorf("peer %d: the never-ending frame from %s did not end in a heartbeat timeout", p.i, n[1])
 		}
 	}
 }
@@ -129,6 +141,7 @@ func TestCheaterOverLAN(t *testing.T) {
 	}
 	t.Logf("cheater's account:\n%s", cheater.stdout.String())
 	checkNamed(t, honest, cheater, id, attacks)
+	checkFloods(t, honest, cheater)
 	for _, p := range honest {
 		if strings.Contains(p.stderr.String(), "event halted") {
 			t.Errorf("peer %d halted", p.i)

@@ -244,10 +244,16 @@ func finishEqual(t testing.TB, ps []*peer, seats int, within time.Duration) resu
 // startGame starts n headless peers in one lobby, the creator first so that
 // the others join its lobby instead of racing to create their own.
 func startGame(t testing.TB, lan *netlab.LAN, n int, lobby string, args ...string) []*peer {
+	return startGameWith(t, lan, n, lobby, nil, args...)
+}
+
+// startGameWith is startGame with extra arguments for some peers.
+func startGameWith(t testing.TB, lan *netlab.LAN, n int, lobby string, extra map[int][]string, args ...string) []*peer {
 	t.Helper()
 	var ps []*peer
 	for i := range n {
-		p := newPeer(t, lan, i, append([]string{"--bot", "random", "--lobby", lobby, "--players", fmt.Sprint(n)}, args...)...)
+		a := append([]string{"--bot", "random", "--lobby", lobby, "--players", fmt.Sprint(n)}, args...)
+		p := newPeer(t, lan, i, append(a, extra[i]...)...)
 		ps = append(ps, p)
 		if i == 0 {
 			p.start("--find-for", "200ms")

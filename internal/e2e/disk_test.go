@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+	"aeroplane/lockstep"
+)
+
+// mountTmpfs mounts a tmpfs of size with opts at a fresh directory. It
+// runs inside netlab.Enter's own mount namespace, so the machine's mounts
+// never change.
+func mountTmpfs(t *testing.T, size, opts string) string {
+	t.Helper()
+	if !netlab.Inside() {
+		t.Fatal("mountTmpfs outside the test's own mount namespace")
+	}
+	dir := t.TempDir()
+	o := "size=" + size
+	if opts != "" {
+		o += "," + opts
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", o, "e2e", dir).CombinedOutput(); err != nil {
+		netlab.Unavailable(t, errors.New("mount tmpfs: "+err.Error()+": "+string(out)))
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", "-l", dir).Run() })
+	return dir
+}
+
+// checkLogReadable asserts a log a stopped peer left is a good prefix (a
+// torn last record at most) that verifies as far as it goes.
+func checkLogReadable(t *testing.T, dir string) {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(dir, "game-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("want one game log in %s, found %v", dir, logs)
+	}
+	data, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := lockstep.ParseLog(data)
+	if err != nil && !errors.Is(err, lockstep.ErrTornTail) {
+		t.Fatalf("the log of a stopped peer does not read: %v", err)
+	}
+	v, err := lockstep.VerifyRecords(recs)
+	if err != nil {
+		t.Fatalf("the log of a stopped peer does not verify: %v", err)
+	}
+	t.Logf("%s: %d bytes, %d records, verifies to roll %d", filepath.Base(logs[0]), len(data), len(recs), v.Rolls)
+}
+
+// The disk under --data fills up mid-game: the peer stops with an error
+// that says so, its log up to there still reads and verifies, and the
+// other peer finishes the game with a bot in the seat.
+func TestDiskFullStopsSafely(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 2)
+	full := mountTmpfs(t, "48k", "")
+	// Peer 1's data directory is on the tiny disk (a later --data wins).
+	ps := startGameWith(t, lan, 2, "disk full", map[int][]string{1: {"--data", full}}, "--think", "20ms")
+	err := ps[1].wait(3 * time.Minute)
+	if err == nil {
+		t.Fatalf("the peer on a full disk finished as if nothing happened\n%s", ps[1].report())
+	}
+	msg := ps[1].stderr.String()
+	if !strings.Contains(msg, "no space left on device") || !strings.Contains(msg, "game log") {
+		t.Errorf("the error does not say the disk is full:\n%s", tail(msg, 5))
+	}
+	t.Logf("peer 1 stopped: %s", strings.TrimSpace(tail(msg, 1)))
+	checkLogReadable(t, full)
+	r := finishEqual(t, ps[:1], 2, 3*time.Minute)
+	if !regexp.MustCompile(`event absent peer=`).MatchString(ps[0].stderr.String()) {
+		t.Errorf("peer 0 never saw the stopped peer absent")
+	}
+	t.Logf("peer 0 finished alone with a bot: %s", r.order)
+}
+
+// An unwritable --data directory is refused with a clear error.
+func TestUnwritableDataDir(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 2)
+	ro := mountTmpfs(t, "64k", "ro")
+	ps := startGameWith(t, lan, 2, "read only", map[int][]string{1: {"--data", ro}}, "--think", "20ms")
+	if err := ps[1].wait(time.Minute); err == nil {
+		t.Fatalf("a peer with a read-only --data ran\n%s", ps[1].report())
+	}
+	msg := ps[1].stderr.String()
+	if !strings.Contains(msg, "read-only file system") || !strings.Contains(msg, "--data") {
+		t.Errorf("the error does not name the read-only --data:\n%s", tail(msg, 5))
+	}
+	t.Logf("peer 1 refused: %s", strings.TrimSpace(tail(msg, 1)))
+	if strings.Contains(msg, "game ") && strings.Contains(msg, " starting:") {
+		t.Errorf("the peer joined and started a game before finding it cannot keep its log (check --data before the lobby)")
+	}
+}
