@@ -129,11 +129,15 @@ func (g *game) onVote(p *player, m *message) {
 // blocked reports whether player i's input for step s must wait: some
 // present player voted it absent and no one has proved the vote void.
 func (g *game) blocked(i int, s uint64) bool {
-	vs := g.votes[voteKey{i, s}]
-	if len(vs) == 0 || !quorum(g.n.players, []int{i}) {
-		return false // no vote, or one that can never carry: nothing to keep
+	if !quorum(g.n.players, []int{i}) {
+		return false // a vote that can never carry keeps nothing
 	}
-	return !g.voided(i, s)
+	for j := range g.votes[voteKey{i, s}] {
+		if !g.n.players[j].absent { // an absent player's vote carries nothing
+			return !g.voided(i, s)
+		}
+	}
+	return false
 }
 
 // voided reports whether another present player that did not vote i
@@ -344,6 +348,13 @@ func (g *game) rollbackIfExcluded() bool {
 			p.pstate = sn.ps[i]
 		}
 		g.lastSnap = key.step
+		// Reveals signed on the undone branch are re-read from our own
+		// queue; one that no longer fits is replaced by a fresh one.
+		if g.phase == PhaseMove {
+			g.myRevealed = min(g.myRevealed, g.k+1)
+		} else {
+			g.myRevealed = min(g.myRevealed, g.k)
+		}
 		g.n.emit(Event{Kind: EventRolledBack, Roll: g.k, Peer: g.n.players[key.who].id,
 			Detail: fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step)})
 		return true

@@ -58,7 +58,7 @@ func faultySim(t testing.TB, seed uint64) *sim {
 func TestSimFaults(t *testing.T) {
 	games := *simGames
 	if raceOn && !flagSet("sim.games") {
-		games = 100
+		games = 30
 	}
 	first, last := *simFrom, *simFrom+uint64(games)-1
 	if *simSeed != 0 {
@@ -95,4 +95,13 @@ func flagSet(name string) bool {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// raceScale is n, or a fifth of it under the race detector (lockstep has no
+// goroutines: -race finds nothing here, it only slows the simulations).
+func raceScale(n uint64) uint64 {
+	if raceOn {
+		return max(2, n/5)
+	}
+	return n
 }

@@ -170,7 +170,7 @@ func (g *game) mayReveal() bool {
 func (g *game) stepReveal() bool {
 	n := g.n
 	moved := false
-	if n.self >= 0 && !n.restoring && g.present(n.self, g.k) && g.myRevealed <= g.k && g.mayReveal() {
+	if n.self >= 0 && !n.restoring && g.present(n.self, g.k) && g.myRevealed <= g.k && !g.ownPending(g.k) && g.mayReveal() {
 		g.wantRoll = false
 		if err := g.sendReveal(g.k, g.hist, nil); err != nil {
 			g.halt(err.Error())
@@ -240,7 +240,9 @@ func (g *game) takeReveal(p *player) bool {
 		return false
 	}
 	if m.kind == kindReveal && m.k > g.k {
-		return false // the sender is one roll ahead of us
+		if m = g.supersede(p, g.k); m == nil {
+			return false // the sender is one roll ahead of us
+		}
 	}
 	g.consume(p)
 	switch {
@@ -345,6 +347,33 @@ func (n *Node) myLink(k uint64) (link, anchor [32]byte, hasAnchor bool) {
 	return link, anchor, hasAnchor
 }
 
+// supersede handles a sender that rolled back: its tentative reveals for
+// later rolls sit in its queue before its new reveal for roll limit or an
+// earlier one. The later reveal of an earlier roll supersedes them: they are
+// skipped (never applied) and the new one is returned. Honest senders that
+// never rolled back never produce this pattern.
+func (g *game) supersede(p *player, limit uint64) *message {
+	for j := p.next + 1; j < len(p.msgs); j++ {
+		if m := p.msgs[j]; m.kind == kindReveal && m.k <= limit {
+			p.next = j
+			return m
+		}
+	}
+	return nil
+}
+
+// ownPending reports whether the local player's queue still holds an
+// unconsumed reveal for roll k (after a rollback its old one is re-read).
+func (g *game) ownPending(k uint64) bool {
+	me := g.n.players[g.n.self]
+	for j := me.next; j < len(me.msgs); j++ {
+		if m := me.msgs[j]; m.kind == kindReveal && m.k == k {
+			return true
+		}
+	}
+	return false
+}
+
 // mover is the player index flying the colour to move (-1: a bot seat).
 func (g *game) mover() int { return g.n.seat[g.pos.ToMove()] }
 
@@ -373,6 +402,11 @@ func (g *game) stepMove() bool {
 		return false
 	}
 	m := g.peek(p)
+	if m != nil && m.kind == kindReveal && m.k > g.k+1 {
+		if nm := g.supersede(p, g.k+1); nm != nil {
+			m = nm
+		}
+	}
 	if m == nil {
 		if owner == n.self && !n.restoring && !g.toldMove {
 			g.toldMove = true
