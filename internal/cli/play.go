@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -55,14 +56,14 @@ func play(e *env, run func(playSetup) error) error {
 	fs := newFlags(e, "play")
 	var connect multiFlag
 	offline := fs.Bool("offline", false, "play alone against bots on this machine: no network at all")
-	name := fs.String("name", defaultName(), "your name as other players see it")
-	fs.Var(&connect, "connect", "address of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
-	identity := fs.String("identity", "", "identity key file: the same key is the same player to the others\n(default "+defaultIdentityHint()+", created on first use)")
-	data := fs.String("data", "", "directory for the saved game logs (default "+defData+")")
-	port := fs.Int("port", 0, "TCP and UDP port to listen on (default: any free port)")
+	name := fs.String("name", defaultName(), "your `NAME` as other players see it")
+	fs.Var(&connect, "connect", "`ADDR` of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
+	identity := fs.String("identity", "", "identity key `FILE`: the same key is the same player to the others\n(default "+defaultIdentityHint()+", created on first use)")
+	data := fs.String("data", "", "`DIR` for the saved game logs (default "+defData+")")
+	port := fs.Int("port", 0, "TCP and UDP `PORT` to listen on (default: any free port)")
 	noDiscovery := fs.Bool("no-discovery", false, "do not use mDNS: find players only with --connect or the connect key")
-	lang := fs.String("lang", "", "language of the interface: "+fmt.Sprint(i18n.Languages())+" (default: from LC_ALL, LC_MESSAGES or LANG)")
-	rulesText := fs.String("rules", "", "rules of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
+	lang := fs.String("lang", "", "`CODE` of the interface language: "+fmt.Sprint(i18n.Languages())+" (default: from LC_ALL, LC_MESSAGES or LANG)")
+	rulesText := fs.String("rules", "", "`RULES` of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
 	botDelay := fs.Duration("bot-delay", 700*time.Millisecond, "--offline: pause before each bot's roll, so that people can follow\n(on the LAN, bots play at the pace of the protocol)")
 	fs.Usage = func() { playUsage(e.stderr, fs.PrintDefaults, dir, defData) }
 	pos, err := parseFlags(fs, e.args)
@@ -162,6 +163,9 @@ func runTerminal(s playSetup) error {
 	defer f.Close()
 	logger := slog.New(slog.NewTextHandler(f, nil))
 	s.opts.Logger = logger
+	if err := probeTerminal(); err != nil {
+		return err
+	}
 	sess, err := newPlaySession(s, logger)
 	if err != nil {
 		logger.Error("cannot start", "err", err)
@@ -170,7 +174,25 @@ func runTerminal(s playSetup) error {
 	logger.Info("play", "offline", s.offline, "data", s.dataDir, "identity", s.identity)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return ui.Run(ctx, sess, s.opts, nil) // it closes the session
+	// Run closes the session, whatever happens.
+	if err := ui.Run(ctx, sess, s.opts, nil); err != nil {
+		return fmt.Errorf("the interface stopped: %w (play needs a terminal; `aeroplane headless` plays without one)", err)
+	}
+	return nil
+}
+
+// probeTerminal fails before the network starts when there is no terminal
+// to play on (tcell would only find out after the lobby went up). It only
+// opens and closes the terminal device; drawing is ui's.
+func probeTerminal() error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("no terminal to play on: %w (run it in a terminal; `aeroplane headless` plays without one)", err)
+	}
+	return tty.Close()
 }
 
 // newPlaySession is the session behind the interface: the real lockstep
