@@ -373,6 +373,7 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 		l.updateView()
 		l.view.Free = m.Free
 		l.changed()
+		l.meetRoster()
 	case lobbyFull:
 		if in.From == l.host && !l.inRoster() {
 			return LobbyResult{}, true, fmt.Errorf("p2p: %w: %q has no free seat (pick another lobby name)", ErrLobbyFull, l.cfg.Lobby)
@@ -384,6 +385,23 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 		return l.started(m)
 	}
 	return LobbyResult{}, false, nil
+}
+
+// meetRoster connects to the lobby's other players in the background, so
+// lobby chat reaches all of them and the game starts on a full mesh.
+func (l *lobby) meetRoster() {
+	for _, r := range l.roster {
+		id, err := peer.Decode(r.ID)
+		if err != nil || id == l.self || l.t.Connected(id) {
+			continue
+		}
+		info := peer.AddrInfo{ID: id, Addrs: parseAddrs(r.Addrs)}
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = l.t.Connect(ctx, info)
+		}()
+	}
 }
 
 func (l *lobby) onJoin(from peer.ID, m lobbyMsg) {

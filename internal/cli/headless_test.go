@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -237,26 +238,38 @@ func BenchmarkHeadlessFourPeersLAN(b *testing.B) {
 		return
 	}
 	var play, moves float64
-	for b.Loop() {
+	for range b.N {
 		runs := playLANGame(b, 4, 0)
-		// The headless log stamps each line with seconds since start.
-		var start, end float64
-		for _, l := range strings.Split(runs[0].stderr.String(), "\n") {
-			var at float64
-			if _, err := fmt.Sscanf(strings.TrimSpace(l), "%fs", &at); err != nil {
-				continue
-			}
-			switch {
-			case strings.Contains(l, " game ") && strings.Contains(l, "starting"):
-				start = at
-			case strings.Contains(l, "event game-over"):
-				end = at
-			case strings.Contains(l, "event moved"):
-				moves++
-			}
-		}
-		play += end - start
+		p, m := gamePhase(runs[0].stderr.String())
+		play += p
+		moves += m
 	}
 	b.ReportMetric(play/float64(b.N), "s-play/game")
 	b.ReportMetric(moves/float64(b.N), "moves/game")
+}
+
+// gamePhase reads a headless log (each line stamped with seconds since
+// start) for the time from "game ... starting" to "game-over" and the
+// number of moves.
+func gamePhase(log string) (seconds, moves float64) {
+	var start, end float64
+	for _, l := range strings.Split(log, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 || !strings.HasSuffix(f[0], "s") {
+			continue
+		}
+		at, err := strconv.ParseFloat(strings.TrimSuffix(f[0], "s"), 64)
+		if err != nil {
+			continue
+		}
+		switch {
+		case f[1] == "game" && strings.Contains(l, "starting"):
+			start = at
+		case strings.Contains(l, "event game-over"):
+			end = at
+		case strings.Contains(l, "event moved"):
+			moves++
+		}
+	}
+	return end - start, moves
 }
