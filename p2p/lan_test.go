@@ -143,10 +143,10 @@ func TestLANFourPeers(t *testing.T) {
 	lan := netlab.NewLAN(t, 4)
 	as := startAgents(t, lan, 4)
 	for _, a := range as {
-		a.expectAll(t, "found", others(as, a.i), 10*time.Second)
+		a.expectAll(t, "found", others(as, a.i), 20*time.Second)
 	}
 	for _, a := range as {
-		a.expectAll(t, "up", others(as, a.i), 10*time.Second)
+		a.expectAll(t, "up", others(as, a.i), 20*time.Second)
 	}
 	// Frames: every peer sends one to every other.
 	for _, a := range as {
@@ -203,7 +203,7 @@ func TestLANLinkDownSeenAbsent(t *testing.T) {
 	}
 	lan := netlab.NewLAN(t, 2)
 	as := startAgents(t, lan, 2)
-	as[0].expectAll(t, "up", []string{as[1].id}, 10*time.Second)
+	as[0].expectAll(t, "up", []string{as[1].id}, 20*time.Second)
 	lan.LinkDown(1)
 	start := time.Now()
 	l := as[0].expect(t, "down", 10*time.Second, func(f []string) bool { return f[0] == "down" && f[1] == as[1].id })
