@@ -18,7 +18,7 @@ func startCheater(t *testing.T, lan *netlab.LAN, i int, lobby string, attacks ..
 	t.Helper()
 	c := newPeer(t, lan, i)
 	c.startCmd(os.Getenv(cheatEnv), "--lobby", lobby, "--name", "cheater", "--identity", filepath.Join(c.dir, "id.key"),
-		"--think", "50ms", "--attacks", strings.Join(attacks, ","))
+		"--think", "20ms", "--attacks", strings.Join(attacks, ","))
 	deadline := time.Now().Add(30 * time.Second)
 	re := regexp.MustCompile(`(?m)^peer (\S+)$`)
 	for {
@@ -38,7 +38,7 @@ func honestGame(t *testing.T, lan *netlab.LAN, n int, lobby string) []*peer {
 	t.Helper()
 	var ps []*peer
 	for i := range n {
-		p := newPeer(t, lan, i, "--bot", "random", "--lobby", lobby, "--players", fmt.Sprint(n+1), "--think", "50ms")
+		p := newPeer(t, lan, i, "--bot", "random", "--lobby", lobby, "--players", fmt.Sprint(n+1), "--think", "20ms")
 		ps = append(ps, p)
 		if i == 0 {
 			p.start("--find-for", "200ms")
@@ -131,7 +131,7 @@ func TestCheaterOverLAN(t *testing.T) {
 		return
 	}
 	attacks := []string{"bad-reveal", "out-of-turn", "wrong-seat", "illegal-move", "stale", "replay",
-		"garbage", "oversized", "chat-flood", "spoof-mdns", "conn-flood", "never-ending"}
+		"garbage", "oversized", "chat-flood", "spoof-mdns", "never-ending", "conn-flood"}
 	lan := netlab.NewLAN(t, 4)
 	honest := honestGame(t, lan, 3, "cheat")
 	cheater, id := startCheater(t, lan, 3, "cheat", attacks...)

@@ -17,7 +17,7 @@ func TestCrashOneOfFourOthersGoOn(t *testing.T) {
 		return
 	}
 	lan := netlab.NewLAN(t, 4)
-	ps := startGame(t, lan, 4, "crash", "--think", "50ms")
+	ps := startGame(t, lan, 4, "crash", "--think", "20ms")
 	victim := ps[3]
 	short := shortID(victim.id())
 	victim.mustLog(midGame, 2*time.Minute)
@@ -46,7 +46,7 @@ func TestCrashRejoin(t *testing.T) {
 		return
 	}
 	lan := netlab.NewLAN(t, 4)
-	ps := startGame(t, lan, 4, "rejoin", "--think", "50ms")
+	ps := startGame(t, lan, 4, "rejoin", "--think", "20ms")
 	victim := ps[3]
 	short := shortID(victim.id())
 	victim.mustLog(midGame, 2*time.Minute)
@@ -70,7 +70,7 @@ func TestCrashAllRestart(t *testing.T) {
 		return
 	}
 	lan := netlab.NewLAN(t, 4)
-	ps := startGame(t, lan, 4, "all crash", "--think", "50ms")
+	ps := startGame(t, lan, 4, "all crash", "--think", "20ms")
 	ps[0].mustLog(midGame, 2*time.Minute)
 	for _, p := range ps {
 		p.kill9()

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -66,10 +65,29 @@ func TestMain(m *testing.M) {
 
 const cheatEnv = "AEROPLANE_E2E_CHEAT"
 
+// goTool is the go command that runs this test: $GOROOT/bin/go when go
+// test set GOROOT, else the one on PATH.
+func goTool() string {
+	if root := os.Getenv("GOROOT"); root != "" {
+		if p := filepath.Join(root, "bin", "go"); fileExists(p) {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return "go"
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
 func build(out, pkg string) error {
 	// Not -race: four race-instrumented peers do not fit this machine's
 	// memory next to the others' work; the packages' own tests run -race.
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", out, pkg)
+	cmd := exec.Command(goTool(), "build", "-o", out, pkg)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go %s: %v\n%s", strings.Join(cmd.Args[1:], " "), err, b)
 	}

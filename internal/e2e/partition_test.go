@@ -16,7 +16,7 @@ func TestPartitionLinkDown10s(t *testing.T) {
 		return
 	}
 	lan := netlab.NewLAN(t, 4)
-	ps := startGame(t, lan, 4, "partition", "--think", "50ms")
+	ps := startGame(t, lan, 4, "partition", "--think", "20ms")
 	cut := ps[2]
 	short := shortID(cut.id())
 	cut.mustLog(midGame, 2*time.Minute)
@@ -40,7 +40,7 @@ func TestPartialPartition(t *testing.T) {
 		return
 	}
 	lan := netlab.NewLAN(t, 4)
-	ps := startGame(t, lan, 4, "partial", "--think", "50ms")
+	ps := startGame(t, lan, 4, "partial", "--think", "20ms")
 	ps[0].mustLog(midGame, 2*time.Minute)
 	blackhole(t, lan, 1, 2)
 	blackhole(t, lan, 2, 1)
