@@ -62,7 +62,7 @@ func startTerm(t *testing.T, wrap func(name string, args ...string) *exec.Cmd, e
 	for _, a := range argv {
 		q = append(q, shellQuote(a))
 	}
-	script := strings.Join(q, " ") + `; echo "exit=$?"; stty -a; exec sleep 600`
+	script := strings.Join(q, " ") + `; echo "exit=$?"; stty -a; echo "modes-end"; exec sleep 600`
 	args := []string{"-u", "-S", tm.sock, "-f", "/dev/null", "new-session", "-d", "-s", "play", "-x", "120", "-y", "40"}
 	for _, e := range env {
 		args = append(args, "-e", e)
@@ -161,7 +161,7 @@ func flat(screen string) string {
 func (tm *term) quitAndCheck() {
 	tm.t.Helper()
 	tm.keys(keyQuit)
-	s := tm.waitFor("the exit status after q", 100, contains("exit="))
+	s := tm.waitFor("the exit status after q", 100, contains("exit=", "modes-end"))
 	if !strings.Contains(s, "exit=0") {
 		tm.t.Fatalf("the program did not exit cleanly:\n%s", s)
 	}
