@@ -51,7 +51,7 @@ func play(e *env, run func(playSetup) error) error {
 	dir, dirErr := ui.StateDir(playEnv)
 	defData := filepath.Join(dir, "games")
 	if dirErr != nil {
-		defData = "(none: set XDG_STATE_HOME or HOME, or pass --data)"
+		defData = "none: set XDG_STATE_HOME or HOME"
 	}
 	fs := newFlags(e, "play")
 	var connect multiFlag
@@ -93,7 +93,10 @@ func play(e *env, run func(playSetup) error) error {
 		return usageError("--rules: %v", err)
 	}
 	if dirErr != nil {
-		return fmt.Errorf("%w (the game keeps its logs there)", dirErr)
+		if *data == "" {
+			return fmt.Errorf("%w, or pass --data DIR (the game keeps its logs there)", dirErr)
+		}
+		dir = *data // diagnostics next to the games
 	}
 	s := playSetup{
 		opts:        ui.Options{Lang: i18n.Choose(*lang, playEnv), Rules: rules, StepDelay: 350 * time.Millisecond},

@@ -161,6 +161,25 @@ func TestPlayOfflineSession(t *testing.T) {
 	}
 }
 
+// Without HOME or XDG_STATE_HOME, --data is where everything goes; without
+// it too, the error says what to set.
+func TestPlayNoStateDir(t *testing.T) {
+	withPlayEnv(t, map[string]string{})
+	t.Setenv("HOME", "")
+	var got *playSetup
+	err := play(&env{args: []string{"--offline", "--data", "/d"}, stderr: &bytes.Buffer{}}, func(s playSetup) error { got = &s; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.dataDir != "/d" || got.logPath != "/d/aeroplane.log" {
+		t.Errorf("data %s, diagnostics %s: want both in /d", got.dataDir, got.logPath)
+	}
+	err = play(&env{args: []string{"--offline"}, stderr: &bytes.Buffer{}}, func(playSetup) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "--data") || !strings.Contains(err.Error(), "XDG_STATE_HOME") {
+		t.Errorf("err %v, want advice to set XDG_STATE_HOME or pass --data", err)
+	}
+}
+
 func TestPlayDataDirNotWritable(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
