@@ -227,4 +227,3 @@ func BenchmarkBinarySize(b *testing.B) {
 		})
 	}
 }
-

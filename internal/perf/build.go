@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 )
 
@@ -14,7 +13,12 @@ import (
 func BuildBinary(dir, name string, args ...string) (string, int64, error) {
 	out := filepath.Join(dir, name)
 	all := append([]string{"build", "-o", out}, args...)
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), append(all, "aeroplane")...)
+	// The go command that runs this test, else the one on PATH.
+	goCmd := "go"
+	if root := os.Getenv("GOROOT"); root != "" {
+		goCmd = filepath.Join(root, "bin", "go")
+	}
+	cmd := exec.Command(goCmd, append(all, "aeroplane")...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", 0, fmt.Errorf("go %s: %w\n%s", strings.Join(cmd.Args[1:], " "), err, b)
 	}
