@@ -69,7 +69,7 @@ var namedBy = map[string][]string{
 	"oversized":    {`msg="bad frame dropped" self=\S+ peer=%[2]s why="frame too large`},
 	"chat-flood":   {`msg="chat line over the rate limit dropped" self=\S+ peer=%[2]s`},
 	"copied-chain": {`event cheating peer=%[1]s kind=copied-chain:`, `event cheating peer=%[1]s kind=bad-reveal:`},
-	"equivocation": {`event cheating peer=%[1]s kind=equivocation:`, `event halted`},
+	"equivocation": {`event cheating peer=%[1]s kind=equivocation:`, `event halted: %[1]s signed two different messages`},
 }
 
 // checkNamed asserts that every honest peer's log names the cheater for
