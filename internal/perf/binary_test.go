@@ -57,14 +57,22 @@ func BenchmarkStartup(b *testing.B) {
 		"TERM=xterm-256color", "LANG=C.UTF-8", "PATH=" + os.Getenv("PATH")}
 	floorCmd := []string{"sh", "-c", "echo floor ready; exec sleep 60"}
 	b.Run("pty", func(b *testing.B) {
+		var cpu, wait []time.Duration
 		run := func(want string, argv ...string) time.Duration {
-			d, err := TimeToOutput(want, 20*time.Second, env, argv...)
+			out, err := TimeToOutput(want, 20*time.Second, env, argv...)
 			if err != nil {
 				b.Fatal(err)
 			}
-			return d
+			if argv[0] == bin {
+				cpu, wait = append(cpu, out.OnCPU), append(wait, out.Waiting)
+			}
+			return out.Wall
 		}
 		reportStartup(b, func() time.Duration { return run("floor ready", floorCmd...) }, func() time.Duration { return run(lobbyText, bin) })
+		c, w := Summarize(cpu), Summarize(wait)
+		b.Logf("on a CPU:      %v\nin a run queue: %v", c, w)
+		b.ReportMetric(ms(c.P50), "oncpu-p50-ms")
+		b.ReportMetric(ms(w.P50), "runq-p50-ms")
 	})
 	b.Run("tmux", func(b *testing.B) {
 		if _, err := exec.LookPath("tmux"); err != nil {

@@ -106,6 +106,7 @@ func BenchmarkTurnLatency(b *testing.B) {
 					all.PingIdle = append(all.PingIdle, rep.PingIdle...)
 					all.PingGame = append(all.PingGame, rep.PingGame...)
 					all.Conns = rep.Conns
+					all.Syncs += rep.Syncs
 				}
 				lat, cho, turn := Summarize(all.RollToApplied), Summarize(all.Chosen), Summarize(all.Turn)
 				idle, game := Summarize(all.PingIdle), Summarize(all.PingGame)
@@ -118,9 +119,10 @@ func BenchmarkTurnLatency(b *testing.B) {
 				b.ReportMetric(us(game.P50), "ping-p50-µs")
 				b.ReportMetric(us(idle.P50), "idle-ping-p50-µs")
 				if game.P50 > 0 {
-					b.ReportMetric(float64(lat.P50)/float64(game.P50), "p50/ping")
+					b.ReportMetric(float64(turn.P50)/float64(game.P50), "turn/ping")
 				}
 				b.ReportMetric(float64(cpu.Nanoseconds())/float64(all.Rolls), "cpu-ns/roll")
+				b.ReportMetric(float64(all.Syncs)/float64(all.Rolls), "fsyncs/roll")
 				b.ReportMetric(0, "ns/op") // a game's length is the dice's, not ours
 				reportLoad(b)
 			})

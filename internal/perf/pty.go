@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 	"unsafe"
@@ -37,15 +40,25 @@ func openPTY(rows, cols uint16) (master, slave *os.File, err error) {
 	return master, slave, nil
 }
 
+// Output is what TimeToOutput measured.
+type Output struct {
+	Wall time.Duration // from the fork until want was read
+	// OnCPU and Waiting are the program's threads' time running on a CPU
+	// and waiting in a run queue for one, until then (from
+	// /proc/PID/task/*/schedstat): on a loaded machine Wall is about their
+	// sum, and OnCPU is what an idle machine would take.
+	OnCPU, Waiting time.Duration
+}
+
 // TimeToOutput starts argv on a fresh 40×120 pseudo-terminal (its own
 // session, the terminal its controlling one) and returns how long it took
 // from the fork until the bytes it wrote to the terminal contained want,
 // then kills it. The terminal does not answer queries; a program that
 // waits for an answer before drawing times out.
-func TimeToOutput(want string, limit time.Duration, env []string, argv ...string) (time.Duration, error) {
+func TimeToOutput(want string, limit time.Duration, env []string, argv ...string) (Output, error) {
 	master, slave, err := openPTY(40, 120)
 	if err != nil {
-		return 0, err
+		return Output{}, err
 	}
 	defer master.Close()
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -55,7 +68,7 @@ func TimeToOutput(want string, limit time.Duration, env []string, argv ...string
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		slave.Close()
-		return 0, err
+		return Output{}, err
 	}
 	slave.Close()
 	defer func() {
@@ -84,11 +97,34 @@ func TimeToOutput(want string, limit time.Duration, env []string, argv ...string
 	select {
 	case d, ok := <-found:
 		if !ok {
-			return 0, fmt.Errorf("perf: %s ended without writing %q", argv[0], want)
+			return Output{}, fmt.Errorf("perf: %s ended without writing %q", argv[0], want)
 		}
-		return d, nil
+		out := Output{Wall: d}
+		out.OnCPU, out.Waiting = schedstat(cmd.Process.Pid)
+		return out, nil
 	case <-time.After(limit):
 		// Closing the master (deferred) ends the reader.
-		return 0, fmt.Errorf("perf: %q not written by %s within %v", want, argv[0], limit)
+		return Output{}, fmt.Errorf("perf: %q not written by %s within %v", want, argv[0], limit)
 	}
+}
+
+// schedstat sums the time pid's threads ran and waited to run.
+func schedstat(pid int) (run, wait time.Duration) {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 2 {
+			continue
+		}
+		r, err1 := strconv.ParseInt(f[0], 10, 64)
+		w, err2 := strconv.ParseInt(f[1], 10, 64)
+		if err1 == nil && err2 == nil {
+			run, wait = run+time.Duration(r), wait+time.Duration(w)
+		}
+	}
+	return run, wait
 }

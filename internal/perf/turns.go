@@ -57,7 +57,10 @@ type TurnReport struct {
 	// (idle) and during it.
 	PingIdle, PingGame []time.Duration
 	Conns              string // the connections' transports, e.g. "tcp×6"
-	Elapsed            time.Duration
+	// Syncs counts the Readies with log entries, each one fsync of a game
+	// log before the Ready's messages go out (all peers together).
+	Syncs   int
+	Elapsed time.Duration
 }
 
 type stamp struct {
@@ -152,6 +155,7 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	var (
 		mu     sync.Mutex
 		stamps []stamp
+		syncs  int
 		rolls  = map[uint64]int{} // roll -> peers that applied it
 		done   = make(chan struct{})
 		once   sync.Once
@@ -174,6 +178,9 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 				now := time.Now()
 				mu.Lock()
 				defer mu.Unlock()
+				if len(rd.LogEntries) > 0 {
+					syncs++
+				}
 				for _, ev := range rd.Events {
 					switch ev.Kind {
 					case lockstep.EventRolled, lockstep.EventYourMove:
@@ -260,6 +267,7 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	rep.fill(stamps, colourOf, len(peers))
+	rep.Syncs = syncs
 	if rep.Rolls == 0 {
 		return rep, errors.New("perf: no roll was applied by every peer")
 	}
