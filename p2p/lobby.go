@@ -349,6 +349,7 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 	if m.Lobby != l.cfg.Lobby {
 		return LobbyResult{}, false, nil // another game's traffic
 	}
+	l.learnManualHost(in.From, m)
 	switch m.T {
 	case lobbyJoin:
 		l.onJoin(in.From, m)
@@ -385,6 +386,29 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 		return l.started(m)
 	}
 	return LobbyResult{}, false, nil
+}
+
+// learnManualHost adopts as our host a peer dialled by hand that answers
+// our join as the lobby's host: without mDNS we never saw its advert, so
+// join was never called, yet its roster, start or "full" is the answer to
+// the join askManualPeers sent it. Only the host sends those, and it
+// lists itself first in a roster or start.
+func (l *lobby) learnManualHost(from peer.ID, m lobbyMsg) {
+	if l.hosting || l.host != "" || l.joinAt.IsZero() ||
+		!slices.ContainsFunc(l.cfg.Connect, func(i peer.AddrInfo) bool { return i.ID == from }) {
+		return
+	}
+	switch m.T {
+	case lobbyRoster, lobbyStart:
+		if len(m.Players) == 0 || m.Players[0].ID != from.String() {
+			return
+		}
+	case lobbyFull:
+	default:
+		return
+	}
+	l.log.Info("a peer dialled by hand hosts the lobby", "lobby", l.cfg.Lobby, "host", short(from))
+	l.host = from
 }
 
 // meetRoster connects to the lobby's other players in the background, so

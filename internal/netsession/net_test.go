@@ -368,3 +368,56 @@ func TestNetAloneWithBots(t *testing.T) {
 		t.Fatalf("log: %v; %+v", err, v)
 	}
 }
+
+// Without multicast, a player who connected to the creator by address
+// joins its game by name and both play it to the same end.
+func TestNetManualJoinPlays(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newNetTestOpts(t, "Ann", true), newNetTestOpts(t, "Bob", true)
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []engine.Colour{engine.Yellow, engine.Green} {
+		if err := a.SetSeat(c, "random"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Connect(a.Addrs()[0]); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(20 * time.Second) // a hang guard, not a speed claim
+	lobby := ""
+	for lobby == "" {
+		select {
+		case e := <-a.Events():
+			if u, ok := e.(ui.TableUpdate); ok {
+				lobby = u.GameID
+			}
+		case <-deadline:
+			t.Fatal("no table for the created game")
+		}
+	}
+	for connected := false; !connected; {
+		select {
+		case e := <-b.Events():
+			if n, ok := e.(ui.Notice); ok {
+				if !strings.HasPrefix(n.Text, "connected to") {
+					t.Fatalf("connect: %s", n.Text)
+				}
+				connected = true
+			}
+		case <-deadline:
+			t.Fatal("never connected")
+		}
+	}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Join(lobby); err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := playBoth(t, a, b, nil, nil)
+	checkBoth(t, pa, pb)
+}
