@@ -1,6 +1,7 @@
 package cheat
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -203,7 +204,7 @@ func (p *Peer) connFlood(ctx context.Context) {
 			break
 		}
 	}
-	streams := map[peer.ID]int{}
+	streams, firstErr := map[peer.ID]int{}, map[peer.ID]string{}
 	for range 8 {
 		h, err := freshHost()
 		if err != nil {
@@ -212,7 +213,9 @@ func (p *Peer) connFlood(ctx context.Context) {
 		}
 		defer h.Close()
 		for _, id := range p.others() {
-			if s := p.openAs(ctx, h, id); s != nil {
+			if s, err := p.openAs(ctx, h, id); err != nil {
+				firstErr[id] = cmp.Or(firstErr[id], err.Error())
+			} else {
 				b, _ := p2p.AppendFrame(nil, p2p.Frame{Kind: p2p.KindGame, Body: []byte("let me in")})
 				if _, err := s.Write(b); err == nil {
 					streams[id]++
@@ -221,7 +224,7 @@ func (p *Peer) connFlood(ctx context.Context) {
 		}
 	}
 	for _, id := range p.others() {
-		p.say("conn-flood to %s: tcp=%d streams=%d", id, tcp[id], streams[id])
+		p.say("conn-flood to %s: tcp=%d streams=%d %s", id, tcp[id], streams[id], firstErr[id])
 	}
 	time.Sleep(2 * time.Second)
 }
@@ -235,17 +238,13 @@ func freshHost() (host.Host, error) {
 }
 
 // openAs opens the game stream to id from host h (nil if refused).
-func (p *Peer) openAs(ctx context.Context, h host.Host, id peer.ID) network.Stream {
+func (p *Peer) openAs(ctx context.Context, h host.Host, id peer.ID) (network.Stream, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	if err := h.Connect(ctx, peer.AddrInfo{ID: id, Addrs: p.h.Peerstore().Addrs(id)}); err != nil {
-		return nil
+		return nil, err
 	}
-	s, err := h.NewStream(ctx, id, protocol.ID(p2p.ProtocolID))
-	if err != nil {
-		return nil
-	}
-	return s
+	return h.NewStream(ctx, id, protocol.ID(p2p.ProtocolID))
 }
 
 // neverEnding sends, from a fresh identity (so no newer stream of ours can
@@ -258,9 +257,9 @@ func (p *Peer) neverEnding(ctx context.Context) {
 	}
 	defer h.Close()
 	for _, id := range p.others() {
-		s := p.openAs(ctx, h, id)
-		if s == nil {
-			p.say("never-ending to %s: refused", id)
+		s, err := p.openAs(ctx, h, id)
+		if err != nil {
+			p.say("never-ending to %s: refused: %v", id, err)
 			continue
 		}
 		b := binary.BigEndian.AppendUint32(nil, 1000)

@@ -155,3 +155,54 @@ func TestMemAttacks(t *testing.T) {
 		k++
 	}
 }
+
+// The whole-game attacks in memory: a copied anchor is named at setup and
+// the copier can never reveal, so it is voted absent and the three honest
+// nodes finish on one history; two signed moves for one step halt every
+// honest node with the equivocation named.
+func TestMemWholeGameAttacks(t *testing.T) {
+	for _, tc := range []struct {
+		attack string
+		want   []lockstep.Cheat
+		halt   bool
+	}{
+		{"copied-chain", []lockstep.Cheat{lockstep.CheatCopiedChain, lockstep.CheatBadReveal}, false},
+		{"equivocation", []lockstep.Cheat{lockstep.CheatEquivocation}, true},
+	} {
+		t.Run(tc.attack, func(t *testing.T) {
+			honest, hist, out, cheater := memGame(t, []string{tc.attack})
+			if !strings.Contains(out, "attack "+tc.attack) {
+				t.Fatalf("attack never made:\n%s", out)
+			}
+			var first [32]byte
+			k := 0
+			for id, evs := range honest {
+				for _, kind := range tc.want {
+					found := false
+					for _, e := range evs {
+						found = found || (e.Kind == lockstep.EventCheating && e.Cheat == kind && e.Peer == cheater)
+					}
+					if !found {
+						t.Errorf("%s: %s not named", id, kind)
+					}
+				}
+				halted := false
+				for _, e := range evs {
+					halted = halted || e.Kind == lockstep.EventHalted
+				}
+				if halted != tc.halt {
+					t.Errorf("%s: halted=%v, want %v", id, halted, tc.halt)
+				}
+				if tc.halt {
+					continue
+				}
+				if k == 0 {
+					first = hist[id]
+				} else if hist[id] != first {
+					t.Errorf("histories differ")
+				}
+				k++
+			}
+		})
+	}
+}
