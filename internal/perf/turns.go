@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -231,13 +232,15 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	}()
 
 	start := time.Now()
-	errs := make(chan error, len(peers))
-	states := make(chan lockstep.State, len(peers))
+	type ended struct {
+		st  lockstep.State
+		err error
+	}
+	ends := make(chan ended, len(peers))
 	for _, p := range peers {
 		go func() {
 			st, err := p.sess.Run(gctx)
-			states <- st
-			errs <- err
+			ends <- ended{st, err}
 		}()
 	}
 	go func() {
@@ -249,19 +252,20 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	}()
 	var firstErr error
 	for range peers {
-		st := <-states
-		err := <-errs
-		if err != nil && !(cfg.MaxRolls > 0 && errors.Is(err, context.Canceled)) && firstErr == nil {
-			firstErr = err
-		}
-		if err == nil && st.Phase != lockstep.PhaseOver && firstErr == nil {
-			firstErr = fmt.Errorf("perf: a session ended in phase %s", st.Phase)
+		e := <-ends
+		switch {
+		case e.err != nil && cfg.MaxRolls > 0 && errors.Is(e.err, context.Canceled) && ctx.Err() == nil:
+			// We stopped the game after MaxRolls.
+		case e.err != nil:
+			firstErr = cmp.Or(firstErr, e.err)
+		case e.st.Phase != lockstep.PhaseOver:
+			firstErr = cmp.Or(firstErr, fmt.Errorf("perf: a session ended in phase %s", e.st.Phase))
 		}
 	}
 	rep.Elapsed = time.Since(start)
 	stopPings()
 	pingWG.Wait()
-	if firstErr != nil && ctx.Err() == nil && !(cfg.MaxRolls > 0 && errors.Is(firstErr, context.Canceled)) {
+	if firstErr != nil {
 		return rep, firstErr
 	}
 	mu.Lock()
