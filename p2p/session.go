@@ -30,9 +30,15 @@ type SessionConfig struct {
 	AbsentTicks int // lockstep.Config.AbsentTicks (0: its default)
 	// Linger keeps answering peers this long after the game is over, so a
 	// peer still missing our last messages gets them (default 2 s).
-	Linger  time.Duration
-	Pending []Inbound
-	Chat    *Chat
+	Linger time.Duration
+	// ManualRoll makes the player roll: lockstep emits EventYourRoll and
+	// waits for Do(Node.Roll) before revealing this player's share of its
+	// own rolls (the default reveals it at once, as headless peers and
+	// bots want). Roll in time: peers vote absent a player who keeps
+	// them waiting AbsentTicks.
+	ManualRoll bool
+	Pending    []Inbound
+	Chat       *Chat
 	// OnReady sees every Ready after it was logged and sent (events and
 	// state for a screen or a headless log). It runs on the driver's
 	// goroutine: to act on the node, send a function to Do.
@@ -49,6 +55,8 @@ type Session struct {
 	n   *lockstep.Node
 	log *slog.Logger
 	do  chan func(*lockstep.Node) error
+	// stopped closes when Run returns, so a late Do does not block forever.
+	stopped chan struct{}
 }
 
 // NewSession creates (or restores) the node.
@@ -65,7 +73,7 @@ func NewSession(t *Transport, cfg SessionConfig) (*Session, error) {
 	if cfg.Log == nil {
 		return nil, errors.New("p2p: a session needs a game log")
 	}
-	lc := lockstep.Config{Setup: cfg.Setup, Self: t.Host().ID(), Key: cfg.Key, Entropy: cfg.Entropy, AutoRoll: true, AbsentTicks: cfg.AbsentTicks}
+	lc := lockstep.Config{Setup: cfg.Setup, Self: t.Host().ID(), Key: cfg.Key, Entropy: cfg.Entropy, AutoRoll: !cfg.ManualRoll, AbsentTicks: cfg.AbsentTicks}
 	var n *lockstep.Node
 	var err error
 	if len(cfg.Records) > 0 {
@@ -76,15 +84,22 @@ func NewSession(t *Transport, cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: starting the game: %w", err)
 	}
-	return &Session{t: t, cfg: cfg, n: n, log: cfg.Logger, do: make(chan func(*lockstep.Node) error, 16)}, nil
+	return &Session{t: t, cfg: cfg, n: n, log: cfg.Logger, do: make(chan func(*lockstep.Node) error, 16), stopped: make(chan struct{})}, nil
 }
 
-// Do runs f on the driver's goroutine (Roll, Choose...); its error is logged.
-func (s *Session) Do(f func(*lockstep.Node) error) { s.do <- f }
+// Do runs f on the driver's goroutine (Roll, Choose...); its error is
+// logged. Once Run has returned, f is dropped and Do returns at once.
+func (s *Session) Do(f func(*lockstep.Node) error) {
+	select {
+	case s.do <- f:
+	case <-s.stopped:
+	}
+}
 
 // Run drives the node until the game is over or halted (returning the
 // final state) or ctx ends.
 func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
+	defer close(s.stopped)
 	tick := time.NewTicker(s.cfg.Tick)
 	defer tick.Stop()
 	for _, in := range s.cfg.Pending {

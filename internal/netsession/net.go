@@ -45,6 +45,14 @@ type NetOptions struct {
 	// silent player is waited for (zero values: p2p's and lockstep's defaults).
 	Tick        time.Duration
 	AbsentTicks int
+	// ManualRoll makes the player roll with Roll when DiceWaiting says
+	// YouRoll (default: this player's share of every roll is revealed by
+	// itself). RollWithin is how long a roll is waited for before it is
+	// made for the player, so the other peers never count a slow key as an
+	// absent player (default: 60% of their absence wait, AbsentTicks ticks;
+	// negative: never).
+	ManualRoll bool
+	RollWithin time.Duration
 	// Linger keeps answering peers after a game ends (default p2p's, 2 s);
 	// Rematch waits for it.
 	Linger time.Duration
@@ -421,48 +429,67 @@ func (s *NetSession) connect(addr string) {
 	}()
 }
 
-// Roll implements ui.Session. p2p's session driver reveals this player's
-// share of every roll by itself (lockstep AutoRoll), so there is nothing
-// to press.
+// Roll implements ui.Session. With NetOptions.ManualRoll the roll goes to
+// the node on the session driver's goroutine, like Choose; without it
+// p2p reveals this player's share of every roll by itself.
 func (s *NetSession) Roll() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
+	if !s.opts.ManualRoll {
+		if _, err := s.game(); err != nil {
+			return err
+		}
+		return errors.New("in this LAN game your share of every roll is revealed by itself: just wait for the die")
 	}
-	if s.mode != modeGame {
-		return errors.New("no game is on")
-	}
-	return errors.New("in a LAN game your share of every roll is revealed by itself: just wait for the die")
+	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Roll(n) })
 }
 
 // Choose implements ui.Session: the move goes to the node on the session
 // driver's goroutine, and the answer comes back before Choose returns.
 func (s *NetSession) Choose(m engine.Move) error {
+	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Choose(n, m) })
+}
+
+type gameRefs struct {
+	sess *p2p.Session
+	tr   *Translator
+	done chan struct{}
+}
+
+// game returns the game being driven, or why there is none.
+func (s *NetSession) game() (gameRefs, error) {
 	s.mu.Lock()
-	sess, tr, done, closed := s.sess, s.tr, s.sessDone, s.closed
+	g, closed := gameRefs{s.sess, s.tr, s.sessDone}, s.closed
 	s.mu.Unlock()
 	switch {
 	case closed:
-		return errClosed
-	case sess == nil:
-		return errors.New("no game is on")
+		return g, errClosed
+	case g.sess == nil:
+		return g, errors.New("no game is on")
 	}
 	select {
-	case <-done:
-		return ErrGameOver
+	case <-g.done:
+		return g, ErrGameOver
 	default:
 	}
+	return g, nil
+}
+
+// act runs f on the session driver's goroutine (the only one that touches
+// the translator and the node) and returns its answer.
+func (s *NetSession) act(f func(*Translator, *lockstep.Node) error) error {
+	g, err := s.game()
+	if err != nil {
+		return err
+	}
 	reply := make(chan error, 1)
-	go sess.Do(func(n *lockstep.Node) error {
-		err := tr.Choose(n, m)
+	go g.sess.Do(func(n *lockstep.Node) error {
+		err := f(g.tr, n)
 		reply <- err
 		return err
 	})
 	select {
 	case err := <-reply:
 		return err
-	case <-done:
+	case <-g.done:
 		return ErrGameOver
 	}
 }

@@ -23,15 +23,22 @@ func newNetTest(t *testing.T, name string) *NetSession {
 
 func newNetTestOpts(t *testing.T, name string, noDiscovery bool) *NetSession {
 	t.Helper()
+	return newNetTestWith(t, name, func(o *NetOptions) { o.NoDiscovery = noDiscovery })
+}
+
+func newNetTestWith(t *testing.T, name string, tune func(*NetOptions)) *NetSession {
+	t.Helper()
 	_, key := newID(t)
 	var logger *slog.Logger
 	if os.Getenv("NETSESSION_TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})).With("who", name)
 	}
-	s, err := NewNet(NetOptions{Name: name, DataDir: t.TempDir(), Key: key, NoDiscovery: noDiscovery, Logger: logger,
+	opts := NetOptions{Name: name, DataDir: t.TempDir(), Key: key, Logger: logger,
 		ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)},
 		Transport: p2p.TransportConfig{Heartbeat: 100 * time.Millisecond},
-		Linger:    300 * time.Millisecond})
+		Linger:    300 * time.Millisecond}
+	tune(&opts)
+	s, err := NewNet(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
@@ -117,14 +118,21 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 	}
 	s.mu.Unlock()
 	tr := NewTranslator(res.Setup, s.self, names, logPath)
-	sess, err := p2p.NewSession(s.t, p2p.SessionConfig{
+	rollWithin := s.rollWithin()
+	var sess *p2p.Session
+	sess, err = p2p.NewSession(s.t, p2p.SessionConfig{
 		Setup: res.Setup, Key: s.opts.Key, Entropy: ent, Log: glog, Records: recs,
 		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
-		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log,
-		// OnReady runs on the driver's goroutine, as do the Choose
-		// closures: the translator is only ever touched there.
+		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
+		// OnReady runs on the driver's goroutine, as do the Roll and
+		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {
 			s.q.push(tr.Translate(rd.Events, rd.State)...)
+			for _, e := range rd.Events {
+				if e.Kind == lockstep.EventYourRoll && s.opts.ManualRoll && rollWithin > 0 {
+					s.rollLater(sess, tr, e.Roll, rollWithin)
+				}
+			}
 			if tr.Over() {
 				s.mu.Lock()
 				s.gameOver = true
@@ -159,6 +167,39 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 	}
 	s.log.Info("game ended", "game", gid, "phase", st.Phase)
 	return nil
+}
+
+// rollWithin is how long a manual roll is waited for (see NetOptions).
+func (s *NetSession) rollWithin() time.Duration {
+	if s.opts.RollWithin != 0 {
+		return s.opts.RollWithin
+	}
+	absent := s.opts.AbsentTicks
+	switch {
+	case absent < 0:
+		return -1 // nobody is ever voted absent: wait for the key
+	case absent == 0:
+		absent = 50 // lockstep's default
+	}
+	tick := s.opts.Tick
+	if tick <= 0 {
+		tick = 100 * time.Millisecond // p2p's default
+	}
+	return time.Duration(absent) * tick * 6 / 10
+}
+
+// rollLater makes roll k for the player if it has not rolled it by then:
+// the other peers would soon vote it absent and a bot would fly its seat.
+func (s *NetSession) rollLater(sess *p2p.Session, tr *Translator, k uint64, after time.Duration) {
+	time.AfterFunc(after, func() {
+		sess.Do(func(n *lockstep.Node) error {
+			if !tr.CanRoll() || tr.rollK != k {
+				return nil // rolled by key, or the roll is long gone
+			}
+			s.q.push(ui.Notice{Text: "your die was rolled for you: the others cannot wait longer"})
+			return tr.Roll(n)
+		})
+	})
 }
 
 // setupTable is the table as the game's Setup fixed it.
