@@ -18,6 +18,7 @@ run ./internal/perf -bench '^BenchmarkBotPlies$' -benchtime 1s
 run ./internal/perf -bench '^BenchmarkDiceRoll$' -benchtime 3x
 run ./internal/perf -bench '^BenchmarkLogAppend$' -benchtime 200x
 run ./internal/perf -bench '^BenchmarkTurnLatency$' -benchtime 2x
+run ./internal/perf -bench '^BenchmarkTurnLatencyDriver$' -benchtime 2x
 run ./internal/perf -bench '^BenchmarkDiscovery$' -benchtime 1x
 run ./internal/perf -bench '^BenchmarkStartup$' -benchtime 20x
 run ./internal/perf -bench '^BenchmarkPeerMemory$' -benchtime 1x

@@ -10,40 +10,44 @@ import (
 	"aeroplane/p2p"
 )
 
-// A few rolls among four real peers over libp2p on loopback: every roll
-// is applied by every peer, each timed, next to ping round trips taken on
-// the same connections.
+// A few rolls among four real peers over libp2p on loopback, driven by
+// p2p.Session and by the stand-in driver: every roll is applied by every
+// peer, each timed, next to ping round trips on the same connections.
 func TestRunTurnsSmoke(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	rep, err := RunTurns(ctx, TurnConfig{Players: 4, LogDir: t.TempDir(), MaxRolls: 8, IdlePings: 2, PingEvery: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d rolls over %s in %v; roll→applied %v; ping %v", rep.Rolls, rep.Conns, rep.Elapsed, Summarize(rep.RollToApplied), Summarize(rep.PingIdle))
-	if rep.Rolls < 8 || len(rep.RollToApplied) != rep.Rolls || len(rep.Turn) < rep.Rolls-1 {
-		t.Errorf("%d rolls, %d latencies, %d turns", rep.Rolls, len(rep.RollToApplied), len(rep.Turn))
-	}
-	if len(rep.PingIdle) != 2*6 {
-		t.Errorf("%d idle pings, want 2 rounds of 6 pairs", len(rep.PingIdle))
-	}
-	// A forced move may be applied everywhere by the time the mover learns
-	// its roll (0); a turn and a round trip take time.
-	for _, d := range rep.RollToApplied {
-		if d < 0 {
-			t.Fatalf("a move applied before it was rolled: %v", d)
+	for _, policy := range []Sync{SyncSession, SyncChoices} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		rep, err := RunTurns(ctx, TurnConfig{Players: 4, LogDir: t.TempDir(), MaxRolls: 8, IdlePings: 2, PingEvery: 10 * time.Millisecond, Sync: policy})
+		if err != nil {
+			t.Fatalf("%s: %v", policy, err)
 		}
-	}
-	for _, d := range append(rep.Turn, rep.PingIdle...) {
-		if d <= 0 {
-			t.Fatalf("a non-positive turn or round trip %v", d)
+		t.Logf("%s: %d rolls over %s in %v, %d fsyncs; roll→applied %v; ping %v", policy, rep.Rolls, rep.Conns, rep.Elapsed, rep.Syncs, Summarize(rep.RollToApplied), Summarize(rep.PingIdle))
+		if rep.Rolls < 8 || len(rep.RollToApplied) != rep.Rolls || len(rep.Turn) < rep.Rolls-1 {
+			t.Errorf("%s: %d rolls, %d latencies, %d turns", policy, rep.Rolls, len(rep.RollToApplied), len(rep.Turn))
 		}
-	}
-	if rep.Conns == "" {
-		t.Error("no connection between the peers")
+		if len(rep.PingIdle) != 2*6 {
+			t.Errorf("%s: %d idle pings, want 2 rounds of 6 pairs", policy, len(rep.PingIdle))
+		}
+		// A forced move may be applied everywhere by the time the mover
+		// learns its roll (0); a turn and a round trip take time.
+		for _, d := range rep.RollToApplied {
+			if d < 0 {
+				t.Fatalf("%s: a move applied before it was rolled: %v", policy, d)
+			}
+		}
+		for _, d := range append(rep.Turn, rep.PingIdle...) {
+			if d <= 0 {
+				t.Fatalf("%s: a non-positive turn or round trip %v", policy, d)
+			}
+		}
+		// Every peer logs the setup confirmations at least: the session
+		// fsyncs them, and so does the stand-in when a choice follows.
+		if rep.Conns == "" || rep.Syncs == 0 {
+			t.Errorf("%s: connections %q, %d fsyncs", policy, rep.Conns, rep.Syncs)
+		}
 	}
 }
 
@@ -75,59 +79,73 @@ func BenchmarkTurnLatency(b *testing.B) {
 	}
 	for _, tr := range []string{"tcp", "quic"} {
 		for _, logs := range []string{"disk", "tmpfs"} {
-			b.Run(tr+"/"+logs, func(b *testing.B) {
-				dir := b.TempDir()
-				if logs == "tmpfs" {
-					var err error
-					if dir, err = os.MkdirTemp("/dev/shm", "perf-"); err != nil {
-						b.Skip("no /dev/shm:", err)
-					}
-					defer os.RemoveAll(dir)
-				}
-				var all TurnReport
-				cpu := time.Duration(0)
-				for b.Loop() {
-					b.StopTimer()
-					sub, err := os.MkdirTemp(dir, "game-")
-					if err != nil {
-						b.Fatal(err)
-					}
-					b.StartTimer()
-					c0 := ProcessCPU()
-					rep, err := RunTurns(context.Background(), TurnConfig{Players: 4, LogDir: sub, Transport: tr, IdlePings: 20})
-					cpu += ProcessCPU() - c0
-					if err != nil {
-						b.Fatal(err)
-					}
-					all.Rolls += rep.Rolls
-					all.RollToApplied = append(all.RollToApplied, rep.RollToApplied...)
-					all.Chosen = append(all.Chosen, rep.Chosen...)
-					all.Turn = append(all.Turn, rep.Turn...)
-					all.PingIdle = append(all.PingIdle, rep.PingIdle...)
-					all.PingGame = append(all.PingGame, rep.PingGame...)
-					all.Conns = rep.Conns
-					all.Syncs += rep.Syncs
-				}
-				lat, cho, turn := Summarize(all.RollToApplied), Summarize(all.Chosen), Summarize(all.Turn)
-				idle, game := Summarize(all.PingIdle), Summarize(all.PingGame)
-				b.Logf("%d rolls over %s\n roll→applied %v\n chosen       %v\n turn         %v\n ping idle    %v\n ping in game %v", all.Rolls, all.Conns, lat, cho, turn, idle, game)
-				b.ReportMetric(us(lat.P50), "p50-µs")
-				b.ReportMetric(us(lat.P99), "p99-µs")
-				b.ReportMetric(us(cho.P50), "chosen-p50-µs")
-				b.ReportMetric(us(turn.P50), "turn-p50-µs")
-				b.ReportMetric(us(turn.P99), "turn-p99-µs")
-				b.ReportMetric(us(game.P50), "ping-p50-µs")
-				b.ReportMetric(us(idle.P50), "idle-ping-p50-µs")
-				if game.P50 > 0 {
-					b.ReportMetric(float64(turn.P50)/float64(game.P50), "turn/ping")
-				}
-				b.ReportMetric(float64(cpu.Nanoseconds())/float64(all.Rolls), "cpu-ns/roll")
-				b.ReportMetric(float64(all.Syncs)/float64(all.Rolls), "fsyncs/roll")
-				b.ReportMetric(0, "ns/op") // a game's length is the dice's, not ours
-				reportLoad(b)
-			})
+			b.Run(tr+"/"+logs, func(b *testing.B) { benchTurns(b, tr, logs, SyncSession) })
 		}
 	}
+}
+
+// BenchmarkTurnLatencyDriver: BenchmarkTurnLatency over TCP with the logs
+// on disk, driven by a stand-in for p2p.Session with another log policy
+// (driver.go), to measure what changing Session.Run would gain.
+func BenchmarkTurnLatencyDriver(b *testing.B) {
+	if !netlab.Enter(b) {
+		return
+	}
+	for _, s := range []Sync{SyncBatched, SyncBeforeSend, SyncChoices} {
+		b.Run("tcp/disk/"+s.String(), func(b *testing.B) { benchTurns(b, "tcp", "disk", s) })
+	}
+}
+
+func benchTurns(b *testing.B, tr, logs string, policy Sync) {
+	dir := b.TempDir()
+	if logs == "tmpfs" {
+		var err error
+		if dir, err = os.MkdirTemp("/dev/shm", "perf-"); err != nil {
+			b.Skip("no /dev/shm:", err)
+		}
+		defer os.RemoveAll(dir)
+	}
+	var all TurnReport
+	cpu := time.Duration(0)
+	for b.Loop() {
+		b.StopTimer()
+		sub, err := os.MkdirTemp(dir, "game-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		c0 := ProcessCPU()
+		rep, err := RunTurns(context.Background(), TurnConfig{Players: 4, LogDir: sub, Transport: tr, IdlePings: 20, Sync: policy})
+		cpu += ProcessCPU() - c0
+		if err != nil {
+			b.Fatal(err)
+		}
+		all.Rolls += rep.Rolls
+		all.RollToApplied = append(all.RollToApplied, rep.RollToApplied...)
+		all.Chosen = append(all.Chosen, rep.Chosen...)
+		all.Turn = append(all.Turn, rep.Turn...)
+		all.PingIdle = append(all.PingIdle, rep.PingIdle...)
+		all.PingGame = append(all.PingGame, rep.PingGame...)
+		all.Conns = rep.Conns
+		all.Syncs += rep.Syncs
+	}
+	lat, cho, turn := Summarize(all.RollToApplied), Summarize(all.Chosen), Summarize(all.Turn)
+	idle, game := Summarize(all.PingIdle), Summarize(all.PingGame)
+	b.Logf("%d rolls over %s\n roll→applied %v\n chosen       %v\n turn         %v\n ping idle    %v\n ping in game %v", all.Rolls, all.Conns, lat, cho, turn, idle, game)
+	b.ReportMetric(us(lat.P50), "p50-µs")
+	b.ReportMetric(us(lat.P99), "p99-µs")
+	b.ReportMetric(us(cho.P50), "chosen-p50-µs")
+	b.ReportMetric(us(turn.P50), "turn-p50-µs")
+	b.ReportMetric(us(turn.P99), "turn-p99-µs")
+	b.ReportMetric(us(game.P50), "ping-p50-µs")
+	b.ReportMetric(us(idle.P50), "idle-ping-p50-µs")
+	if game.P50 > 0 {
+		b.ReportMetric(float64(turn.P50)/float64(game.P50), "turn/ping")
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(all.Rolls), "cpu-ns/roll")
+	b.ReportMetric(float64(all.Syncs)/float64(all.Rolls), "fsyncs/roll")
+	b.ReportMetric(0, "ns/op") // a game's length is the dice's, not ours
+	reportLoad(b)
 }
 
 // BenchmarkDiscovery: three peers run mDNS discovery on loopback in a

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"aeroplane/engine"
@@ -40,6 +41,15 @@ type TurnConfig struct {
 	// Pings before the game, per pair, and the pause between pings during it.
 	IdlePings int
 	PingEvery time.Duration
+	// Sync picks the session driver: the product's p2p.Session, or a
+	// stand-in with another log policy.
+	Sync Sync
+}
+
+// runner is what drives one peer's node: p2p.Session or driver.
+type runner interface {
+	Run(ctx context.Context) (lockstep.State, error)
+	Do(f func(*lockstep.Node) error)
 }
 
 // TurnReport is what one game measured.
@@ -58,8 +68,7 @@ type TurnReport struct {
 	// (idle) and during it.
 	PingIdle, PingGame []time.Duration
 	Conns              string // the connections' transports, e.g. "tcp×6"
-	// Syncs counts the Readies with log entries, each one fsync of a game
-	// log before the Ready's messages go out (all peers together).
+	// Syncs counts the game logs' fsyncs (all peers together).
 	Syncs   int
 	Elapsed time.Duration
 }
@@ -76,7 +85,7 @@ type labPeer struct {
 	key  crypto.PrivKey
 	h    host.Host
 	t    *p2p.Transport
-	sess *p2p.Session
+	sess runner
 	log  *p2p.GameLog
 }
 
@@ -157,9 +166,11 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 		mu     sync.Mutex
 		stamps []stamp
 		syncs  int
-		rolls  = map[uint64]int{} // roll -> peers that applied it
-		done   = make(chan struct{})
-		once   sync.Once
+		// driverSyncs counts the stand-in drivers' fsyncs.
+		driverSyncs atomic.Int64
+		rolls       = map[uint64]int{} // roll -> peers that applied it
+		done        = make(chan struct{})
+		once        sync.Once
 	)
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -168,40 +179,49 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 		if _, err := rand.Read(ent[:]); err != nil {
 			return rep, err
 		}
-		glog, _, err := p2p.OpenGameLog(filepath.Join(cfg.LogDir, fmt.Sprintf("peer%d.log", i)))
+		onReady := func(rd lockstep.Ready) {
+			now := time.Now()
+			mu.Lock()
+			defer mu.Unlock()
+			if len(rd.LogEntries) > 0 && cfg.Sync == SyncSession {
+				syncs++ // Session fsyncs every Ready with entries
+			}
+			for _, ev := range rd.Events {
+				switch ev.Kind {
+				case lockstep.EventRolled, lockstep.EventYourMove:
+					stamps = append(stamps, stamp{i, ev.Kind, ev.Roll, ev.Colour, now})
+				case lockstep.EventMoved:
+					stamps = append(stamps, stamp{i, ev.Kind, ev.Roll, ev.Colour, now})
+					rolls[ev.Roll]++
+					if cfg.MaxRolls > 0 && int(ev.Roll) >= cfg.MaxRolls && rolls[ev.Roll] == len(peers) {
+						once.Do(func() { close(done) })
+					}
+				}
+				if ev.Kind == lockstep.EventYourMove {
+					moves := ev.Moves
+					s := p.sess
+					// Do blocks while the driver is busy, and onReady
+					// runs on the driver.
+					go s.Do(func(n *lockstep.Node) error { return n.Choose(moves[mrand.IntN(len(moves))]) })
+				}
+			}
+		}
+		path := filepath.Join(cfg.LogDir, fmt.Sprintf("peer%d.log", i))
+		var err error
+		if cfg.Sync != SyncSession {
+			lc := lockstep.Config{Setup: setup, Self: p.h.ID(), Key: p.key, Entropy: ent, AutoRoll: true}
+			if p.sess, err = newDriver(p.t, lc, path, cfg.Sync, onReady, &driverSyncs); err != nil {
+				return rep, err
+			}
+			continue
+		}
+		glog, _, err := p2p.OpenGameLog(path)
 		if err != nil {
 			return rep, err
 		}
 		p.log = glog
 		p.sess, err = p2p.NewSession(p.t, p2p.SessionConfig{
-			Setup: setup, Key: p.key, Entropy: ent, Log: glog, Linger: 100 * time.Millisecond,
-			OnReady: func(rd lockstep.Ready) {
-				now := time.Now()
-				mu.Lock()
-				defer mu.Unlock()
-				if len(rd.LogEntries) > 0 {
-					syncs++
-				}
-				for _, ev := range rd.Events {
-					switch ev.Kind {
-					case lockstep.EventRolled, lockstep.EventYourMove:
-						stamps = append(stamps, stamp{i, ev.Kind, ev.Roll, ev.Colour, now})
-					case lockstep.EventMoved:
-						stamps = append(stamps, stamp{i, ev.Kind, ev.Roll, ev.Colour, now})
-						rolls[ev.Roll]++
-						if cfg.MaxRolls > 0 && int(ev.Roll) >= cfg.MaxRolls && rolls[ev.Roll] == len(peers) {
-							once.Do(func() { close(done) })
-						}
-					}
-					if ev.Kind == lockstep.EventYourMove {
-						moves := ev.Moves
-						s := p.sess
-						// Do blocks while the driver is busy, and OnReady
-						// runs on the driver.
-						go s.Do(func(n *lockstep.Node) error { return n.Choose(moves[mrand.IntN(len(moves))]) })
-					}
-				}
-			},
+			Setup: setup, Key: p.key, Entropy: ent, Log: glog, Linger: 100 * time.Millisecond, OnReady: onReady,
 		})
 		if err != nil {
 			return rep, err
@@ -271,7 +291,7 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	rep.fill(stamps, colourOf, len(peers))
-	rep.Syncs = syncs
+	rep.Syncs = syncs + int(driverSyncs.Load())
 	if rep.Rolls == 0 {
 		return rep, errors.New("perf: no roll was applied by every peer")
 	}
