@@ -1,10 +1,9 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
-
-	"github.com/rivo/tview"
 )
 
 // Limits on text that peers choose, so that nobody can push the rest of
@@ -19,8 +18,19 @@ const (
 // go, line breaks and tabs become spaces, overlong text is cut with "…",
 // and tview's colour and region tags are escaped so they print as typed.
 func clean(s string, max int) string {
-	return tview.Escape(plain(s, max))
+	return escapeTags(plain(s, max))
 }
+
+// tagLike matches what tview's printer reads as a tag or an escaped tag:
+// "[" and any run of characters but brackets, optional "["s, then "]".
+// tview.Escape only escapes runs of the characters a real tag uses, so a
+// hostile "[0![]" would lose a bracket on screen; escaping with the
+// printer's own, broader pattern prints every such run as typed.
+var tagLike = regexp.MustCompile(`(\[[^\[\]]+\[*)\]`)
+
+// escapeTags makes tview print s as typed: one more "[" before the "]" of
+// every tag-like run, which the printer then removes.
+func escapeTags(s string) string { return tagLike.ReplaceAllString(s, "$1[]") }
 
 // plain is clean without the tag escaping, for text that is not printed
 // through tview's tag parser.

@@ -74,7 +74,7 @@ func (u *UI) drawStatus(scr tcell.Screen, w, y int) {
 	var parts []string
 	if u.input != inputNone {
 		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr"}[u.input]
-		parts = append(parts, "[::r]"+u.t(prompt)+" "+tview.Escape(string(u.editor))+"_[::-]")
+		parts = append(parts, "[::r]"+u.t(prompt)+" "+escapeTags(string(u.editor))+"_[::-]")
 	}
 	parts = append(parts, u.activeKeys()...)
 	printLine(scr, 0, y, w, strings.Join(parts, "  "))
@@ -93,7 +93,7 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	add("[::b]"+u.t("app.title")+"[::-] — "+u.t("lobby.title"), "")
 	name := clean(u.lobby.Me.Name, maxName)
 	if u.input == inputName {
-		name = "[::r]" + tview.Escape(string(u.editor)) + "_[::-]"
+		name = "[::r]" + escapeTags(string(u.editor)) + "_[::-]"
 	}
 	add(u.t("lobby.name", name))
 	if u.lobby.Me.Addr == "" {
@@ -130,7 +130,7 @@ func shortID(id string) string {
 	if len(id) > 6 {
 		id = id[len(id)-6:]
 	}
-	return tview.Escape(id)
+	return escapeTags(id)
 }
 
 // optionLines lists the rule options with the active value marked; with
@@ -236,7 +236,7 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 func (u *UI) drawChat(scr tcell.Screen, x, y, w, h int) {
 	lines := append([]string(nil), u.chat...)
 	if u.input == inputChat {
-		lines = append(lines, "> "+tview.Escape(string(u.editor))+"_")
+		lines = append(lines, "> "+escapeTags(string(u.editor))+"_")
 	}
 	panel(scr, x, y, w, h, u.t("panel.chat"), lines, true)
 }

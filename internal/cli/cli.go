@@ -117,6 +117,12 @@ func newFlags(e *env, name string) *flag.FlagSet {
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
+		// A position of rules.md section 9 starts with "-" when Red is not in
+		// play; it always holds spaces, which no flag does.
+		for len(args) > 0 && strings.Contains(args[0], " ") {
+			pos = append(pos, args[0])
+			args = args[1:]
+		}
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err

@@ -50,3 +50,16 @@ func TestHelpListsEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionStartingWithDash: with Red out of play a position begins with
+// "-"; it must be read as the POSITION argument, not as a flag.
+func TestPositionStartingWithDash(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main([]string{"moves", "-/H,H,H,H/-/H,H,H,H B 0 -", "2"}, strings.NewReader(""), &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if want := "B0 -/L,H,H,H/-/H,H,H,H G 0 -\n"; out.String() != want {
+		t.Errorf("stdout %q, want %q", out.String(), want)
+	}
+}
