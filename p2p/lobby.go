@@ -26,7 +26,14 @@ type LobbyConfig struct {
 	Players int
 	Bots    int
 	BotKind string
-	Rules   engine.Rules
+	// BotKinds, if set, names the kind of each bot seat in turn (at most
+	// Bots of them); BotKind flies the rest.
+	BotKinds []string
+	// StartNow, when it is closed, makes the creator start at once with
+	// the players already in (or as soon as two seats, players or bots,
+	// are filled): the seats still open are left out. Joiners ignore it.
+	StartNow <-chan struct{}
+	Rules    engine.Rules
 	// Connect lists peers dialled by hand (multicast blocked): they are
 	// asked for the lobby as well as the mDNS adverts.
 	Connect []peer.AddrInfo
@@ -83,8 +90,16 @@ func RunLobby(ctx context.Context, t *Transport, d *Discovery, chat *Chat, cfg L
 	if cfg.Players < 1 || cfg.Bots < 0 || cfg.Players+cfg.Bots < 2 || cfg.Players+cfg.Bots > engine.NumColours {
 		return LobbyResult{}, fmt.Errorf("p2p: %d players and %d bots: want 2 to 4 seats in all, at least one player", cfg.Players, cfg.Bots)
 	}
-	if _, err := engine.NewBot(cfg.BotKind); err != nil && cfg.Bots > 0 {
+	if _, err := engine.NewBot(cfg.BotKind); err != nil && cfg.Bots > len(cfg.BotKinds) {
 		return LobbyResult{}, fmt.Errorf("p2p: bot seats: %w", err)
+	}
+	if len(cfg.BotKinds) > cfg.Bots {
+		return LobbyResult{}, fmt.Errorf("p2p: %d bot kinds for %d bot seats", len(cfg.BotKinds), cfg.Bots)
+	}
+	for _, k := range cfg.BotKinds {
+		if _, err := engine.NewBot(k); err != nil {
+			return LobbyResult{}, fmt.Errorf("p2p: bot seats: %w", err)
+		}
 	}
 	if cfg.FindFor <= 0 {
 		cfg.FindFor = 2 * time.Second
@@ -105,6 +120,7 @@ type lobby struct {
 	log  *slog.Logger
 
 	hosting bool
+	early   bool          // StartNow closed: start with whoever is in
 	host    peer.ID       // the host we joined (when not hosting)
 	joinAt  time.Time     // when we last asked host to let us in
 	roster  []rosterEntry // host: who is in, host first
@@ -131,6 +147,7 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 		changes = l.d.Changes()
 	}
 	l.advertise()
+	startNow := l.cfg.StartNow
 	for {
 		// Decide what to do next from what we know.
 		switch {
@@ -158,6 +175,10 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 			return LobbyResult{}, ctx.Err()
 		case <-tick.C:
 		case <-changes:
+		case <-startNow:
+			// Closed: once is enough. Still looking for the lobby, we
+			// start as soon as we create it.
+			startNow, l.early = nil, true
 		case ev := <-t.Events():
 			l.peerEvent(ev)
 		case in := <-t.Inbox():
@@ -167,6 +188,10 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 			}
 		}
 		if l.hosting && len(l.roster) == l.cfg.Players {
+			return l.start()
+		}
+		if l.hosting && l.early && len(l.roster)+l.cfg.Bots >= 2 {
+			l.log.Info("starting early", "players", len(l.roster), "open", l.cfg.Players-len(l.roster))
 			return l.start()
 		}
 	}
@@ -471,12 +496,16 @@ func (l *lobby) start() (LobbyResult, error) {
 	if _, err := rand.Read(setup.Nonce[:]); err != nil {
 		return LobbyResult{}, fmt.Errorf("p2p: drawing the game nonce: %w", err)
 	}
-	cols := seatColours(l.cfg.Players + l.cfg.Bots)
+	// Seats still open at an early start are left out.
+	cols := seatColours(len(l.roster) + l.cfg.Bots)
 	for i, c := range cols {
 		seat := lockstep.Seat{Colour: c}
-		if i < len(l.roster) {
+		switch b := i - len(l.roster); {
+		case b < 0:
 			seat.Player, _ = peer.Decode(l.roster[i].ID)
-		} else {
+		case b < len(l.cfg.BotKinds):
+			seat.Bot = l.cfg.BotKinds[b]
+		default:
 			seat.Bot = l.cfg.BotKind
 		}
 		setup.Seats = append(setup.Seats, seat)

@@ -125,3 +125,66 @@ func TestLobbyLeaveFreesSeat(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// The creator may start before every seat is taken: the open seats are
+// left out, and each bot seat flies the kind it was given.
+func TestLobbyStartNowLeavesOpenSeatsOut(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	host, joiner := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	startNow := make(chan struct{})
+	views := make(chan LobbyView, 64)
+	cfgs := []LobbyConfig{
+		{Player: "H", Lobby: "early", Players: 3, Bots: 1, BotKinds: []string{"greedy"}, StartNow: startNow,
+			FindFor: 100 * time.Millisecond, OnChange: func(v LobbyView) { views <- v }, Logger: testLogger(t)},
+		{Player: "J", Lobby: "early", FindFor: time.Hour, StartNow: startNow, Logger: testLogger(t),
+			Connect: []peer.AddrInfo{{ID: host.Host().ID(), Addrs: host.Host().Addrs()}}},
+	}
+	trs := []*Transport{host, joiner}
+	res := make([]LobbyResult, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range trs {
+		wg.Go(func() { res[i], errs[i] = RunLobby(ctx, trs[i], nil, nil, cfgs[i]) })
+	}
+	for joined := false; !joined; {
+		select {
+		case v := <-views:
+			joined = len(v.Players) == 2 // one seat is still open
+		case <-ctx.Done():
+			t.Fatal("the joiner never got in")
+		}
+	}
+	close(startNow)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("peer %d: %v", i, err)
+		}
+	}
+	s := res[0].Setup
+	if !bytes.Equal(s.Encode(), res[1].Setup.Encode()) {
+		t.Fatal("the two left the lobby with different setups")
+	}
+	if len(s.Seats) != 3 || s.Seats[0].Player != host.Host().ID() || s.Seats[1].Player != joiner.Host().ID() || s.Seats[2].Bot != "greedy" {
+		t.Fatalf("seats %+v", s.Seats)
+	}
+}
+
+// Bot kinds are checked before anything goes on the network.
+func TestLobbyRejectsBadBotKinds(t *testing.T) {
+	for name, cfg := range map[string]LobbyConfig{
+		"unknown kind":   {Lobby: "x", Players: 1, Bots: 1, BotKinds: []string{"nosuchbot"}},
+		"more kinds":     {Lobby: "x", Players: 1, Bots: 1, BotKinds: []string{"random", "random"}},
+		"bad default":    {Lobby: "x", Players: 1, Bots: 2, BotKinds: []string{"random"}, BotKind: "nosuchbot"},
+		"too few seats":  {Lobby: "x", Players: 1},
+		"too many seats": {Lobby: "x", Players: 3, Bots: 2},
+	} {
+		if _, err := RunLobby(context.Background(), nil, nil, nil, cfg); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

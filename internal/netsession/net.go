@@ -83,6 +83,10 @@ type lobbyPlan struct {
 	hosting bool
 	cfg     p2p.LobbyConfig
 	gen     uint64 // NetSession.gen when launched: a plan left since is void
+	// startNow closes when the creator starts before every seat is taken
+	// (p2p.LobbyConfig.StartNow); early records that it was closed.
+	startNow chan struct{}
+	early    bool
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
@@ -113,6 +117,7 @@ type NetSession struct {
 	mode      netMode
 	draft     *draft
 	cur       *lobbyPlan // the lobby being waited in
+	inLobby   int        // players in it, as its last view showed
 	last      *lobbyPlan // the lobby of the last game that started, for Rematch
 	jobCancel context.CancelFunc
 	gen       uint64 // bumps on every launch and on leaving a lobby
@@ -244,6 +249,8 @@ func (s *NetSession) idle() error {
 	switch {
 	case s.closed:
 		return errClosed
+	case s.mode == modeLobby && s.cur != nil && s.cur.hosting:
+		return errors.New("you are waiting in your game's lobby: it starts when its seats are full, or at once if you start it again")
 	case s.mode == modeLobby:
 		return errors.New("you are waiting in a lobby: the game starts when its seats are full")
 	case s.mode == modeGame && s.gameOver:
@@ -305,8 +312,9 @@ func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
 
 // Start implements ui.Session. For the creator it opens the drafted game
 // on the LAN: each open seat waits for a player, and the game starts when
-// they are all in. p2p's lobby seats players in joining order and flies
-// every bot seat with one kind (the first chosen). A player who joined
+// they are all in; Start again starts it at once with the players in, the
+// seats still open left out. p2p's lobby seats players in joining order,
+// then the bots, each of the kind its seat was given. A player who joined
 // someone's game is ready already.
 func (s *NetSession) Start() error {
 	s.mu.Lock()
@@ -315,6 +323,17 @@ func (s *NetSession) Start() error {
 		return errClosed
 	}
 	if s.mode == modeLobby && !s.cur.hosting {
+		return nil
+	}
+	if s.mode == modeLobby {
+		switch {
+		case s.cur.early:
+		case s.inLobby+s.cur.cfg.Bots < 2:
+			return errors.New("nobody has joined yet: wait for a player, or create the game again with a seat given to a bot")
+		default:
+			s.cur.early = true
+			close(s.cur.startNow)
+		}
 		return nil
 	}
 	if err := s.idle(); err != nil {
@@ -329,11 +348,7 @@ func (s *NetSession) Start() error {
 		case ui.SeatOpen:
 			cfg.Players++
 		case ui.SeatBot:
-			if cfg.Bots == 0 {
-				cfg.BotKind = st.Name
-			} else if st.Name != cfg.BotKind {
-				s.q.push(ui.Notice{Text: fmt.Sprintf("every bot seat of a LAN game flies as %s", cfg.BotKind)})
-			}
+			cfg.BotKinds = append(cfg.BotKinds, st.Name)
 			cfg.Bots++
 		}
 	}
@@ -388,6 +403,8 @@ func (s *NetSession) Rematch() error {
 func (s *NetSession) launch(p lobbyPlan) {
 	s.gen++
 	p.gen = s.gen
+	p.startNow, p.early = make(chan struct{}), false
+	s.inLobby = 0
 	s.mode = modeLobby
 	s.cur = &p
 	s.jobs <- p

@@ -116,9 +116,6 @@ func TestNetGameOverLAN(t *testing.T) {
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Start(); err == nil {
-		t.Fatal("started twice")
-	}
 
 	chatted, joined := false, false
 	pa, pb := playBoth(t, a, b, func(e ui.Event) {
@@ -427,4 +424,63 @@ func TestNetManualJoinPlays(t *testing.T) {
 	}
 	pa, pb := playBoth(t, a, b, nil, nil)
 	checkBoth(t, pa, pb)
+}
+
+// The creator may start before every seat is taken: the open seats are
+// left out and each bot seat flies the kind it was given; with nobody in
+// and no bot, starting early is refused.
+func TestNetStartEarly(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Start(); err == nil {
+		t.Fatal("started early alone, without a bot")
+	}
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	for c, k := range map[engine.Colour]string{engine.Yellow: "greedy", engine.Green: "random"} {
+		if err := a.SetSeat(c, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Start(); err != nil { // Blue stays open
+		t.Fatal(err)
+	}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Start(); err != nil { // pressed again while it starts: harmless
+		t.Fatal(err)
+	}
+	deadline := time.After(20 * time.Second) // a hang guard, not a speed claim
+	for {
+		select {
+		case e := <-a.Events():
+			u, ok := e.(ui.TableUpdate)
+			if !ok || !u.Started {
+				continue
+			}
+			// Three seats, spread as p2p spreads them: Ann, then the bots
+			// in seat order.
+			want := [engine.NumColours]ui.Seat{
+				engine.Red:    {Kind: ui.SeatHuman, Name: "Ann", PeerID: a.ID().String(), You: true, Present: true, Ready: true},
+				engine.Blue:   {Kind: ui.SeatBot, Name: "greedy", Present: true, Ready: true},
+				engine.Yellow: {Kind: ui.SeatBot, Name: "random", Present: true, Ready: true},
+			}
+			if u.Seats != want {
+				t.Fatalf("seats %+v", u.Seats)
+			}
+			return
+		case <-deadline:
+			t.Fatal("the game never started")
+		}
+	}
 }

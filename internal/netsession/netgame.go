@@ -60,6 +60,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 	cfg := p.cfg
 	cfg.Player = s.name
 	cfg.Connect = append([]peer.AddrInfo(nil), s.manual...)
+	cfg.StartNow = p.startNow
 	s.mu.Unlock()
 	cfg.Logger = s.log
 	cfg.OnChat = s.onChat
@@ -239,6 +240,9 @@ func seatLayout(n int) []engine.Colour {
 func (s *NetSession) onLobbyView(p lobbyPlan, v p2p.LobbyView) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if p.gen == s.gen {
+		s.inLobby = len(v.Players)
+	}
 	t := ui.TableUpdate{GameID: v.Lobby, Host: p.hosting, Rules: p.cfg.Rules}
 	if !p.hosting {
 		t.Rules = engine.DefaultRules() // the lobby does not tell; the Setup will
@@ -257,7 +261,11 @@ func (s *NetSession) onLobbyView(p lobbyPlan, v p2p.LobbyView) {
 			}
 			t.Seats[c] = ui.Seat{Kind: ui.SeatHuman, Name: pl.Name, PeerID: pl.ID.String(), You: pl.ID == s.self, Present: true, Ready: true}
 		case i >= len(v.Players)+v.Free:
-			t.Seats[c] = ui.Seat{Kind: ui.SeatBot, Name: p.cfg.BotKind, Present: true, Ready: true}
+			kind := p.cfg.BotKind
+			if b := i - len(v.Players) - v.Free; b < len(p.cfg.BotKinds) {
+				kind = p.cfg.BotKinds[b]
+			}
+			t.Seats[c] = ui.Seat{Kind: ui.SeatBot, Name: kind, Present: true, Ready: true}
 		}
 	}
 	s.q.push(t)
