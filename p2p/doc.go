@@ -23,6 +23,11 @@
 //	state, _ := s.Run(ctx)                             // s.Do(func(n *lockstep.Node) error {...}) for intents
 //
 // RunLobby owns the transport's inbox until it returns, the Session after.
+// A joiner that cannot see mDNS lists the creator in LobbyConfig.Connect:
+// the creator's answer to its join makes it the lobby's host. Closing
+// LobbyConfig.StartNow starts the creator's game with whoever is in.
+// SessionConfig.ManualRoll makes the player Roll (by Do) at EventYourRoll
+// instead of revealing its share of its own rolls at once.
 // p2p.DialableAddrs(h) is what a player reads out to another whose
 // multicast is blocked; p2p.ResolveAddr turns what that one typed (a full
 // /p2p/ multiaddr, a multiaddr without it, or HOST:PORT) into a peer:
