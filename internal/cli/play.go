@@ -222,6 +222,7 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 	sess, err := netsession.NewNet(netsession.NetOptions{
 		Name: s.name, DataDir: s.dataDir, Key: key, Port: s.port,
 		Connect: s.connect, NoDiscovery: s.noDiscovery, Logger: logger,
+		ManualRoll: true, // a person rolls with a key, as at the table
 	})
 	if err != nil {
 		hint := "try another --port, --no-discovery with --connect ADDR, or --offline to play alone against bots"

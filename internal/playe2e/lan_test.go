@@ -59,8 +59,9 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 	tm.waitFor("the game with the peers", 400, contains("The game begins.", "alice"), peers)
 	tStart := time.Since(t0)
 
-	// Play: chat once, then answer every choice by key (1, tab+enter, or
-	// the last number, in turn), pressing only on a screen that changed
+	// Play: chat once, then roll with the roll key when asked and answer
+	// every choice by key (1, tab+enter, or the last number, in turn),
+	// pressing only on a screen that changed
 	// since the last press. The others vote a player absent who keeps
 	// them waiting 3 s, so the screen is read often.
 	const chat = "hello from alice"
@@ -68,6 +69,7 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 		end      string
 		chatSeen bool
 		moves    int
+		rolls    int
 		last     string
 	)
 	tm.keys(keyChat)
@@ -82,6 +84,10 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 		switch m := chooseHint.FindStringSubmatch(bottomLine(s)); {
 		case strings.Contains(s, "Game over") && strings.Contains(s, "Game log saved to"):
 			end = s
+		case s != last && strings.Contains(bottomLine(s), "space roll"):
+			tm.keys(keyRoll)
+			rolls++
+			last = s
 		case m == nil || s == last:
 			time.Sleep(poll)
 		default:
@@ -104,6 +110,9 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 	tEnd := time.Since(t0)
 	if moves == 0 {
 		t.Fatalf("the game ended without a move of the player:\n%s", end)
+	}
+	if rolls == 0 {
+		t.Errorf("the player never rolled with the roll key on the LAN")
 	}
 	if !chatSeen {
 		t.Errorf("the chat line %q never showed in the chat panel", chat)
