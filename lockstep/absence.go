@@ -44,15 +44,17 @@ func (g *game) onTick() {
 	}
 	w := g.awaiting()
 	s := g.step()
-	limit := uint64(n.cfg.AbsentTicks)
-	if g.phase == PhaseMove {
-		limit = uint64(max(n.cfg.ChooseTicks, n.cfg.AbsentTicks))
-	}
 	for i, p := range n.players {
 		if i == n.self || w&(1<<i) == 0 || p.absent {
 			continue
 		}
 		p.waited++
+		// A person choosing a move gets the long ChooseTicks; a player the
+		// driver cannot reach is not thinking, so the short wait applies.
+		limit := uint64(n.cfg.AbsentTicks)
+		if g.phase == PhaseMove && !p.unreachable {
+			limit = uint64(max(n.cfg.ChooseTicks, n.cfg.AbsentTicks))
+		}
 		key := voteKey{i, s}
 		if p.waited >= limit && !g.myVotes[key] {
 			g.myVotes[key] = true

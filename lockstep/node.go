@@ -270,6 +270,19 @@ func (n *Node) Tick() {
 	n.progress()
 }
 
+// Reachable tells the node whether the driver's connection to player id
+// is up. It changes only how long a choice is waited for: a player that
+// cannot be reached is voted absent after AbsentTicks instead of
+// ChooseTicks. Absence stays a binding majority vote, so a wrong report
+// costs time, never agreement.
+func (n *Node) Reachable(id peer.ID, up bool) {
+	for _, p := range n.players {
+		if p.id == id {
+			p.unreachable = !up
+		}
+	}
+}
+
 // Roll is the local player's intent to roll: its link for the roll it is
 // to make is revealed as soon as the previous move is applied.
 func (n *Node) Roll() error {

@@ -22,6 +22,9 @@ type player struct {
 	maxReveal uint64 // highest roll of its accepted reveals
 	reached   uint64 // 1 + the highest step its signed messages prove it reached
 	waited    uint64 // ticks the game has waited for this player at the current step
+	// unreachable is the driver's word that its connection to this player
+	// is down (Reachable); it only shortens the wait for a choice.
+	unreachable bool
 	pstate
 }
 

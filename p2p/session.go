@@ -152,6 +152,7 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 			}
 		case ev := <-s.t.Events():
 			s.log.Info("peer event", "peer", short(ev.Peer), "up", ev.Up, "reason", ev.Reason)
+			s.n.Reachable(ev.Peer, ev.Up)
 		}
 	}
 }
