@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -145,6 +146,11 @@ func BenchmarkPeerMemory(b *testing.B) {
 	reportLoad(b)
 }
 
+func tailLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
 func mib(xs []int64) string {
 	var parts []string
 	for _, x := range xs {
@@ -157,9 +163,10 @@ func mib(xs []int64) string {
 // peer's peak VmRSS and last VmHWM.
 func headlessGameMemory(b *testing.B, bin string, n int) (rss, hwm []int64) {
 	lan := netlab.NewLAN(b, n)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmds := make([]*exec.Cmd, n)
+	outs, errs := make([]bytes.Buffer, n), make([]bytes.Buffer, n)
 	for i := range n {
 		dir := b.TempDir()
 		// ip netns exec execs the binary in place: the PID is the peer's.
@@ -167,8 +174,7 @@ func headlessGameMemory(b *testing.B, bin string, n int) (rss, hwm []int64) {
 			"--name", fmt.Sprintf("p%d", i), "--lobby", "perf", "--players", fmt.Sprint(n),
 			"--identity", filepath.Join(dir, "id.key"), "--data", filepath.Join(dir, "data"))
 		cmd.Env = append(os.Environ(), "HOME="+dir)
-		var out strings.Builder
-		cmd.Stdout = &out
+		cmd.Stdout, cmd.Stderr = &outs[i], &errs[i]
 		if err := cmd.Start(); err != nil {
 			b.Fatal(err)
 		}
@@ -198,13 +204,17 @@ func headlessGameMemory(b *testing.B, bin string, n int) (rss, hwm []int64) {
 			}
 		}
 	}()
+	var failed []string
 	for i, c := range cmds {
 		if err := c.Wait(); err != nil {
-			b.Fatalf("peer %d: %v", i, err)
+			failed = append(failed, fmt.Sprintf("peer %d: %v (peak VmRSS so far %.1f MiB)\n%s", i, err, float64(rss[i])/(1<<20), tailLines(errs[i].String(), 15)))
 		}
 	}
 	close(stop)
 	wg.Wait()
+	if failed != nil {
+		b.Fatalf("the headless game did not finish:\n%s", strings.Join(failed, "\n"))
+	}
 	for i := range n {
 		if rss[i] == 0 {
 			b.Fatalf("peer %d: no memory sample", i)
