@@ -43,9 +43,10 @@ func TestRunTurnsSmoke(t *testing.T) {
 				t.Fatalf("%s: a non-positive turn or round trip %v", policy, d)
 			}
 		}
-		// Every peer logs the setup confirmations at least: the session
-		// fsyncs them, and so does the stand-in when a choice follows.
-		if rep.Conns == "" || rep.Syncs == 0 {
+		// The session fsyncs at least every peer's setup confirmation; the
+		// stand-in only flushes after a choice, and 8 early rolls may have
+		// none (every move forced).
+		if rep.Conns == "" || (policy == SyncSession && rep.Syncs < 4) {
 			t.Errorf("%s: connections %q, %d fsyncs", policy, rep.Conns, rep.Syncs)
 		}
 	}
