@@ -9,11 +9,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/testout"
 )
 
 // With AEROPLANE_AS_MAIN set, the test binary is aeroplane itself, so the
@@ -29,27 +29,8 @@ var resultLine = regexp.MustCompile(`^result ([RBYG]{2,4}) log=(\S+) hash=([0-9a
 
 type headlessRun struct {
 	cmd            *exec.Cmd
-	stdout, stderr lockedBuffer
+	stdout, stderr testout.Buffer
 	dir            string
-}
-
-// lockedBuffer is a bytes.Buffer the child's output goroutine and the test
-// can share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // startHeadless runs a headless peer in peer i's namespace.

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"aeroplane/internal/testout"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 )
@@ -80,7 +81,7 @@ func TestLogSurvivesKill9(t *testing.T) {
 	for k := range kills {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), logWriterEnv+"="+path)
-		var out, errb syncBuffer
+		var out, errb testout.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

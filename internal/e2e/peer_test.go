@@ -1,38 +1,19 @@
 package e2e
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/testout"
 )
-
-// syncBuffer collects a process's output while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // peer is one headless aeroplane in peer i's namespace. Its identity and
 // data directory outlive its process, so a restart is the same player.
@@ -44,7 +25,7 @@ type peer struct {
 	args []string
 
 	cmd            *exec.Cmd
-	stdout, stderr *syncBuffer
+	stdout, stderr *testout.Buffer
 	done           chan struct{}
 	err            error
 	runs           []string // stderr of earlier processes, for failure reports
@@ -75,7 +56,7 @@ func (p *peer) start(extra ...string) {
 func (p *peer) startCmd(bin string, args ...string) {
 	p.t.Helper()
 	p.cmd = p.lan.Command(p.i, bin, args...)
-	p.stdout, p.stderr = &syncBuffer{}, &syncBuffer{}
+	p.stdout, p.stderr = &testout.Buffer{}, &testout.Buffer{}
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	p.done = make(chan struct{})
 	if err := p.cmd.Start(); err != nil {

@@ -1,42 +1,23 @@
 package playe2e
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/testout"
 )
-
-// syncBuffer collects a process's output while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 var resultLine = regexp.MustCompile(`(?m)^result ([RBYG]{2,4}) log=(\S+) hash=([0-9a-f]{64})$`)
 
 // headless is `aeroplane --headless` in peer i's namespace of the LAN.
 type headless struct {
 	name           string
-	stdout, stderr syncBuffer
+	stdout, stderr testout.Buffer
 	done           chan error
 }
 
