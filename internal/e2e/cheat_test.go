@@ -130,8 +130,12 @@ func TestCheaterOverLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
+	// The chat flood goes before the bad frames: 8 of those in 10 s get
+	// the cheater banned for 30 s, and a peer that has banned it never
+	// receives the flood to name it (the test failed that way about one
+	// run in five).
 	attacks := []string{"bad-reveal", "out-of-turn", "wrong-seat", "illegal-move", "stale", "replay",
-		"garbage", "oversized", "chat-flood", "spoof-mdns", "never-ending", "conn-flood"}
+		"chat-flood", "garbage", "oversized", "spoof-mdns", "never-ending", "conn-flood"}
 	lan := netlab.NewLAN(t, 4)
 	honest := honestGame(t, lan, 3, "cheat")
 	cheater, id := startCheater(t, lan, 3, "cheat", attacks...)
