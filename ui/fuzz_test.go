@@ -6,6 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gdamore/tcell/v2"
+
 	"github.com/rivo/tview"
 )
 
@@ -27,7 +29,22 @@ func FuzzClean(f *testing.F) {
 			}
 		}
 		sim := newSim(t, 40, 1)
-		tview.Print(sim, clean(s, maxName), 0, 0, 40, tview.AlignLeft, 0)
+		// Printed inside a coloured span, as names are: no tag of the
+		// peer's may change the colour, underline or link of any cell.
+		tview.Print(sim, "[yellow]"+clean(s, maxName), 0, 0, 40, tview.AlignLeft, tcell.ColorWhite)
+		ref := newSim(t, 1, 1)
+		tview.Print(ref, "[yellow]x", 0, 0, 1, tview.AlignLeft, tcell.ColorWhite)
+		refCells, _, _ := ref.GetContents()
+		want := refCells[0].Style
+		cells, _, _ := sim.GetContents()
+		for x, c := range cells {
+			if len(c.Runes) == 0 || c.Runes[0] == ' ' {
+				continue
+			}
+			if c.Style != want {
+				t.Fatalf("%q: cell %d %q printed in style %+v, want %+v", p, x, string(c.Runes), c.Style, want)
+			}
+		}
 		// Combining marks may fold into the cell before them (or vanish at
 		// the start): compare the spacing characters.
 		got := strings.TrimRight(noMarks(strings.TrimSuffix(screenText(sim), "\n")), " ")

@@ -124,7 +124,7 @@ func TestResync(t *testing.T) {
 	if u.pos != p || u.rolled != nil || u.choosing() {
 		t.Fatalf("after resync: pos %s, rolled %v", u.pos, u.rolled)
 	}
-	if last := u.events[len(u.events)-1]; last != "[red[]rolled back to roll 7" {
+	if last := u.events[len(u.events)-1]; last != "[[:]red]rolled back to roll 7" {
 		t.Fatalf("log line %q", last)
 	}
 }

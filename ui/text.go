@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -21,16 +20,14 @@ func clean(s string, max int) string {
 	return escapeTags(plain(s, max))
 }
 
-// tagLike matches what tview's printer reads as a tag or an escaped tag:
-// "[" and any run of characters but brackets, optional "["s, then "]".
-// tview.Escape only escapes runs of the characters a real tag uses, so a
-// hostile "[0![]" would lose a bracket on screen; escaping with the
-// printer's own, broader pattern prints every such run as typed.
-var tagLike = regexp.MustCompile(`(\[[^\[\]]+\[*)\]`)
-
-// escapeTags makes tview print s as typed: one more "[" before the "]" of
-// every tag-like run, which the printer then removes.
-func escapeTags(s string) string { return tagLike.ReplaceAllString(s, "$1[]") }
+// escapeTags makes tview print s exactly as typed. tview's own escape
+// ("[red[]") only works where its tag parser fails, and that parser reads
+// "[:::" and anything up to the next "]" as a URL tag, so a hostile
+// "[:::]" would still vanish however many "[" went before the "]".
+// Instead every "[" is followed by "[:]", a tag that changes nothing: a
+// "[" followed by "[" is never the start of a tag or of an escaped tag,
+// so the peer's "[" prints as itself and the no-op tag prints nothing.
+func escapeTags(s string) string { return strings.ReplaceAll(s, "[", "[[:]") }
 
 // plain is clean without the tag escaping, for text that is not printed
 // through tview's tag parser.
