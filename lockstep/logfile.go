@@ -75,11 +75,19 @@ type LogError struct {
 }
 
 func (e *LogError) Error() string {
+	if e.HeaderTorn() {
+		return fmt.Sprintf("log: torn header, no records (%s): the game stopped before the log's header reached disk; there is nothing to verify, and the game rewrites it as an empty log when it starts again", e.Reason)
+	}
 	if e.Torn {
 		return fmt.Sprintf("log: torn last record at byte %d (%s): truncate the file there to resume", e.Offset, e.Reason)
 	}
 	return fmt.Sprintf("log: corrupt at byte %d: %s", e.Offset, e.Reason)
 }
+
+// HeaderTorn reports a file cut inside its header: created, then the
+// process died before the header reached disk. It holds no records; a
+// writer may truncate it to zero and write the header again.
+func (e *LogError) HeaderTorn() bool { return e.Torn && e.Offset == 0 }
 
 // ErrTornTail is wrapped by a LogError whose Torn is set.
 var ErrTornTail = errors.New("torn tail")
@@ -106,7 +114,9 @@ func ReadLog(r io.Reader) ([]Record, error) {
 // ParseLog is ReadLog over bytes in memory.
 func ParseLog(data []byte) ([]Record, error) {
 	if len(data) < logHeaderSize {
-		if len(data) < len(logMagic) && string(data) == logMagic[:len(data)] {
+		// A strict prefix of the header is a log whose process died before
+		// the header reached disk: torn and empty, not a foreign file.
+		if string(data) == string(LogHeader()[:len(data)]) {
 			return nil, &LogError{Offset: 0, Reason: fmt.Sprintf("header cut short at %d of %d bytes", len(data), logHeaderSize), Torn: true}
 		}
 		return nil, &LogError{Offset: 0, Reason: "too short for the header: not an aeroplane game log"}

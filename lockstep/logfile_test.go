@@ -3,6 +3,7 @@ package lockstep
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -85,4 +86,49 @@ func TestLogRejectsDamage(t *testing.T) {
 		t.Fatalf("a forged record passed: %v", err)
 	}
 	t.Log(err)
+}
+
+// Every cut of a log inside or just past its header: a strict prefix of
+// the header is a torn, empty log (the process died before the header
+// reached disk), the whole header is an empty log, and the same lengths of
+// foreign bytes are not a game log at all.
+func TestLogHeaderCuts(t *testing.T) {
+	full := append(LogHeader(), EncodeRecords(Record{Type: RecordSetup, Data: []byte("setup")})...)
+	for n := 0; n <= len(full); n++ {
+		t.Run(fmt.Sprintf("prefix %d", n), func(t *testing.T) {
+			recs, err := ParseLog(full[:n])
+			var le *LogError
+			switch {
+			case n < logHeaderSize:
+				if !errors.As(err, &le) || !le.HeaderTorn() || !errors.Is(err, ErrTornTail) || len(recs) != 0 {
+					t.Fatalf("got %d records, %v; want a torn header", len(recs), err)
+				}
+				if !strings.Contains(err.Error(), "torn header") || !strings.Contains(err.Error(), "rewrites it") {
+					t.Errorf("message %q does not say the header is torn and what happens", err)
+				}
+			case n == logHeaderSize:
+				if err != nil || len(recs) != 0 {
+					t.Fatalf("got %d records, %v; want an empty log", len(recs), err)
+				}
+			case n < len(full):
+				if !errors.As(err, &le) || !le.Torn || le.HeaderTorn() || le.Offset != logHeaderSize {
+					t.Fatalf("got %v; want a torn first record at byte %d", err, logHeaderSize)
+				}
+			default:
+				if err != nil || len(recs) != 1 {
+					t.Fatalf("got %d records, %v; want the setup", len(recs), err)
+				}
+			}
+		})
+	}
+	// Not a prefix of the header: a foreign file, whatever its length.
+	for n := 1; n <= logHeaderSize; n++ {
+		bad := bytes.Clone(LogHeader()[:n])
+		bad[n-1] ^= 0x40
+		_, err := ParseLog(bad)
+		var le *LogError
+		if !errors.As(err, &le) || le.Torn || errors.Is(err, ErrTornTail) {
+			t.Errorf("foreign %d bytes %q: got %v, want not a game log", n, bad, err)
+		}
+	}
 }
