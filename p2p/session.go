@@ -1,17 +1,21 @@
 package p2p
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"aeroplane/lockstep"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // SessionConfig is what the session driver needs besides the transport.
@@ -19,8 +23,9 @@ type SessionConfig struct {
 	Setup   lockstep.Setup
 	Key     crypto.PrivKey
 	Entropy [32]byte // private chain seed; keep it to Restore after a crash
-	// Log is the game log, opened by OpenGameLog (the session writes and
-	// fsyncs every Ready's entries before sending its messages).
+	// Log is the game log, opened by OpenGameLog. The session writes every
+	// Ready's entries before sending its messages, and fsyncs them before
+	// any message this player signed leaves (see Run).
 	Log *GameLog
 	// Records, if not empty, restores the node from its own log (a crash).
 	Records []lockstep.Record
@@ -47,12 +52,14 @@ type SessionConfig struct {
 	Logger  *slog.Logger
 }
 
-// Session drives one lockstep.Node over the transport: frames in go to
-// Step, a ticker to Tick, and each Ready is logged durably, then sent.
+// Session drives one lockstep.Node over the transport: frames in have their
+// signatures checked beforehand (verifyFrames), then go to the node; a
+// ticker goes to Tick; each Ready is logged, then sent.
 type Session struct {
 	t   *Transport
 	cfg SessionConfig
 	n   *lockstep.Node
+	v   *lockstep.Verifier
 	log *slog.Logger
 	do  chan func(*lockstep.Node) error
 	// stopped closes when Run returns, so a late Do does not block forever.
@@ -84,7 +91,11 @@ func NewSession(t *Transport, cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: starting the game: %w", err)
 	}
-	return &Session{t: t, cfg: cfg, n: n, log: cfg.Logger, do: make(chan func(*lockstep.Node) error, 16), stopped: make(chan struct{})}, nil
+	v, err := lockstep.NewVerifier(cfg.Setup)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: starting the game: %w", err)
+	}
+	return &Session{t: t, cfg: cfg, n: n, v: v, log: cfg.Logger, do: make(chan func(*lockstep.Node) error, 16), stopped: make(chan struct{})}, nil
 }
 
 // Do runs f on the driver's goroutine (Roll, Choose...); its error is
@@ -98,10 +109,36 @@ func (s *Session) Do(f func(*lockstep.Node) error) {
 
 // Run drives the node until the game is over or halted (returning the
 // final state) or ctx ends.
+//
+// The log's fsync policy. Every Ready's entries are written (to the page
+// cache) before its messages are sent, and fsynced before a Ready sends a
+// message this player signed, or when the game ends; entries that only
+// record other players' messages are otherwise fsynced lazily, once a tick.
+// This keeps the one guarantee a crash must not break: a peer never signs
+// and sends something it can forget. Each own message is on disk before it
+// leaves, and so is everything before it in the log (one fsync covers the
+// whole file), which includes every message its content depends on (the
+// node accepts, and logs, what it has heard before it signs anything
+// that follows from it). After a restart the node therefore continues its
+// own chain from its last sent message and cannot sign a second, different
+// message with the same sequence number (equivocation) or contradict a
+// move or vote it made. What a crash of the machine (not of the process:
+// the page cache survives that) can lose is a tail of other players'
+// messages: signed by them, kept by them and by every other peer, fetched
+// again through the status frames that Restore's node sends; our own
+// messages never depended on them. A failed fsync of any kind stops the
+// game: after one, Linux may report later fsyncs as good although the
+// earlier data never reached the disk.
 func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 	defer close(s.stopped)
 	tick := time.NewTicker(s.cfg.Tick)
 	defer tick.Stop()
+	vctx, stopVerify := context.WithCancel(ctx)
+	frames := make(chan checked, 64)
+	var vwg sync.WaitGroup
+	s.verifyFrames(vctx, frames, &vwg)
+	defer vwg.Wait() // nobody reads the transport's inbox for us once Run returns
+	defer stopVerify()
 	for _, in := range s.cfg.Pending {
 		s.step(in)
 	}
@@ -110,7 +147,7 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 	for {
 		if s.n.HasReady() {
 			rd := s.n.Ready()
-			if err := s.cfg.Log.Append(rd.LogEntries); err != nil {
+			if err := logReady(s.cfg.Log, s.t.Host().ID(), rd); err != nil {
 				// Sending what we could not record could let us contradict
 				// ourselves after a restart: stop the game instead.
 				return rd.State, fmt.Errorf("p2p: the game stops: %w", err)
@@ -134,17 +171,26 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 			state = rd.State
 			if over == nil && (state.Phase == lockstep.PhaseOver || state.Phase == lockstep.PhaseHalted) {
 				over = time.After(s.cfg.Linger)
+				if err := s.cfg.Log.Sync(); err != nil {
+					return state, fmt.Errorf("p2p: the game is over but its log is not saved: %w", err)
+				}
 			}
 			continue
 		}
 		select {
 		case <-over:
-			return state, nil
+			return state, s.cfg.Log.Sync()
 		case <-ctx.Done():
+			if err := s.cfg.Log.Sync(); err != nil {
+				s.log.Warn("game log not flushed", "err", err)
+			}
 			return state, ctx.Err()
-		case in := <-s.t.Inbox():
-			s.step(in)
+		case c := <-frames:
+			s.stepChecked(c)
 		case <-tick.C:
+			if err := s.cfg.Log.Sync(); err != nil {
+				return state, fmt.Errorf("p2p: the game stops: %w", err)
+			}
 			s.n.Tick()
 		case f := <-s.do:
 			if err := f(s.n); err != nil {
@@ -154,6 +200,108 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 			s.log.Info("peer event", "peer", short(ev.Peer), "up", ev.Up, "reason", ev.Reason)
 			s.n.Reachable(ev.Peer, ev.Up)
 		}
+	}
+}
+
+// logReady writes rd's entries to l and fsyncs it if rd sends a message
+// that self signed (Run says why that is enough).
+func logReady(l *GameLog, self peer.ID, rd lockstep.Ready) error {
+	if err := l.Write(rd.LogEntries); err != nil {
+		return err
+	}
+	if !l.Dirty() {
+		return nil
+	}
+	for _, e := range rd.Messages {
+		if lockstep.SignedBy(e.Data) == self {
+			return l.Sync()
+		}
+	}
+	return nil
+}
+
+// checked is a frame from the transport, with its signature checked if it
+// is a game frame that Verifier could vouch for.
+type checked struct {
+	in Inbound
+	f  lockstep.Verified
+	ok bool
+}
+
+// verifyLanes bounds the goroutines that check signatures: enough for the
+// other players of a 4-player game to be checked at once.
+const verifyLanes = 4
+
+// verifyFrames moves Ed25519 verification, most of a roll's CPU, off the
+// driver's goroutine: it reads the transport's inbox and gives each sender
+// a lane (one goroutine checking its frames in order), so the reveals of a
+// roll, which come from different players, are checked in parallel with
+// each other and with the driver, and each sender's frames (game, chat,
+// lobby) still reach the driver in the order they came. It runs until ctx
+// ends; wg tells when it has stopped reading the inbox.
+//
+// A frame the Verifier does not vouch for goes to Node.Step unchanged,
+// which checks it again and rejects it, naming the cheat as before; only
+// Verifier.Verify can make the token StepVerified trusts (lockstep's
+// preverify.go), so no frame reaches the node unchecked.
+func (s *Session) verifyFrames(ctx context.Context, out chan<- checked, wg *sync.WaitGroup) {
+	lanes := make([]chan Inbound, verifyLanes)
+	for i := range lanes {
+		lanes[i] = make(chan Inbound, 64)
+		wg.Go(func() {
+			for in := range lanes[i] {
+				c := checked{in: in}
+				if in.Kind == KindGame {
+					c.f, c.ok = s.v.Verify(in.Data)
+				}
+				select {
+				case out <- c:
+				case <-ctx.Done():
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		defer func() {
+			for _, l := range lanes {
+				close(l)
+			}
+		}()
+		lane := map[peer.ID]int{}
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case in, ok := <-s.t.Inbox():
+				if !ok {
+					return
+				}
+				i, seen := lane[in.From]
+				if !seen {
+					if len(lane) >= 256 {
+						clear(lane) // strangers' frames: bound the map, order matters only per member
+					}
+					i = len(lane) % verifyLanes
+					lane[in.From] = i
+				}
+				select {
+				case lanes[i] <- in:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	})
+}
+
+func (s *Session) stepChecked(c checked) {
+	if !c.ok {
+		s.step(c.in)
+		return
+	}
+	if err := s.n.StepVerified(c.in.From, c.f); err != nil {
+		s.log.Warn("game frame rejected", "peer", short(c.in.From), "err", err)
 	}
 }
 
@@ -175,10 +323,14 @@ func (s *Session) step(in Inbound) {
 	}
 }
 
-// GameLog is the durable, append-only game log file.
+// GameLog is the durable, append-only game log file. Write appends without
+// waiting for the disk, Sync makes everything written durable; one
+// goroutine at a time may use it (Syncs excepted).
 type GameLog struct {
-	f    *os.File
-	path string
+	f     *os.File
+	path  string
+	dirty bool // written since the last fsync
+	syncs atomic.Int64
 }
 
 // OpenGameLog opens (creating with the header if needed) the log at path
@@ -204,7 +356,13 @@ func OpenGameLog(path string) (*GameLog, []lockstep.Record, error) {
 	}
 	recs, err := lockstep.ParseLog(data)
 	var lerr *lockstep.LogError
-	if errors.Is(err, lockstep.ErrTornTail) && errors.As(err, &lerr) {
+	if errors.As(err, &lerr) && !lerr.Torn && lerr.Offset >= int64(len(lockstep.LogHeader())) && zeros(data[lerr.Offset:]) {
+		// A machine crash after the file grew but before its new blocks
+		// were written leaves zeros: like a torn record, never fsynced, so
+		// never the base of anything we sent (see Session.Run).
+		lerr.Torn = true
+	}
+	if errors.As(err, &lerr) && lerr.Torn {
 		// A crash in the middle of an append: the records before the
 		// torn one are good and the torn one was never sent.
 		if terr := f.Truncate(lerr.Offset); terr != nil {
@@ -225,7 +383,18 @@ func OpenGameLog(path string) (*GameLog, []lockstep.Record, error) {
 		f.Close()
 		return nil, nil, err
 	}
+	// A killed process leaves its last writes in the page cache, readable
+	// but maybe not on disk; the restored node takes them as sent and may
+	// send them again, so they must be durable first.
+	if err := l.sync(); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
 	return l, recs, nil
+}
+
+func zeros(b []byte) bool {
+	return len(bytes.Trim(b, "\x00")) == 0
 }
 
 // Path is where the log lives.
@@ -233,21 +402,52 @@ func (l *GameLog) Path() string { return l.path }
 
 // Append writes records and fsyncs.
 func (l *GameLog) Append(recs []lockstep.Record) error {
+	if err := l.Write(recs); err != nil {
+		return err
+	}
+	return l.Sync()
+}
+
+// Write appends records without waiting for the disk.
+func (l *GameLog) Write(recs []lockstep.Record) error {
 	if len(recs) == 0 {
 		return nil
 	}
+	l.dirty = true
 	if _, err := l.f.Write(lockstep.EncodeRecords(recs...)); err != nil {
 		return fmt.Errorf("writing the game log %s: %w", l.path, err)
-	}
-	return l.sync()
-}
-
-func (l *GameLog) sync() error {
-	if err := l.f.Sync(); err != nil {
-		return fmt.Errorf("flushing the game log %s: %w", l.path, err)
 	}
 	return nil
 }
 
-// Close closes the file.
-func (l *GameLog) Close() error { return l.f.Close() }
+// Dirty reports records written since the last Sync.
+func (l *GameLog) Dirty() bool { return l.dirty }
+
+// Sync makes every record written so far durable (fsync), if any is not.
+func (l *GameLog) Sync() error {
+	if !l.dirty {
+		return nil
+	}
+	return l.sync()
+}
+
+// Syncs is how many fsyncs the log has done.
+func (l *GameLog) Syncs() int64 { return l.syncs.Load() }
+
+func (l *GameLog) sync() error {
+	l.syncs.Add(1)
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("flushing the game log %s: %w", l.path, err)
+	}
+	l.dirty = false
+	return nil
+}
+
+// Close makes the log durable and closes the file.
+func (l *GameLog) Close() error {
+	err := l.Sync()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,16 +1,20 @@
 package p2p
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"aeroplane/engine"
 	"aeroplane/internal/netlab"
 	"aeroplane/lockstep"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -95,4 +99,228 @@ func TestLobbyManualJoinPlaysGame(t *testing.T) {
 		t.Fatalf("histories differ: %x / %x", final[0].History, final[1].History)
 	}
 	t.Logf("%d rolls, history %x", final[0].Roll, final[0].History[:8])
+}
+
+// testPair is two lockstep players with fixed keys in a 2-seat game.
+func testPair(t *testing.T) (lockstep.Setup, []peer.ID, []*lockstep.Node) {
+	t.Helper()
+	var ids []peer.ID
+	var keys []crypto.PrivKey
+	for i := 0; i < 2; i++ {
+		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 7)}, 64)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _ := peer.IDFromPrivateKey(k)
+		ids, keys = append(ids, id), append(keys, k)
+	}
+	setup := lockstep.Setup{Version: lockstep.Version, Name: "fsync",
+		Seats: []lockstep.Seat{{Colour: engine.Red, Player: ids[0]}, {Colour: engine.Yellow, Player: ids[1]}}}
+	nodes := make([]*lockstep.Node, 2)
+	for i := range nodes {
+		n, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: ids[i], Key: keys[i], Entropy: [32]byte{byte(i)}, AutoRoll: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes[i] = n
+	}
+	return setup, ids, nodes
+}
+
+// The log policy of Session.Run: whenever a Ready sends a message its
+// player signed, everything logged so far is on disk; other players'
+// messages alone cause no fsync. A whole game, with player 0 logged by
+// logReady, checks both.
+func TestLogReadyFsyncsBeforeOwnMessages(t *testing.T) {
+	_, ids, nodes := testPair(t)
+	glog, _, err := OpenGameLog(filepath.Join(t.TempDir(), "game.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer glog.Close()
+	own, lazy, entries := 0, 0, 0
+	over := false
+	for tick := 0; tick < 20000 && !over; tick++ {
+		for i, n := range nodes {
+			for n.HasReady() {
+				rd := n.Ready()
+				if i == 0 {
+					before := glog.Syncs()
+					if err := logReady(glog, ids[0], rd); err != nil {
+						t.Fatal(err)
+					}
+					sendsOwn := false
+					for _, m := range rd.Messages {
+						sendsOwn = sendsOwn || lockstep.SignedBy(m.Data) == ids[0]
+					}
+					switch {
+					case sendsOwn && glog.Dirty():
+						t.Fatalf("tick %d: own message sent with entries not fsynced", tick)
+					case sendsOwn:
+						own++
+					case glog.Syncs() != before:
+						t.Fatalf("tick %d: fsync for a Ready that sends nothing of ours", tick)
+					case len(rd.LogEntries) > 0:
+						lazy++
+					}
+					entries += len(rd.LogEntries)
+				}
+				for _, m := range rd.Messages {
+					if err := nodes[1-i].Step(ids[i], m.Data); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for _, e := range rd.Events {
+					switch e.Kind {
+					case lockstep.EventGameOver:
+						over = true
+					case lockstep.EventYourMove:
+						if err := n.Choose(e.Moves[0]); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				n.Advance(rd)
+			}
+			n.Tick()
+		}
+	}
+	if !over {
+		t.Fatal("the game did not finish")
+	}
+	if own == 0 || lazy == 0 {
+		t.Fatalf("%d Readies sent own messages, %d only logged others': want both", own, lazy)
+	}
+	// Only own messages fsync: fewer fsyncs than Readies with entries.
+	if got := glog.Syncs(); got > int64(own)+1 {
+		t.Fatalf("%d fsyncs for %d Readies with own messages", got, own)
+	}
+	if err := glog.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d entries: %d fsyncs, %d Readies with only others' messages left to the lazy flush", entries, glog.Syncs(), lazy)
+}
+
+// A machine crash can leave the unsynced tail of a log as zeros (the file
+// grew, its blocks never reached the disk): OpenGameLog cuts them off like
+// a torn record; bad bytes that are not zeros are still an error.
+func TestOpenGameLogTails(t *testing.T) {
+	_, _, nodes := testPair(t)
+	good := append(lockstep.LogHeader(), lockstep.EncodeRecords(nodes[0].Ready().LogEntries...)...)
+	for _, c := range []struct {
+		name    string
+		tail    []byte
+		wantErr bool
+	}{
+		{"clean", nil, false},
+		{"zeros", make([]byte, 4096), false},
+		{"half a record", lockstep.EncodeRecords(nodes[1].Ready().LogEntries...)[:20], false},
+		{"garbage", bytes.Repeat([]byte{0xff}, 64), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "game.log")
+			if err := os.WriteFile(path, append(bytes.Clone(good), c.tail...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l, recs, err := OpenGameLog(path)
+			if c.wantErr {
+				if err == nil {
+					l.Close()
+					t.Fatal("opened a log with a bad middle")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			if len(recs) != 2 { // setup and the confirm
+				t.Fatalf("%d records, want 2", len(recs))
+			}
+			if st, _ := os.Stat(path); st.Size() != int64(len(good)) {
+				t.Fatalf("log is %d bytes, want %d (the tail cut)", st.Size(), len(good))
+			}
+		})
+	}
+}
+
+// The verify stage keeps each sender's frames in order, vouches for
+// exactly the game frames with good signatures, and passes everything else
+// on unvouched (forged, stranger's, chat), to be checked by Node.Step.
+func TestVerifyFramesOrderAndVouching(t *testing.T) {
+	setup, ids, nodes := testPair(t)
+	var frames [2][][]byte // each player's signed frames, in order
+	for r := 0; r < 6; r++ {
+		for i, n := range nodes {
+			for n.HasReady() {
+				rd := n.Ready()
+				for _, m := range rd.Messages {
+					if lockstep.SignedBy(m.Data) == ids[i] {
+						frames[i] = append(frames[i], m.Data)
+					}
+					_ = nodes[1-i].Step(ids[i], m.Data)
+				}
+				n.Advance(rd)
+			}
+		}
+	}
+	if len(frames[0]) < 3 || len(frames[1]) < 3 {
+		t.Fatalf("too few frames: %d, %d", len(frames[0]), len(frames[1]))
+	}
+	v, err := lockstep.NewVerifier(setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stranger := peer.ID("stranger")
+	type sent struct {
+		in     Inbound
+		vouch  bool
+		serial int
+	}
+	var all []sent
+	for k := 0; k < len(frames[0]) || k < len(frames[1]); k++ {
+		for i := range frames {
+			if k < len(frames[i]) {
+				all = append(all, sent{in: Inbound{From: ids[i], Kind: KindGame, Data: frames[i][k]}, vouch: true})
+				forged := bytes.Clone(frames[i][k])
+				forged[len(forged)-1] ^= 1
+				all = append(all, sent{in: Inbound{From: ids[i], Kind: KindGame, Data: forged}})
+				all = append(all, sent{in: Inbound{From: ids[i], Kind: KindChat, Data: []byte{byte(k)}}})
+			}
+		}
+		all = append(all, sent{in: Inbound{From: stranger, Kind: KindGame, Data: frames[0][0]}, vouch: true}) // a relayed copy is still signed by its author
+	}
+	tr := &Transport{inbox: make(chan Inbound, len(all))}
+	for i := range all {
+		all[i].serial = i
+		tr.inbox <- all[i].in
+	}
+	s := &Session{t: tr, v: v}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := make(chan checked)
+	var wg sync.WaitGroup
+	s.verifyFrames(ctx, out, &wg)
+	last := map[peer.ID]int{}
+	next := map[peer.ID]int{}
+	for range all {
+		c := <-out
+		// It must be the next frame its sender sent.
+		from := c.in.From
+		j := next[from]
+		for ; all[j].in.From != from; j++ {
+		}
+		next[from] = j + 1
+		if !bytes.Equal(all[j].in.Data, c.in.Data) || all[j].in.Kind != c.in.Kind {
+			t.Fatalf("sender %s: frame %d out of order", from, j)
+		}
+		if c.ok != all[j].vouch {
+			t.Fatalf("frame %d (%v from %s): vouched %v, want %v", j, c.in.Kind, from, c.ok, all[j].vouch)
+		}
+		last[from] = j
+	}
+	cancel()
+	wg.Wait()
+	if len(last) != 3 {
+		t.Fatalf("frames from %d senders, want 3", len(last))
+	}
 }
