@@ -3,11 +3,14 @@ package cli
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -17,6 +20,7 @@ import (
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
 )
@@ -24,8 +28,8 @@ import (
 func init() {
 	register(command{
 		name:    "headless",
-		usage:   "--bot KIND --name NAME --lobby LOBBY [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION]",
-		summary: "play one game over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
+		usage:   "--bot KIND --name NAME --lobby LOBBY [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N]",
+		summary: "play games over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
 		run:     runHeadless,
 	})
 }
@@ -33,7 +37,7 @@ func init() {
 type headlessOpts struct {
 	bot, name, lobby, rules, identity, data string
 	connect                                 multiFlag
-	players, bots                           int
+	players, bots, games                    int
 	think, findFor                          time.Duration
 	verbose                                 bool
 }
@@ -60,6 +64,7 @@ func runHeadless(e *env) error {
 	fs.DurationVar(&o.think, "think", 0, "wait this long before each of this peer's moves")
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
 	fs.BoolVar(&o.verbose, "v", false, "also log the network's debug lines to stderr")
+	fs.IntVar(&o.games, "games", 1, "play N games in a row with the same players: the first from the lobby,\neach next one a rematch every peer derives from the last (no restart)")
 	pos, err := parseFlags(fs, e.args)
 	if err != nil {
 		return err
@@ -69,6 +74,9 @@ func runHeadless(e *env) error {
 	}
 	if o.lobby == "" || p2p.CleanName(o.lobby) == "" {
 		return usageError("--lobby names the game to join or create")
+	}
+	if o.games < 1 {
+		return usageError("--games %d: want 1 or more", o.games)
 	}
 	if o.players < 1 || o.bots < 0 || o.players+o.bots < 2 || o.players+o.bots > engine.NumColours {
 		return usageError("--players %d and --bots %d: want 2 to 4 seats in all, at least one player", o.players, o.bots)
@@ -112,6 +120,10 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 
+	// Before any network: a game must not start that cannot be saved.
+	if err := checkDataDir(o.data); err != nil {
+		return err
+	}
 	idPath := o.identity
 	if idPath == "" {
 		var err error
@@ -122,9 +134,6 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	key, err := p2p.LoadOrCreateIdentity(idPath)
 	if err != nil {
 		return err
-	}
-	if err := os.MkdirAll(o.data, 0o755); err != nil {
-		return fmt.Errorf("creating --data %s: %w", o.data, err)
 	}
 	h, err := p2p.NewHost(p2p.HostConfig{Identity: key})
 	if err != nil {
@@ -156,7 +165,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		manual = append(manual, info)
 	}
 	chat := p2p.NewChat(t)
-	g, err := resumable(o.data, o.lobby)
+	g, err := resumable(o.data, o.lobby, out)
 	if err != nil {
 		return err
 	}
@@ -185,11 +194,80 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 		out.printf("game %s starting: %s", res.Setup.GameID(), seatsLine(res.Setup))
-		if g, err = newGameFiles(o.data, o.lobby, res.Setup); err != nil {
+		if g, err = newGameFiles(o.data, o.lobby, res.Setup, out); err != nil {
 			return err
 		}
 		g.pending = res.Pending
 	}
+	for k := 1; ; k++ {
+		history, err := playHeadlessGame(ctx, e, o, out, t, chat, key, bot, g, logger)
+		if err != nil {
+			return err
+		}
+		progress(out, k, o.games)
+		if k == o.games {
+			return nil
+		}
+		next := rematch(g.setup, history)
+		out.printf("game %s rematch %d of %d: %s", next.GameID(), k+1, o.games, seatsLine(next))
+		if g, err = newGameFiles(o.data, o.lobby, next, out); err != nil {
+			return err
+		}
+	}
+}
+
+// rematch is the next game of a --games run: the same seats and rules, and
+// a nonce every peer derives from the game just played and the history
+// all of them agreed on, so the rematch needs no lobby round (which could
+// race: four peers leaving a game at once each looking for a host). A peer
+// that saw a different history derives another game ID, and its peers
+// never hear from it: the others show it absent and bots fly its seat.
+func rematch(prev lockstep.Setup, history [32]byte) lockstep.Setup {
+	gid := prev.GameID()
+	h := sha256.New()
+	h.Write([]byte("aeroplane/headless/rematch/v1\n"))
+	h.Write(gid[:])
+	h.Write(history[:])
+	next := prev
+	next.Seats = append([]lockstep.Seat(nil), prev.Seats...)
+	copy(next.Nonce[:], h.Sum(nil))
+	return next
+}
+
+// progress is one stderr line per game with what a soak watches for
+// leaks: goroutines, live heap after a collection, and resident memory.
+func progress(out *headlessLog, k, n int) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	rss := "?"
+	if kb, ok := residentKiB(); ok {
+		rss = fmt.Sprintf("%.1fMiB", float64(kb)/1024)
+	}
+	out.printf("progress game=%d/%d goroutines=%d heap=%.1fMiB rss=%s", k, n, runtime.NumGoroutine(), float64(ms.HeapAlloc)/(1<<20), rss)
+}
+
+// residentKiB is VmRSS from /proc/self/status (Linux only).
+func residentKiB() (int64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb int64
+			if _, err := fmt.Sscan(rest, &kb); err == nil {
+				return kb, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// playHeadlessGame plays g to its end and prints its result line; it
+// returns the agreed history hash.
+func playHeadlessGame(ctx context.Context, e *env, o headlessOpts, out *headlessLog, t *p2p.Transport, chat *p2p.Chat,
+	key crypto.PrivKey, bot engine.Bot, g *gameFiles, logger *slog.Logger) ([32]byte, error) {
 	defer g.glog.Close()
 	logPath := g.glog.Path()
 
@@ -199,6 +277,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		ranking    []engine.Colour
 		history    [32]byte
 		halted     string
+		err        error
 	)
 	sess, err = p2p.NewSession(t, p2p.SessionConfig{
 		Setup: g.setup, Key: key, Entropy: g.entropy, Log: g.glog, Records: g.recs,
@@ -229,14 +308,14 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		},
 	})
 	if err != nil {
-		return err
+		return history, err
 	}
 	state, err := sess.Run(ctx)
 	if err != nil {
-		return err
+		return history, err
 	}
 	if state.Phase == lockstep.PhaseHalted || ranking == nil {
-		return fmt.Errorf("the game was halted: %s (the log %s holds the evidence; aeroplane verify checks it)", halted, logPath)
+		return history, fmt.Errorf("the game was halted: %s (the log %s holds the evidence; aeroplane verify checks it)", halted, logPath)
 	}
 	var order []byte
 	for _, c := range ranking {
@@ -245,7 +324,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	// Finished: a restart with this lobby name starts a new game.
 	_ = os.Remove(currentFile(o.data, o.lobby))
 	fmt.Fprintf(e.stdout, "result %s log=%s hash=%x\n", order, logPath, history)
-	return nil
+	return history, nil
 }
 
 // gameFiles are a game's files under --data: game-ID.log (public, the
@@ -264,7 +343,7 @@ func currentFile(dir, lobby string) string {
 	return filepath.Join(dir, fmt.Sprintf("current-%x", p2p.CleanName(lobby)))
 }
 
-func newGameFiles(dir, lobby string, setup lockstep.Setup) (*gameFiles, error) {
+func newGameFiles(dir, lobby string, setup lockstep.Setup, out *headlessLog) (*gameFiles, error) {
 	g := &gameFiles{setup: setup}
 	if _, err := rand.Read(g.entropy[:]); err != nil {
 		return nil, fmt.Errorf("drawing the dice entropy: %w", err)
@@ -273,7 +352,7 @@ func newGameFiles(dir, lobby string, setup lockstep.Setup) (*gameFiles, error) {
 	if err := writeFileSync(filepath.Join(dir, "game-"+gid+".secret"), g.entropy[:], 0o600); err != nil {
 		return nil, fmt.Errorf("saving the game secret in --data: %w", err)
 	}
-	glog, recs, err := p2p.OpenGameLog(filepath.Join(dir, "game-"+gid+".log"))
+	glog, recs, err := openGameLog(filepath.Join(dir, "game-"+gid+".log"), out)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +369,7 @@ func newGameFiles(dir, lobby string, setup lockstep.Setup) (*gameFiles, error) {
 }
 
 // resumable returns the unfinished game of lobby in dir, or nil.
-func resumable(dir, lobby string) (*gameFiles, error) {
+func resumable(dir, lobby string, out *headlessLog) (*gameFiles, error) {
 	b, err := os.ReadFile(currentFile(dir, lobby))
 	if err != nil {
 		return nil, nil // no current game
@@ -300,7 +379,7 @@ func resumable(dir, lobby string) (*gameFiles, error) {
 	if err != nil || len(secret) != 32 {
 		return nil, fmt.Errorf("game %s cannot resume: its secret in %s is missing or damaged (remove %s to start a new game)", gid, dir, currentFile(dir, lobby))
 	}
-	glog, recs, err := p2p.OpenGameLog(filepath.Join(dir, "game-"+gid+".log"))
+	glog, recs, err := openGameLog(filepath.Join(dir, "game-"+gid+".log"), out)
 	if err != nil {
 		return nil, err
 	}
@@ -321,6 +400,20 @@ func resumable(dir, lobby string) (*gameFiles, error) {
 	g := &gameFiles{setup: setup, glog: glog, recs: recs}
 	copy(g.entropy[:], secret)
 	return g, nil
+}
+
+// openGameLog is p2p.OpenGameLog, saying so when the file was cut inside
+// its header (created, then the process died before the header reached
+// disk): OpenGameLog rewrites such a file as an empty log, and the game
+// starts afresh.
+func openGameLog(path string, out *headlessLog) (*p2p.GameLog, []lockstep.Record, error) {
+	if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
+		var le *lockstep.LogError
+		if _, err := lockstep.ParseLog(b); errors.As(err, &le) && le.HeaderTorn() {
+			out.printf("warning: game log %s has a torn header (%d bytes, the process died while creating it): rewriting it as an empty log", path, len(b))
+		}
+	}
+	return p2p.OpenGameLog(path)
 }
 
 func writeFileSync(path string, data []byte, mode os.FileMode) error {

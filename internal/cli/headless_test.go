@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"aeroplane/engine"
 	"aeroplane/internal/netlab"
 	"aeroplane/internal/testout"
+	"aeroplane/lockstep"
 )
 
 // With AEROPLANE_AS_MAIN set, the test binary is aeroplane itself, so the
@@ -253,4 +255,54 @@ func gamePhase(log string) (seconds, moves float64) {
 		}
 	}
 	return end - start, moves
+}
+
+// A game log cut inside its header (created, then the process died before
+// the header reached disk) is an empty game: the peer says so and rewrites
+// the header; a whole header is an empty log and needs no warning.
+func TestOpenGameLogTornHeader(t *testing.T) {
+	header := lockstep.LogHeader()
+	for n := 0; n <= len(header); n++ {
+		t.Run(fmt.Sprintf("cut at %d", n), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "game.log")
+			if err := os.WriteFile(path, header[:n], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			out := &headlessLog{e: &env{stderr: &stderr}, t0: time.Now()}
+			glog, recs, err := openGameLog(path, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			glog.Close()
+			warned := strings.Contains(stderr.String(), "torn header")
+			if len(recs) != 0 || warned != (n > 0 && n < len(header)) {
+				t.Errorf("%d records, warning %q", len(recs), stderr.String())
+			}
+			if b, _ := os.ReadFile(path); !bytes.Equal(b, header) {
+				t.Errorf("file after opening: %q, want the header", b)
+			}
+		})
+	}
+}
+
+// A rematch is the same table with a fresh game ID that every peer derives
+// alike from the last game and its agreed history.
+func TestRematch(t *testing.T) {
+	prev := lockstep.Setup{Version: lockstep.Version, Name: "soak", Rules: engine.DefaultRules(),
+		Seats: []lockstep.Seat{{Colour: engine.Red, Bot: "random"}, {Colour: engine.Blue, Bot: "greedy"}}}
+	var h1, h2 [32]byte
+	h2[0] = 1
+	a, b, c := rematch(prev, h1), rematch(prev, h1), rematch(prev, h2)
+	if a.GameID() != b.GameID() {
+		t.Errorf("two peers derive different rematches")
+	}
+	again := rematch(a, h1)
+	if a.GameID() == prev.GameID() || a.GameID() == c.GameID() || again.GameID() == a.GameID() {
+		t.Errorf("a rematch reuses a game ID")
+	}
+	a.Nonce = prev.Nonce
+	if a.GameID() != prev.GameID() {
+		t.Errorf("a rematch changed more than the nonce")
+	}
 }

@@ -2,14 +2,17 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
 	"os/user"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -201,7 +204,7 @@ func probeTerminal() error {
 // newPlaySession is the session behind the interface: the real lockstep
 // protocol in both cases, so every game leaves a log that verifies.
 func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
-	if err := checkWritable(s.dataDir); err != nil {
+	if err := checkDataDir(s.dataDir); err != nil {
 		return nil, err
 	}
 	if s.offline {
@@ -231,16 +234,32 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 	return sess, nil
 }
 
-// checkWritable makes sure game logs can be saved before a game begins,
-// rather than failing at its first roll.
-func checkWritable(dir string) error {
-	hint := "choose another directory with --data DIR"
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot create the directory for saved games: %w (%s)", err, hint)
+// checkDataDir makes sure game logs can be saved in dir before any network
+// starts, rather than after the lobby or at a game's first roll. It
+// creates dir but not its parents: a missing parent is more likely a typo
+// than a wish for a new tree.
+func checkDataDir(dir string) error {
+	hint := "or choose another directory with --data DIR"
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return fmt.Errorf("cannot save games in %s: it is a file, not a directory (move it away, %s)", dir, hint)
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		parent := filepath.Dir(filepath.Clean(dir))
+		if pfi, perr := os.Stat(parent); perr != nil {
+			return fmt.Errorf("cannot save games in %s: its parent %s does not exist (create it first, %s)", dir, parent, hint)
+		} else if !pfi.IsDir() {
+			return fmt.Errorf("cannot save games in %s: its parent %s is a file, not a directory (%s)", dir, parent, strings.TrimPrefix(hint, "or "))
+		}
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return fmt.Errorf("cannot create %s for saved games: %w (make %s writable, %s)", dir, err, parent, hint)
+		}
+	case err != nil:
+		return fmt.Errorf("cannot save games in %s: %w (%s)", dir, err, strings.TrimPrefix(hint, "or "))
 	}
 	f, err := os.CreateTemp(dir, ".write-test-*")
 	if err != nil {
-		return fmt.Errorf("cannot save games there: %w (%s)", err, hint)
+		return fmt.Errorf("cannot save games in %s: %w (make it writable, %s)", dir, err, hint)
 	}
 	name := f.Name()
 	f.Close()

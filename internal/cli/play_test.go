@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -180,16 +181,81 @@ func TestPlayNoStateDir(t *testing.T) {
 	}
 }
 
-func TestPlayDataDirNotWritable(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "file")
+// A --data that cannot hold game logs stops play (offline and LAN) and
+// headless at start-up, before any host or lobby, with what to do. The
+// read-only case is a read-only tmpfs mounted in the test's own mount
+// namespace, so it holds for root too (permission bits do not stop root).
+func TestDataDirCheckedAtStart(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, offline := range []bool{true, false} {
-		_, err := newPlaySession(playSetup{name: "ann", offline: offline, dataDir: filepath.Join(file, "games")}, nil)
-		if err == nil || !strings.Contains(err.Error(), "--data") {
-			t.Errorf("offline=%v: err %v, want advice to pass --data", offline, err)
-		}
+	ro := filepath.Join(base, "ro")
+	if err := os.Mkdir(ro, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "ro,size=1m", "aeroplane-ro", ro).CombinedOutput(); err != nil {
+		t.Fatalf("mounting a read-only tmpfs in the test's namespace: %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", ro).Run() })
+	for _, c := range []struct {
+		name, dir string
+		want      string // "" : accepted
+	}{
+		{"missing parent", filepath.Join(base, "nosuch", "games"), "parent"},
+		{"parent is a file", filepath.Join(file, "games"), "parent"},
+		{"a file, not a directory", file, "not a directory"},
+		{"read-only directory", ro, "read-only"},
+		{"missing directory under a read-only one", filepath.Join(ro, "games"), "read-only"},
+		{"missing directory, parent exists", filepath.Join(base, "new"), ""},
+		{"existing directory", base, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			check := func(mode string, err error) {
+				t.Helper()
+				if c.want == "" {
+					if err != nil {
+						t.Errorf("%s: %v, want the directory accepted", mode, err)
+					}
+					return
+				}
+				if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--data") {
+					t.Errorf("%s: err %v, want %q and advice about --data", mode, err, c.want)
+				}
+			}
+			check("check", checkDataDir(c.dir))
+			if c.want == "" {
+				return
+			}
+			for _, offline := range []bool{true, false} {
+				_, err := newPlaySession(playSetup{name: "ann", offline: offline, dataDir: c.dir,
+					identity: filepath.Join(t.TempDir(), "id.key")}, nil)
+				check(map[bool]string{true: "play --offline", false: "play"}[offline], err)
+			}
+			// Headless prints "peer ID" as soon as its host is up: the
+			// refusal must come before it. A separate process (this binary
+			// as aeroplane), killed if it hangs in the lobby instead.
+			cmd := exec.Command(os.Args[0], "--headless", "--lobby", "x", "--players", "3", "--data", c.dir,
+				"--identity", filepath.Join(t.TempDir(), "id.key"))
+			cmd.Env = append(os.Environ(), "AEROPLANE_AS_MAIN=1")
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			timer := time.AfterFunc(20*time.Second, func() { _ = cmd.Process.Kill() })
+			err := cmd.Wait()
+			timer.Stop()
+			if err == nil || strings.Contains(errb.String(), " peer ") {
+				t.Errorf("headless: %v after starting its host; stderr %q", err, errb.String())
+			}
+			check("headless", errors.New(errb.String()))
+			t.Logf("headless says: %s", strings.TrimSpace(errb.String()))
+		})
 	}
 }
 

@@ -1,101 +1,152 @@
 package e2e
 
 import (
-	"context"
-	"crypto/rand"
+	"bufio"
 	"fmt"
-	"net"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
+	"regexp"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	"aeroplane/engine"
 	"aeroplane/internal/netlab"
-	"aeroplane/lockstep"
-	"aeroplane/p2p"
-
-	"github.com/libp2p/go-libp2p/core/crypto"
 )
 
-// soakPeer is one long-lived peer: host and transport stay up across games.
-type soakPeer struct {
-	key crypto.PrivKey
-	t   *p2p.Transport
-	dir string
+// soakSample is one peer's progress line after one game.
+type soakSample struct {
+	goroutines int
+	heap, rss  float64 // MiB: live heap after a collection, resident set
 }
 
-// playSoakGame plays one 4-player bot game over the peers' transports,
-// each peer driving its own p2p.Session with a durable log, and returns
-// the history hash every peer agreed on.
-func playSoakGame(t *testing.T, ps []*soakPeer, g int) ([32]byte, error) {
-	var seats []lockstep.Seat
-	for i, p := range ps {
-		seats = append(seats, lockstep.Seat{Colour: engine.Colour(i), Player: p.t.Host().ID()})
-	}
-	setup := lockstep.Setup{Version: lockstep.Version, Name: "soak", Seats: seats, Rules: engine.DefaultRules()}
-	setup.Nonce[0], setup.Nonce[1] = byte(g), byte(g>>8)
-	hashes := make([][32]byte, len(ps))
-	errs := make([]error, len(ps))
-	var wg sync.WaitGroup
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	for i, p := range ps {
-		var ent [32]byte
-		_, _ = rand.Read(ent[:])
-		glog, _, err := p2p.OpenGameLog(filepath.Join(p.dir, fmt.Sprintf("game-%d.log", g)))
-		if err != nil {
-			return [32]byte{}, err
-		}
-		var sess *p2p.Session
-		last := int64(-1)
-		sess, err = p2p.NewSession(p.t, p2p.SessionConfig{Setup: setup, Key: p.key, Entropy: ent, Log: glog,
-			Linger: 300 * time.Millisecond,
-			OnReady: func(rd lockstep.Ready) {
-				for _, ev := range rd.Events {
-					if ev.Kind == lockstep.EventGameOver {
-						hashes[i] = ev.History
-					}
-				}
-				st := rd.State
-				if st.Phase == lockstep.PhaseMove && len(st.Moves) > 0 && int64(st.Roll) != last {
-					last = int64(st.Roll)
-					m := st.Moves[int(st.Roll)%len(st.Moves)]
-					go sess.Do(func(n *lockstep.Node) error { return n.Choose(m) })
-				}
-			}})
-		if err != nil {
-			glog.Close()
-			return [32]byte{}, err
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer glog.Close()
-			st, err := sess.Run(ctx)
-			if err == nil && st.Phase != lockstep.PhaseOver {
-				err = fmt.Errorf("peer %d ended in phase %s", i, st.Phase)
-			}
-			errs[i] = err
-		}()
-	}
-	wg.Wait()
-	for i := range ps {
-		if errs[i] != nil {
-			return [32]byte{}, errs[i]
-		}
-		if hashes[i] != hashes[0] {
-			return [32]byte{}, fmt.Errorf("game %d: peer %d history %x, peer 0 %x", g, i, hashes[i][:6], hashes[0][:6])
-		}
-	}
-	return hashes[0], nil
+var progressLine = regexp.MustCompile(`progress game=(\d+)/\d+ goroutines=(\d+) heap=([0-9.]+)MiB rss=([0-9.]+)MiB`)
+
+// soakProc is one real aeroplane process playing --games N in its own
+// namespace. Its output is read line by line (a 300-game stderr is tens
+// of megabytes: the test keeps only the results, the progress series and
+// a tail for failure reports).
+type soakProc struct {
+	i       int
+	dir     string
+	cmd     *exec.Cmd
+	results chan result
+	done    chan struct{}
+	err     error
+
+	mu     sync.Mutex
+	series []soakSample
+	tail   []string
 }
 
-// Four peers over real libp2p (loopback, inside the test's own namespace)
-// play bot game after bot game without restarting: every game ends with
-// one history, and goroutines and live heap stay flat. CI plays 3 games;
+func startSoakProc(t *testing.T, lan *netlab.LAN, i int, args ...string) *soakProc {
+	t.Helper()
+	p := &soakProc{i: i, dir: t.TempDir(), results: make(chan result, 1024), done: make(chan struct{})}
+	all := append([]string{"--headless", "--name", fmt.Sprintf("p%d", i),
+		"--identity", filepath.Join(p.dir, "id.key"), "--data", filepath.Join(p.dir, "data")}, args...)
+	p.cmd = lan.Command(i, os.Getenv(binEnv), all...)
+	stdout, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go func() {
+		defer readers.Done()
+		p.readStdout(stdout)
+	}()
+	go func() {
+		defer readers.Done()
+		p.readStderr(stderr)
+	}()
+	go func() {
+		readers.Wait() // Wait closes the pipes: read them to the end first
+		p.err = p.cmd.Wait()
+		close(p.results)
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+		keepLog(t, fmt.Sprintf("p%d-tail", i), p.report())
+	})
+	return p
+}
+
+func (p *soakProc) readStdout(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if m := resultLine.FindStringSubmatch(sc.Text()); m != nil {
+			p.results <- result{order: m[1], log: m[2], hash: m[3]}
+		}
+	}
+}
+
+func (p *soakProc) readStderr(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		p.mu.Lock()
+		if m := progressLine.FindStringSubmatch(line); m != nil {
+			g, _ := strconv.Atoi(m[2])
+			heap, _ := strconv.ParseFloat(m[3], 64)
+			rss, _ := strconv.ParseFloat(m[4], 64)
+			p.series = append(p.series, soakSample{goroutines: g, heap: heap, rss: rss})
+		}
+		p.tail = append(p.tail, line)
+		if len(p.tail) > 400 {
+			p.tail = append([]string(nil), p.tail[200:]...)
+		}
+		p.mu.Unlock()
+	}
+}
+
+func (p *soakProc) report() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	lines := p.tail
+	if len(lines) > 40 {
+		lines = lines[len(lines)-40:]
+	}
+	s := fmt.Sprintf("--- peer %d stderr (last %d lines):\n", p.i, len(lines))
+	for _, l := range lines {
+		s += l + "\n"
+	}
+	return s
+}
+
+// next waits for the peer's next result line.
+func (p *soakProc) next(within time.Duration) (result, error) {
+	select {
+	case r, ok := <-p.results:
+		if !ok {
+			return result{}, fmt.Errorf("peer %d exited (%v) before its next result", p.i, p.err)
+		}
+		return r, nil
+	case <-time.After(within):
+		return result{}, fmt.Errorf("peer %d printed no result within %v", p.i, within)
+	}
+}
+
+// Four real aeroplane processes, each in its own network namespace on a
+// bridge, play N bot games in a row over libp2p without a restart
+// (headless --games N: one lobby, then rematches). Every game ends with one
+// ranking and history on all four, and each process's goroutines, live
+// heap and resident memory stay flat (see soakFlat). CI plays 3 games;
 // -e2e.soak plays 300 and prints the series.
 func TestSoakGamesInARow(t *testing.T) {
 	if !netlab.Enter(t) {
@@ -105,75 +156,202 @@ func TestSoakGamesInARow(t *testing.T) {
 	if soak() {
 		games = 300
 	}
-	var ps []*soakPeer
-	for range 4 {
-		key, _, _ := crypto.GenerateEd25519Key(rand.Reader)
-		h, err := p2p.NewHost(p2p.HostConfig{Identity: key, ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)}})
-		if err != nil {
-			t.Fatal(err)
+	lan := netlab.NewLAN(t, 4)
+	var ps []*soakProc
+	for i := range 4 {
+		args := []string{"--bot", "random", "--lobby", "soak", "--players", "4", "--games", fmt.Sprint(games)}
+		if i == 0 {
+			args = append(args, "--find-for", "200ms")
 		}
-		tr := p2p.NewTransport(h, p2p.TransportConfig{})
-		t.Cleanup(func() { tr.Close(); h.Close() })
-		ps = append(ps, &soakPeer{key: key, t: tr, dir: t.TempDir()})
+		ps = append(ps, startSoakProc(t, lan, i, args...))
+		if i == 0 {
+			// The creator first, so that the others join its lobby.
+			waitTail(t, ps[0], regexp.MustCompile(`lobby "`), 30*time.Second)
+		}
 	}
-	for i, a := range ps {
-		for _, b := range ps[i+1:] {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err := a.t.Connect(ctx, p2p.AddrInfo(b.t.Host()))
-			cancel()
+	start := time.Now()
+	seriesFile := os.Getenv("AEROPLANE_E2E_SERIES")
+	for g := 1; g <= games; g++ {
+		var first result
+		for k, p := range ps {
+			r, err := p.next(3 * time.Minute)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("game %d: %v\n%s", g, err, p.report())
+			}
+			if len(r.order) != 4 {
+				t.Errorf("game %d: peer %d ranking %q for 4 seats", g, p.i, r.order)
+			}
+			if k == 0 {
+				first = r
+			} else if r.order != first.order || r.hash != first.hash {
+				t.Fatalf("game %d: peer %d result %s %s; peer 0 %s %s\n%s", g, p.i, r.order, r.hash, first.order, first.hash, p.report())
 			}
 		}
-	}
-	type sample struct {
-		goroutines int
-		heap       uint64
-	}
-	var series []sample
-	start := time.Now()
-	for g := range games {
-		if _, err := playSoakGame(t, ps, g); err != nil {
-			t.Fatalf("game %d: %v", g, err)
+		for _, p := range ps {
+			// The progress line follows the result line on another stream.
+			waitSeries(p, g, 10*time.Second)
 		}
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		s := sample{runtime.NumGoroutine(), ms.HeapInuse}
-		series = append(series, s)
-		line := fmt.Sprintf("game %3d: goroutines=%d heap-in-use=%.1f MiB", g+1, s.goroutines, float64(s.heap)/(1<<20))
-		if path := os.Getenv("AEROPLANE_E2E_SERIES"); path != "" {
+		line := fmt.Sprintf("game %3d %s:%s %.1fs", g, first.hash[:12], soakRow(ps, g-1), time.Since(start).Seconds())
+		if seriesFile != "" {
 			// The inner run's output shows only at its end: keep the series
 			// readable while a long soak runs.
-			if f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-				fmt.Fprintf(f, "%s %.1fs\n", line, time.Since(start).Seconds())
+			if f, err := os.OpenFile(seriesFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				fmt.Fprintln(f, line)
 				f.Close()
 			}
 		}
-		if g%10 == 0 || g == games-1 {
-			t.Logf("game %3d: goroutines=%d heap-in-use=%.1f MiB (%.1fs per game)", g+1, s.goroutines, float64(s.heap)/(1<<20), time.Since(start).Seconds()/float64(g+1))
+		if g == 1 || g%25 == 0 || g == games {
+			t.Log(line)
 		}
 	}
-	// Flat: the last third is no higher than the first third, give or take
-	// what a game in flight holds.
-	third := max(1, games/3)
-	maxG := func(ss []sample) (m int) {
-		for _, s := range ss {
-			m = max(m, s.goroutines)
+	for _, p := range ps {
+		select {
+		case <-p.done:
+		case <-time.After(time.Minute):
+			t.Fatalf("peer %d still running after its %d games\n%s", p.i, games, p.report())
 		}
-		return m
-	}
-	avgH := func(ss []sample) (sum uint64) {
-		for _, s := range ss {
-			sum += s.heap
+		if p.err != nil {
+			t.Fatalf("peer %d: %v\n%s", p.i, p.err, p.report())
 		}
-		return sum / uint64(len(ss))
+		p.mu.Lock()
+		series := p.series
+		p.mu.Unlock()
+		if len(series) != games {
+			t.Fatalf("peer %d printed %d progress lines for %d games", p.i, len(series), games)
+		}
+		if err := soakFlat(series); err != nil {
+			t.Errorf("peer %d: %v", p.i, err)
+		}
+		t.Logf("peer %d: %s", p.i, soakSummary(series))
 	}
-	early, late := series[:third], series[len(series)-third:]
-	if maxG(late) > maxG(early)+8 {
-		t.Errorf("goroutines grow: first games up to %d, last games up to %d", maxG(early), maxG(late))
+	t.Logf("%d games in %.0fs (%.1fs per game)", games, time.Since(start).Seconds(), time.Since(start).Seconds()/float64(games))
+}
+
+// waitTail waits until a line of p's stderr matches re.
+func waitTail(t *testing.T, p *soakProc, re *regexp.Regexp, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		for _, l := range p.tail {
+			if re.MatchString(l) {
+				p.mu.Unlock()
+				return
+			}
+		}
+		p.mu.Unlock()
+		time.Sleep(50 * time.Millisecond)
 	}
-	if avgH(late) > avgH(early)*3/2+4<<20 {
-		t.Errorf("live heap grows: %.1f MiB early, %.1f MiB late", float64(avgH(early))/(1<<20), float64(avgH(late))/(1<<20))
+	t.Fatalf("peer %d logged no %q within %v\n%s", p.i, re, within, p.report())
+}
+
+// waitSeries waits until p printed at least n progress lines.
+func waitSeries(p *soakProc, n int, within time.Duration) {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		got := len(p.series)
+		p.mu.Unlock()
+		if got >= n {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// soakRow is every peer's sample after game index g, for the series file.
+func soakRow(ps []*soakProc, g int) string {
+	s := ""
+	for _, p := range ps {
+		p.mu.Lock()
+		if g < len(p.series) {
+			x := p.series[g]
+			s += fmt.Sprintf(" p%d g=%d heap=%.1f rss=%.1f", p.i, x.goroutines, x.heap, x.rss)
+		}
+		p.mu.Unlock()
+	}
+	return s
+}
+
+// Flat, for one process: over the last window of games (50 of 300, a
+// third of a short run), the maximum of each measure is at most the
+// maximum over the first window plus a margin:
+//   - goroutines +20: a libp2p host's count moves with connection
+//     housekeeping (dials, stream handlers, timers) by a handful; a leak of
+//     one goroutine per game would add ~250 between the windows, one per
+//     ten games ~25.
+//   - live heap (after a GC) +8 MiB: a finished game's state is
+//     ~100 KiB (its log and node); keeping every game would add ~25 MiB.
+//   - resident memory x1.25 +16 MiB: the Go runtime returns freed pages to
+//     the kernel lazily, so RSS lags and is noisier than the heap; it is
+//     the backstop for memory outside the Go heap.
+//
+// Comparing maxima of windows, not single games, keeps one busy sample
+// (a game in its linger, a collection in flight) from deciding.
+func soakFlat(series []soakSample) error {
+	w := min(50, max(1, len(series)/3))
+	early, late := series[:w], series[len(series)-w:]
+	peak := func(ss []soakSample) (s soakSample) {
+		for _, x := range ss {
+			s.goroutines = max(s.goroutines, x.goroutines)
+			s.heap = max(s.heap, x.heap)
+			s.rss = max(s.rss, x.rss)
+		}
+		return s
+	}
+	e, l := peak(early), peak(late)
+	switch {
+	case l.goroutines > e.goroutines+20:
+		return fmt.Errorf("goroutines grow: up to %d in the first %d games, %d in the last %d", e.goroutines, w, l.goroutines, w)
+	case l.heap > e.heap+8:
+		return fmt.Errorf("live heap grows: up to %.1f MiB in the first %d games, %.1f MiB in the last %d", e.heap, w, l.heap, w)
+	case l.rss > e.rss*1.25+16:
+		return fmt.Errorf("resident memory grows: up to %.1f MiB in the first %d games, %.1f MiB in the last %d", e.rss, w, l.rss, w)
+	}
+	return nil
+}
+
+// soakSummary is the first, middle and last samples of a series.
+func soakSummary(series []soakSample) string {
+	s := ""
+	for _, k := range []int{0, len(series) / 2, len(series) - 1} {
+		x := series[k]
+		s += fmt.Sprintf(" game %d: goroutines=%d heap=%.1fMiB rss=%.1fMiB;", k+1, x.goroutines, x.heap, x.rss)
+	}
+	return s
+}
+
+// soakFlat accepts noise and rejects leaks of the sizes its comment names.
+func TestSoakFlat(t *testing.T) {
+	flat := func(n int, f func(k int) soakSample) []soakSample {
+		var ss []soakSample
+		for k := range n {
+			ss = append(ss, f(k))
+		}
+		return ss
+	}
+	base := soakSample{goroutines: 60, heap: 4, rss: 40}
+	for _, c := range []struct {
+		name   string
+		series []soakSample
+		ok     bool
+	}{
+		{"constant", flat(300, func(int) soakSample { return base }), true},
+		{"noise", flat(300, func(k int) soakSample {
+			return soakSample{goroutines: 60 + k%7, heap: 4 + float64(k%5)/2, rss: 40 + float64(k%11)}
+		}), true},
+		{"warm-up then flat", flat(300, func(k int) soakSample {
+			return soakSample{goroutines: 60, heap: 4, rss: 30 + float64(min(k, 20))}
+		}), true},
+		{"a goroutine per game", flat(300, func(k int) soakSample { return soakSample{60 + k, 4, 40} }), false},
+		{"a goroutine per ten games", flat(300, func(k int) soakSample { return soakSample{60 + k/10, 4, 40} }), false},
+		{"100 KiB of heap per game", flat(300, func(k int) soakSample { return soakSample{60, 4 + float64(k)/10, 40} }), false},
+		{"RSS per game", flat(300, func(k int) soakSample { return soakSample{60, 4, 40 + float64(k)/5} }), false},
+		{"short run, flat", flat(3, func(int) soakSample { return base }), true},
+		{"short run, leak", flat(3, func(k int) soakSample { return soakSample{60 + 30*k, 4, 40} }), false},
+	} {
+		if err := soakFlat(c.series); (err == nil) != c.ok {
+			t.Errorf("%s: soakFlat says %v, want ok=%v", c.name, err, c.ok)
+		}
 	}
 }
