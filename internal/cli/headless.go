@@ -59,12 +59,12 @@ func runHeadless(e *env) error {
 	fs.IntVar(&o.bots, "bots", 0, "creator only: extra seats flown by bots (players+bots <= 4)")
 	fs.StringVar(&o.rules, "rules", "", "creator only: rule options (see RULES.md; default: the standard rules)")
 	fs.StringVar(&o.identity, "identity", "", "identity key file (default: the user's config dir)")
-	fs.StringVar(&o.data, "data", ".", "directory for the game log")
+	fs.StringVar(&o.data, "data", ".", "`DIR` for the game logs, created if its parent exists (checked before any network)")
 	fs.Var(&o.connect, "connect", "peer address to dial when multicast is blocked: a multiaddr or HOST:PORT (repeatable)")
 	fs.DurationVar(&o.think, "think", 0, "wait this long before each of this peer's moves")
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
 	fs.BoolVar(&o.verbose, "v", false, "also log the network's debug lines to stderr")
-	fs.IntVar(&o.games, "games", 1, "play N games in a row with the same players: the first from the lobby,\neach next one a rematch every peer derives from the last (no restart)")
+	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch every peer derives\nfrom the last game; one progress line per game on stderr")
 	pos, err := parseFlags(fs, e.args)
 	if err != nil {
 		return err
