@@ -357,6 +357,7 @@ func (g *game) rollbackIfExcluded() bool {
 		} else {
 			g.myRevealed = min(g.myRevealed, g.k)
 		}
+		g.myMoved = min(g.myMoved, g.k)
 		g.n.emit(Event{Kind: EventRolledBack, Roll: g.k, Peer: g.n.players[key.who].id,
 			Detail: fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step)})
 		return true

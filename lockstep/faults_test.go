@@ -52,6 +52,13 @@ func faultySim(t testing.TB, seed uint64) *sim {
 	for range f.crashes {
 		s.crash(1+r.IntN(400), 1+r.IntN(60), r.IntN(players))
 	}
+	// Half the players roll by hand and take a few ticks to press the key,
+	// so the move-alone path (a manual player rolling again) meets faults.
+	for i := range players {
+		if r.IntN(2) == 0 {
+			s.setManual(i, 1+r.IntN(8))
+		}
+	}
 	return s
 }
 
@@ -65,10 +72,18 @@ func TestSimFaults(t *testing.T) {
 		first, last = *simSeed, *simSeed
 	}
 	var ticks, frames, clean int
+	var stalled []uint64
 	for seed := first; seed <= last; seed++ {
 		s := faultySim(t, seed)
 		s.start()
 		s.run()
+		if !s.done() && s.votedStall() {
+			// The documented residual (PROTOCOL.md, "everyone votes
+			// everyone"): safe, stuck. Counted and bounded below.
+			stalled = append(stalled, seed)
+			s.check(false)
+			continue
+		}
 		s.check(true)
 		if seed%10 == 0 { // every tenth game: each peer's log verifies to the agreed history
 			for _, p := range s.peers {
@@ -88,7 +103,39 @@ func TestSimFaults(t *testing.T) {
 			clean++
 		}
 	}
-	t.Logf("%d games (%d without faults): %d ticks, %d frames", last-first+1, clean, ticks, frames)
+	t.Logf("%d games (%d without faults): %d ticks, %d frames; stalled by crossed absence votes: %v", last-first+1, clean, ticks, frames, stalled)
+	if n := uint64(len(stalled)); n*200 > last-first+1 {
+		t.Fatalf("%d of %d games stalled on crossed absence votes (seeds %v): more than the 0.5%% residual", n, last-first+1, stalled)
+	}
+}
+
+// votedStall reports whether every honest peer is stuck at one step, each
+// waiting only on players whose input an absence vote blocks while no
+// exclusion can carry: the "everyone votes everyone" residual.
+func (s *sim) votedStall() bool {
+	step := uint64(1<<64 - 1)
+	for _, p := range s.peers {
+		g := &p.node.g
+		if p.cheater || p.down || g.phase == PhaseOver {
+			continue
+		}
+		if g.phase != PhaseReveal && g.phase != PhaseMove {
+			return false
+		}
+		if step == 1<<64-1 {
+			step = g.step()
+		}
+		w := g.awaiting()
+		if g.step() != step || w == 0 {
+			return false
+		}
+		for i := range p.node.players {
+			if w&(1<<i) != 0 && !g.blocked(i, step) {
+				return false
+			}
+		}
+	}
+	return step != 1<<64-1
 }
 
 func flagSet(name string) bool {

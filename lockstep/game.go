@@ -15,6 +15,7 @@ type game struct {
 	gstate
 
 	myRevealed uint64 // 1 + the highest roll the local player has revealed
+	myMoved    uint64 // 1 + the highest roll the local player sent a Move message for
 	wantRoll   bool   // the local player asked to roll
 	stats      Stats
 
@@ -239,13 +240,31 @@ func (g *game) takeReveal(p *player) bool {
 	if m == nil {
 		return false
 	}
-	if m.kind == kindReveal && m.k > g.k {
-		if m = g.supersede(p, g.k); m == nil {
+	if m.kind == kindReveal && m.k > g.k || m.kind == kindMove && m.k >= g.k {
+		nm := g.supersede(p, g.k)
+		switch {
+		case nm != nil:
+			m = nm
+		case m.kind == kindMove && !p.wasAbsent:
+			// A move for a roll not derived yet: the sender cannot know
+			// it, and only a rollback leaves such a move queued.
+			g.consume(p)
+			n.cheat(p.id, CheatOutOfTurn, fmt.Sprintf("move %s for roll %d while roll %d is being collected", m.move, m.k, g.k))
+			return true
+		default:
 			return false // the sender is one roll ahead of us
 		}
 	}
 	g.consume(p)
 	switch {
+	case m.kind == kindMove && m.k < g.k && p.wasAbsent:
+		return true // moved on a branch undone by its exclusion: stale, not cheating
+	case m.kind == kindMove && m.k+1 == g.k:
+		g.cheatMove(p, m)
+		return true
+	case m.kind == kindMove:
+		n.cheat(p.id, CheatStaleMessage, fmt.Sprintf("move for roll %d when roll %d is being collected", m.k, g.k))
+		return true
 	case m.kind != kindReveal:
 		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a second %s", m.kind))
 		return true
@@ -255,11 +274,7 @@ func (g *game) takeReveal(p *player) bool {
 		n.cheat(p.id, CheatStaleMessage, fmt.Sprintf("reveal for roll %d when roll %d is being collected", m.k, g.k))
 		return true
 	case m.hasMove && m != g.moveMsg:
-		if m.move.Kind == engine.PlaneMove && n.seat[m.move.Colour] != n.pidx[p.id] {
-			n.cheat(p.id, CheatWrongSeat, fmt.Sprintf("move %s for roll %d for the %s seat, which it does not own", m.move, m.k-1, m.move.Colour))
-		} else {
-			n.cheat(p.id, CheatOutOfTurn, fmt.Sprintf("move %s for roll %d when it was not to move", m.move, m.k-1))
-		}
+		g.cheatMove(p, &message{k: m.k - 1, move: m.move})
 		return true
 	}
 	if err := g.checkLink(p, m.k, m.link); err != nil {
@@ -285,6 +300,21 @@ func (g *game) takeReveal(p *player) bool {
 	p.have = true
 	p.link = m.link
 	return true
+}
+
+// cheatMove names the sender of a move for roll m.k that was not applied:
+// it was not to move, or its move was for a seat it does not own.
+func (g *game) cheatMove(p *player, m *message) {
+	n := g.n
+	if mm := g.moveMsg; mm != nil && mm.from == p.id && m.k+1 == g.k {
+		n.cheat(p.id, CheatOutOfTurn, fmt.Sprintf("a second move %s for roll %d, which it already moved for", m.move, m.k))
+		return
+	}
+	if m.move.Kind == engine.PlaneMove && n.seat[m.move.Colour] != n.pidx[p.id] {
+		n.cheat(p.id, CheatWrongSeat, fmt.Sprintf("move %s for roll %d for the %s seat, which it does not own", m.move, m.k, m.move.Colour))
+	} else {
+		n.cheat(p.id, CheatOutOfTurn, fmt.Sprintf("move %s for roll %d when it was not to move", m.move, m.k))
+	}
 }
 
 // checkLink verifies that link is p's chain value for roll k, hashing
@@ -349,12 +379,12 @@ func (n *Node) myLink(k uint64) (link, anchor [32]byte, hasAnchor bool) {
 
 // supersede handles a sender that rolled back: its tentative reveals for
 // later rolls sit in its queue before its new reveal for roll limit or an
-// earlier one. The later reveal of an earlier roll supersedes them: they are
+// earlier one (or a move message for an earlier roll). The later reveal of an earlier roll supersedes them: they are
 // skipped (never applied) and the new one is returned. Honest senders that
 // never rolled back never produce this pattern.
 func (g *game) supersede(p *player, limit uint64) *message {
 	for j := p.next + 1; j < len(p.msgs); j++ {
-		if m := p.msgs[j]; m.kind == kindReveal && m.k <= limit {
+		if m := p.msgs[j]; m.kind == kindReveal && m.k <= limit || m.kind == kindMove && m.k < limit {
 			p.next = j
 			return m
 		}
@@ -383,7 +413,7 @@ func (g *game) waitingChoice() bool {
 		return false
 	}
 	outs := g.pos.Outcomes(g.n.rules, g.roll)
-	return outs.Len() > 1 && g.mover() == g.n.self && !g.botFlies(g.n.self, g.k) && g.myRevealed <= g.k+1
+	return outs.Len() > 1 && g.mover() == g.n.self && !g.botFlies(g.n.self, g.k) && g.myRevealed <= g.k+1 && g.myMoved <= g.k
 }
 
 func (g *game) stepMove() bool {
@@ -402,7 +432,7 @@ func (g *game) stepMove() bool {
 		return false
 	}
 	m := g.peek(p)
-	if m != nil && m.kind == kindReveal && m.k > g.k+1 {
+	if m != nil && (m.kind == kindReveal && m.k > g.k+1 || m.kind == kindMove && m.k > g.k) {
 		if nm := g.supersede(p, g.k+1); nm != nil {
 			m = nm
 		}
@@ -414,7 +444,8 @@ func (g *game) stepMove() bool {
 		}
 		return false
 	}
-	if m.kind != kindReveal || m.k != g.k+1 || !m.hasMove {
+	isMove := m.kind == kindMove && m.k == g.k
+	if !isMove && (m.kind != kindReveal || m.k != g.k+1 || !m.hasMove) {
 		g.consume(p)
 		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a %s for roll %d without the move it owes for roll %d", m.kind, m.k, g.k))
 		return true
@@ -424,10 +455,22 @@ func (g *game) stepMove() bool {
 		n.cheat(p.id, CheatWrongSeat, fmt.Sprintf("move %s for the %s seat, which it does not own", m.move, m.move.Colour))
 		return true
 	}
-	if _, _, err := g.pos.Play(n.rules, g.roll, m.move); err != nil {
+	next, _, err := g.pos.Play(n.rules, g.roll, m.move)
+	if err != nil {
 		g.consume(p)
 		n.cheat(p.id, CheatIllegalMove, err.Error())
 		return true
+	}
+	if isMove {
+		// A move message says which state it leads to; one that leads
+		// elsewhere was made on another history and is not applied.
+		if h := nextHist(g.hist, g.k, g.roll, m.move, next, n.rules, g.absentMask()); m.state != h {
+			g.consume(p)
+			n.emit(Event{Kind: EventStateMismatch, Peer: p.id, Roll: g.k,
+				Detail: fmt.Sprintf("its move leads to state hash %x, ours %x", m.state[:6], h[:6])})
+			return true
+		}
+		g.consume(p)
 	}
 	return g.apply(m.move, m)
 }
@@ -444,6 +487,11 @@ func (g *game) choose(mv engine.Move) error {
 		return fmt.Errorf("choose %s: %w", mv, err)
 	}
 	h := nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask())
+	if !n.cfg.AutoRoll && !next.GameOver() && n.seat[next.ToMove()] == n.self {
+		// The player rolls again: its link for roll k+1 must wait for
+		// its key, so the move goes out alone.
+		return n.newMessage(&message{kind: kindMove, k: g.k, state: h, hasMove: true, move: mv})
+	}
 	return g.sendReveal(g.k+1, h, &mv)
 }
 

@@ -62,6 +62,12 @@ type simPeer struct {
 	down    bool
 	cheater bool
 	events  []Event
+	at      []int // the tick of each event
+	// rollDelay > 0 makes a manual player (AutoRoll off, see setManual) that
+	// rolls 1..rollDelay ticks after it is asked; rolled[k] is the tick it
+	// rolled roll k.
+	rollDelay int
+	rolled    map[uint64]int
 	// outbound rewrites or suppresses frames (cheating peers); nil sends as is.
 	outbound func(s *sim, to peer.ID, data []byte) []simFrame
 	// onMove chooses the local move; nil picks at random.
@@ -246,11 +252,14 @@ func (s *sim) drain() {
 			for _, e := range rd.Events {
 				if e.Kind != EventWaiting {
 					p.events = append(p.events, e)
+					p.at = append(p.at, s.now)
 				}
 			}
 			p.node.Advance(rd)
 			for _, e := range rd.Events {
-				if e.Kind == EventYourRoll {
+				if e.Kind == EventYourRoll && p.rollDelay > 0 {
+					s.rollLater(p, e.Roll, 1+s.rng.IntN(p.rollDelay))
+				} else if e.Kind == EventYourRoll {
 					if err := p.node.Roll(); err != nil {
 						s.t.Fatalf("seed %d: Roll: %v", s.seed, err)
 					}
@@ -268,6 +277,30 @@ func (s *sim) drain() {
 			}
 		}
 	}
+}
+
+// setManual makes peer i roll by hand (AutoRoll off), 1..delay ticks
+// after each EventYourRoll. Call it before start.
+func (s *sim) setManual(i, delay int) {
+	p := s.peers[i]
+	p.cfg.AutoRoll = false
+	p.rollDelay = delay
+	p.rolled = map[uint64]int{}
+}
+
+// rollLater is a person pressing the roll key a while after being asked.
+func (s *sim) rollLater(p *simPeer, k uint64, after int) {
+	s.addAction(s.now+after, func(s *sim) {
+		if p.down {
+			return // a crashed peer's restored node asks again
+		}
+		if _, ok := p.rolled[k]; !ok {
+			p.rolled[k] = s.now
+		}
+		if err := p.node.Roll(); err != nil {
+			s.t.Fatalf("seed %d: Roll: %v", s.seed, err)
+		}
+	})
 }
 
 // done reports whether every honest peer that is up has finished.
@@ -418,7 +451,7 @@ func (s *sim) describe() string {
 	fmt.Fprintf(&b, "\n  replay: go test ./lockstep -run 'TestSim' -sim.seed=%d (faults %+v)", s.seed, s.faults)
 	for _, p := range s.peers {
 		g := &p.node.g
-		fmt.Fprintf(&b, "\n  %s down=%v phase=%s k=%d hist=%x stats=%+v", short(p.id), p.down, g.phase, g.k, g.hist[:4], g.stats)
+		fmt.Fprintf(&b, "\n  %s manual=%v down=%v phase=%s k=%d hist=%x stats=%+v", short(p.id), p.rollDelay > 0, p.down, g.phase, g.k, g.hist[:4], g.stats)
 		var tail []string
 		for _, e := range p.events[max(0, len(p.events)-4):] {
 			tail = append(tail, e.String())

@@ -143,7 +143,7 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 			n.broadcast(m.raw)
 		} else if m.kind != kindReveal || m.hasMove {
 			// Push on at once what a sender could equivocate on to gain
-			// (confirms, moves, votes), so conflicting copies meet; plain
+			// (confirms, moves alone or in a reveal, votes), so conflicting copies meet; plain
 			// reveals are deterministic and travel on request (answerHave).
 			n.broadcast(m.raw, from, m.from)
 		}
@@ -156,6 +156,11 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 	if m.kind == kindReveal && 2*m.k+1 > p.reached {
 		p.reached = 2*m.k + 1
 	}
+	// A move message for roll k proves it went past the move step 2k+1,
+	// as the reveal for k+1 that would otherwise carry the move does.
+	if m.kind == kindMove && 2*m.k+3 > p.reached {
+		p.reached = 2*m.k + 3
+	}
 	if m.kind == kindAbsent && m.vote == voteAbsent && m.step+1 > p.reached {
 		p.reached = m.step + 1
 	}
@@ -163,6 +168,9 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 		n.mySeq, n.myPrev = m.seq, m.id
 		if m.kind == kindReveal && m.k+1 > n.g.myRevealed {
 			n.g.myRevealed = m.k + 1
+		}
+		if m.kind == kindMove && m.k+1 > n.g.myMoved {
+			n.g.myMoved = m.k + 1
 		}
 	}
 	if m.kind == kindAbsent || m.kind == kindReturn {

@@ -25,7 +25,11 @@ const (
 	kindReveal  msgKind = 2 // a chain link for roll K, the state hash before it, maybe the move of roll K-1
 	kindAbsent  msgKind = 3 // a binding vote: Who is absent from step Step on
 	kindReturn  msgKind = 4 // the sender is back and asks for its seat
-	kindHave    msgKind = 0x80
+	// kindMove is the move of roll K alone, with the state hash after it: a
+	// manual player that moves and rolls again sends it, so its link for
+	// roll K+1 leaves only when it rolls (Reveal carries the move otherwise).
+	kindMove msgKind = 5
+	kindHave msgKind = 0x80
 )
 
 func (k msgKind) String() string {
@@ -38,6 +42,8 @@ func (k msgKind) String() string {
 		return "absent-vote"
 	case kindReturn:
 		return "return"
+	case kindMove:
+		return "move"
 	case kindHave:
 		return "have"
 	}
@@ -72,7 +78,8 @@ type message struct {
 	anchor    [32]byte
 	hasAnchor bool
 
-	// reveal
+	// reveal: k, link, state (before the roll), maybe move (of roll k-1);
+	// move: k (the roll moved for), state (after the move), move
 	k       uint64
 	link    [32]byte
 	state   [32]byte
@@ -117,13 +124,15 @@ func (m *message) body() []byte {
 		}
 		w.u8(f)
 		if m.hasMove {
-			w.u8(uint8(m.move.Kind))
-			w.u8(uint8(m.move.Colour))
-			w.u8(m.move.Plane)
+			writeMove(&w, m.move)
 		}
 		if m.hasAnchor {
 			w.hash(m.anchor)
 		}
+	case kindMove:
+		w.u64(m.k)
+		w.hash(m.state)
+		writeMove(&w, m.move)
 	case kindAbsent:
 		w.str(string(m.who))
 		w.u64(m.step)
@@ -132,6 +141,18 @@ func (m *message) body() []byte {
 		w.u64(m.step)
 	}
 	return w.b
+}
+
+func writeMove(w *writer, mv engine.Move) {
+	w.u8(uint8(mv.Kind))
+	w.u8(uint8(mv.Colour))
+	w.u8(mv.Plane)
+}
+
+// readMove reads a move's three bytes; false when a field is out of range.
+func readMove(r *reader) (engine.Move, bool) {
+	mv := engine.Move{Kind: engine.MoveKind(r.u8()), Colour: engine.Colour(r.u8()), Plane: r.u8()}
+	return mv, mv.Kind <= engine.Penalty && mv.Colour < engine.NumColours && mv.Plane < engine.PlanesPerColour
 }
 
 func signedBytes(body []byte) []byte {
@@ -187,17 +208,23 @@ func decodeMessage(b []byte) (*message, error) {
 			return nil, fmt.Errorf("%w: unknown reveal flags %#x", ErrDecode, f)
 		}
 		if f&flagMove != 0 {
+			var ok bool
 			m.hasMove = true
-			m.move.Kind = engine.MoveKind(r.u8())
-			m.move.Colour = engine.Colour(r.u8())
-			m.move.Plane = r.u8()
-			if m.move.Kind > engine.Penalty || m.move.Colour >= engine.NumColours || m.move.Plane >= engine.PlanesPerColour {
+			if m.move, ok = readMove(&r); !ok {
 				return nil, fmt.Errorf("%w: move field out of range", ErrDecode)
 			}
 		}
 		if f&flagAnchor != 0 {
 			m.hasAnchor = true
 			m.anchor = r.hash()
+		}
+	case kindMove:
+		var ok bool
+		m.k = r.u64()
+		m.state = r.hash()
+		m.hasMove = true
+		if m.move, ok = readMove(&r); !ok {
+			return nil, fmt.Errorf("%w: move field out of range", ErrDecode)
 		}
 	case kindAbsent:
 		m.who = peer.ID(r.str())
