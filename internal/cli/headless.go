@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -169,6 +170,19 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	if err != nil {
 		return err
 	}
+	if g != nil && g.over {
+		// We crashed after game g.game of a --games run ended: the others
+		// went on to the rematch, which we can derive too.
+		if g.game >= o.games {
+			g = nil
+		} else {
+			next := rematch(g.setup, g.history)
+			out.printf("game %s rematch %d of %d after a restart: %s", next.GameID(), g.game+1, o.games, seatsLine(next))
+			if g, err = newGameFiles(o.data, o.lobby, next, g.game+1, out); err != nil {
+				return err
+			}
+		}
+	}
 	if g != nil {
 		// We crashed in the middle of this game: take our seat back. The
 		// others re-dial us (we are a member) and lockstep catches us up.
@@ -194,23 +208,23 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 		out.printf("game %s starting: %s", res.Setup.GameID(), seatsLine(res.Setup))
-		if g, err = newGameFiles(o.data, o.lobby, res.Setup, out); err != nil {
+		if g, err = newGameFiles(o.data, o.lobby, res.Setup, 1, out); err != nil {
 			return err
 		}
 		g.pending = res.Pending
 	}
-	for k := 1; ; k++ {
+	for k := g.game; ; k++ {
 		history, err := playHeadlessGame(ctx, e, o, out, t, chat, key, bot, g, logger)
 		if err != nil {
 			return err
 		}
 		progress(out, k, o.games)
-		if k == o.games {
+		if k >= o.games {
 			return nil
 		}
 		next := rematch(g.setup, history)
 		out.printf("game %s rematch %d of %d: %s", next.GameID(), k+1, o.games, seatsLine(next))
-		if g, err = newGameFiles(o.data, o.lobby, next, out); err != nil {
+		if g, err = newGameFiles(o.data, o.lobby, next, k+1, out); err != nil {
 			return err
 		}
 	}
@@ -330,21 +344,27 @@ func playHeadlessGame(ctx context.Context, e *env, o headlessOpts, out *headless
 // gameFiles are a game's files under --data: game-ID.log (public, the
 // durable log), game-ID.secret (0600: the entropy of our dice chain, which
 // Restore needs and nobody else may see) and current-LOBBY (the ID of the
-// unfinished game of that lobby, so a restarted peer resumes it).
+// unfinished game of that lobby and its number in a --games run, so a
+// restarted peer resumes it).
 type gameFiles struct {
 	setup   lockstep.Setup
 	entropy [32]byte
 	glog    *p2p.GameLog
 	recs    []lockstep.Record
 	pending []p2p.Inbound
+	game    int // which game of a --games run, from 1
+	// over: the game in current-LOBBY finished before a restart (glog is
+	// nil); history is what it ended on, to derive the rematch.
+	over    bool
+	history [32]byte
 }
 
 func currentFile(dir, lobby string) string {
 	return filepath.Join(dir, fmt.Sprintf("current-%x", p2p.CleanName(lobby)))
 }
 
-func newGameFiles(dir, lobby string, setup lockstep.Setup, out *headlessLog) (*gameFiles, error) {
-	g := &gameFiles{setup: setup}
+func newGameFiles(dir, lobby string, setup lockstep.Setup, game int, out *headlessLog) (*gameFiles, error) {
+	g := &gameFiles{setup: setup, game: game}
 	if _, err := rand.Read(g.entropy[:]); err != nil {
 		return nil, fmt.Errorf("drawing the dice entropy: %w", err)
 	}
@@ -360,7 +380,7 @@ func newGameFiles(dir, lobby string, setup lockstep.Setup, out *headlessLog) (*g
 		glog.Close()
 		return nil, fmt.Errorf("game log %s already exists with another secret; move it away", glog.Path())
 	}
-	if err := writeFileSync(currentFile(dir, lobby), []byte(gid+"\n"), 0o644); err != nil {
+	if err := writeFileSync(currentFile(dir, lobby), fmt.Appendf(nil, "%s %d\n", gid, game), 0o644); err != nil {
 		glog.Close()
 		return nil, fmt.Errorf("recording the current game in --data: %w", err)
 	}
@@ -368,13 +388,23 @@ func newGameFiles(dir, lobby string, setup lockstep.Setup, out *headlessLog) (*g
 	return g, nil
 }
 
-// resumable returns the unfinished game of lobby in dir, or nil.
+// resumable returns the unfinished game of lobby in dir, the finished one
+// (over set) when the process stopped before the next, or nil.
 func resumable(dir, lobby string, out *headlessLog) (*gameFiles, error) {
 	b, err := os.ReadFile(currentFile(dir, lobby))
 	if err != nil {
 		return nil, nil // no current game
 	}
-	gid := strings.TrimSpace(string(b))
+	fields := strings.Fields(string(b)) // "ID N"; before --games, "ID"
+	if len(fields) == 0 {
+		return nil, nil
+	}
+	gid, game := fields[0], 1
+	if len(fields) > 1 {
+		if n, err := strconv.Atoi(fields[1]); err == nil && n > 0 {
+			game = n
+		}
+	}
 	secret, err := os.ReadFile(filepath.Join(dir, "game-"+gid+".secret"))
 	if err != nil || len(secret) != 32 {
 		return nil, fmt.Errorf("game %s cannot resume: its secret in %s is missing or damaged (remove %s to start a new game)", gid, dir, currentFile(dir, lobby))
@@ -395,9 +425,9 @@ func resumable(dir, lobby string, out *headlessLog) (*gameFiles, error) {
 	if v, err := lockstep.VerifyRecords(recs); err == nil && v.Phase == lockstep.PhaseOver {
 		glog.Close()
 		_ = os.Remove(currentFile(dir, lobby))
-		return nil, nil // finished before the crash
+		return &gameFiles{setup: setup, game: game, over: true, history: v.History}, nil
 	}
-	g := &gameFiles{setup: setup, glog: glog, recs: recs}
+	g := &gameFiles{setup: setup, glog: glog, recs: recs, game: game}
 	copy(g.entropy[:], secret)
 	return g, nil
 }

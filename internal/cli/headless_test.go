@@ -306,3 +306,62 @@ func TestRematch(t *testing.T) {
 		t.Errorf("a rematch changed more than the nonce")
 	}
 }
+
+// A restarted peer finds its place in a --games run from current-LOBBY:
+// an unfinished game resumes as the same game number; a game that ended
+// before the restart leads to the rematch after it; a file from before
+// --games (ID only) is game 1.
+func TestResumableGameNumber(t *testing.T) {
+	full, err := os.ReadFile("../../lockstep/testdata/game.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lockstep.Verify(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := lockstep.ParseLog(full)
+	half := full[:recs[len(recs)/2].Offset]
+	gid := v.GameID.String()
+	for _, c := range []struct {
+		name, current string
+		log           []byte
+		game          int
+		over          bool
+	}{
+		{"unfinished, game 7", gid + " 7\n", half, 7, false},
+		{"finished, game 7", gid + " 7\n", full, 7, true},
+		{"unfinished, ID only", gid + "\n", half, 1, false},
+		{"unfinished, bad number", gid + " x\n", half, 1, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, data := range map[string][]byte{
+				currentFile(dir, "soak"):                  []byte(c.current),
+				filepath.Join(dir, "game-"+gid+".log"):    c.log,
+				filepath.Join(dir, "game-"+gid+".secret"): make([]byte, 32),
+			} {
+				if err := os.WriteFile(name, data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var stderr bytes.Buffer
+			g, err := resumable(dir, "soak", &headlessLog{e: &env{stderr: &stderr}, t0: time.Now()})
+			if err != nil || g == nil {
+				t.Fatalf("resumable: %v, %v", g, err)
+			}
+			if g.glog != nil {
+				defer g.glog.Close()
+			}
+			if g.game != c.game || g.over != c.over || g.setup.GameID() != v.GameID {
+				t.Errorf("game %d over %v id %s; want game %d over %v id %s", g.game, g.over, g.setup.GameID(), c.game, c.over, v.GameID)
+			}
+			if c.over && (g.history != v.History || g.glog != nil) {
+				t.Errorf("finished game: history %x, log open %v; want %x and closed", g.history[:6], g.glog != nil, v.History[:6])
+			}
+			if !c.over && len(g.recs) != len(recs)/2 {
+				t.Errorf("%d records resumed, want %d", len(g.recs), len(recs)/2)
+			}
+		})
+	}
+}
