@@ -46,56 +46,76 @@ func TestScreen(t *testing.T) {
 
 // BenchmarkStartup: the real binary (go build, default flags), in a
 // private namespace, with fresh state and config dirs, from the fork until
-// the lobby's key hint is on the terminal. Two harnesses: "pty" reads the
+// the lobby's key hint is on the terminal. "lan" is the default command,
+// the LAN lobby (identity, libp2p host, mDNS), started inside a one-peer
+// netlab LAN (a namespace with an eth0 on a bridge, as a machine on a LAN
+// has) through `ip netns exec`; "offline" is `aeroplane --offline`, the
+// lobby against bots, which builds no host. Two harnesses: "pty" reads the
 // bytes the program writes to a pseudo-terminal (tight: the clock starts at
 // the fork); "tmux" runs it in a tmux pane and polls capture-pane every
 // millisecond, as a person would see it. floor-p50-ms is the same harness
-// showing a line from sh: the program's own share is p50 minus the floor.
+// and the same prefix (ip netns exec) showing a line from sh: the
+// program's own share is p50 minus the floor.
 func BenchmarkStartup(b *testing.B) {
 	if !netlab.Enter(b) {
 		return
 	}
 	bin := aeroplaneBinary(b)
+	lan := netlab.NewLAN(b, 1)
 	home := b.TempDir()
 	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
-		"TERM=xterm-256color", "LANG=C.UTF-8", "PATH=" + os.Getenv("PATH")}
+		"XDG_DATA_HOME=" + filepath.Join(home, "data"), "TERM=xterm-256color", "LANG=C.UTF-8", "PATH=" + os.Getenv("PATH")}
 	floorCmd := []string{"sh", "-c", "echo floor ready; exec sleep 60"}
-	b.Run("pty", func(b *testing.B) {
-		var cpu, wait []time.Duration
-		run := func(want string, argv ...string) time.Duration {
-			out, err := TimeToOutput(want, 20*time.Second, env, argv...)
+	inLAN := func(argv ...string) []string {
+		return append([]string{"ip", "netns", "exec", lan.Namespace(0)}, argv...)
+	}
+	modes := []struct {
+		name        string
+		floor, argv []string
+	}{
+		{"lan", inLAN(floorCmd...), inLAN(bin)},
+		{"offline", floorCmd, []string{bin, "--offline"}},
+	}
+	for _, m := range modes {
+		b.Run("pty/"+m.name, func(b *testing.B) {
+			var cpu, wait []time.Duration
+			run := func(want string, prog bool, argv ...string) time.Duration {
+				out, err := TimeToOutput(want, 20*time.Second, env, argv...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if prog {
+					cpu, wait = append(cpu, out.OnCPU), append(wait, out.Waiting)
+				}
+				return out.Wall
+			}
+			reportStartup(b, func() time.Duration { return run("floor ready", false, m.floor...) }, func() time.Duration { return run(lobbyText, true, m.argv...) })
+			c, w := Summarize(cpu), Summarize(wait)
+			b.Logf("on a CPU:      %v\nin a run queue: %v", c, w)
+			b.ReportMetric(ms(c.P50), "oncpu-p50-ms")
+			b.ReportMetric(ms(w.P50), "runq-p50-ms")
+		})
+	}
+	for _, m := range modes {
+		b.Run("tmux/"+m.name, func(b *testing.B) {
+			if _, err := exec.LookPath("tmux"); err != nil {
+				b.Skip("no tmux:", err)
+			}
+			s, err := NewScreen("perf-startup-"+m.name, env)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if argv[0] == bin {
-				cpu, wait = append(cpu, out.OnCPU), append(wait, out.Waiting)
+			defer s.Close()
+			run := func(want string, argv ...string) time.Duration {
+				d, err := s.TimeTo(want, time.Millisecond, 20*time.Second, argv...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return d
 			}
-			return out.Wall
-		}
-		reportStartup(b, func() time.Duration { return run("floor ready", floorCmd...) }, func() time.Duration { return run(lobbyText, bin) })
-		c, w := Summarize(cpu), Summarize(wait)
-		b.Logf("on a CPU:      %v\nin a run queue: %v", c, w)
-		b.ReportMetric(ms(c.P50), "oncpu-p50-ms")
-		b.ReportMetric(ms(w.P50), "runq-p50-ms")
-	})
-	b.Run("tmux", func(b *testing.B) {
-		if _, err := exec.LookPath("tmux"); err != nil {
-			b.Skip("no tmux:", err)
-		}
-		s, err := NewScreen("perf-startup", env)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
-		run := func(want string, argv ...string) time.Duration {
-			d, err := s.TimeTo(want, time.Millisecond, 20*time.Second, argv...)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return d
-		}
-		reportStartup(b, func() time.Duration { return run("floor ready", floorCmd...) }, func() time.Duration { return run(lobbyKeys, bin) })
-	})
+			reportStartup(b, func() time.Duration { return run("floor ready", m.floor...) }, func() time.Duration { return run(lobbyKeys, m.argv...) })
+		})
+	}
 }
 
 // lobbyText is a run of the lobby's key hint that tcell writes in one

@@ -15,8 +15,9 @@ type Sync int
 
 // The log policies RunTurns can compare (see docs/PERFORMANCE.md).
 const (
-	// SyncSession is the product: p2p.Session, one Ready (and one fsync)
-	// per frame stepped.
+	// SyncSession is the product: p2p.Session, one Ready per frame
+	// stepped, signatures checked before the driver, the log fsynced
+	// before the player's own messages leave.
 	SyncSession Sync = iota
 	// SyncBatched steps every frame already waiting (up to 16) before
 	// taking one Ready: one fsync per burst, the crash rule unchanged.

@@ -31,8 +31,9 @@ type TurnConfig struct {
 	// 127.0.0.1, transport, game log and session driver, connected
 	// directly (no lobby, no mDNS).
 	Players int
-	// LogDir holds the game logs; the session fsyncs them on every Ready,
-	// so a disk and a tmpfs give different latencies.
+	// LogDir holds the game logs; the session fsyncs them before each of
+	// its player's messages leaves, so a disk and a tmpfs give different
+	// latencies.
 	LogDir string
 	// Transport picks the connections: "tcp", "quic" or "" (libp2p's choice).
 	Transport string
@@ -165,7 +166,8 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	var (
 		mu     sync.Mutex
 		stamps []stamp
-		syncs  int
+		// syncs0 is the session logs' fsyncs before the game (the header).
+		syncs0 int64
 		// driverSyncs counts the stand-in drivers' fsyncs.
 		driverSyncs atomic.Int64
 		rolls       = map[uint64]int{} // roll -> peers that applied it
@@ -183,9 +185,6 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 			now := time.Now()
 			mu.Lock()
 			defer mu.Unlock()
-			if len(rd.LogEntries) > 0 && cfg.Sync == SyncSession {
-				syncs++ // Session fsyncs every Ready with entries
-			}
 			for _, ev := range rd.Events {
 				switch ev.Kind {
 				case lockstep.EventRolled, lockstep.EventYourMove:
@@ -220,6 +219,7 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 			return rep, err
 		}
 		p.log = glog
+		syncs0 += glog.Syncs()
 		p.sess, err = p2p.NewSession(p.t, p2p.SessionConfig{
 			Setup: setup, Key: p.key, Entropy: ent, Log: glog, Linger: 100 * time.Millisecond, OnReady: onReady,
 		})
@@ -291,7 +291,12 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	rep.fill(stamps, colourOf, len(peers))
-	rep.Syncs = syncs + int(driverSyncs.Load())
+	rep.Syncs = int(driverSyncs.Load() - syncs0)
+	for _, p := range peers {
+		if p.log != nil {
+			rep.Syncs += int(p.log.Syncs())
+		}
+	}
 	if rep.Rolls == 0 {
 		return rep, errors.New("perf: no roll was applied by every peer")
 	}
