@@ -24,8 +24,17 @@
 //
 // RunLobby owns the transport's inbox until it returns, the Session after.
 // A joiner that cannot see mDNS lists the creator in LobbyConfig.Connect:
-// the creator's answer to its join makes it the lobby's host. Closing
-// LobbyConfig.StartNow starts the creator's game with whoever is in.
+// the creator's answer to its join makes it the lobby's host. The
+// creator's lobby is the authority on the table: it seats each joiner at
+// the first free colour of the layout, takes colour requests in the order
+// they arrive (the first wins) and sends every member the table with a
+// version that bumps on each change of seats or rules. A player's ready is
+// for one version, so any change clears everyone's. The game starts when
+// every seat is taken and every seated player is ready, or when the
+// creator starts it (LobbyControl.Start, or closing LobbyConfig.StartNow)
+// with the seats taken, all ready; the open ones are left out. Without
+// LobbyConfig.ManualReady a player is ready by itself (headless peers);
+// with it, LobbyControl.SetReady says so.
 // SessionConfig.ManualRoll makes the player Roll (by Do) at EventYourRoll
 // instead of revealing its share of its own rolls at once.
 // p2p.DialableAddrs(h) is what a player reads out to another whose
@@ -58,7 +67,9 @@
 //	discovery.go  mDNS advertise + continuous query with expiry
 //	chat.go       rate- and length-limited chat, ordered per sender
 //	lobbymsg.go   lobby messages and their parser
-//	lobby.go      find or create a game by name, seats, start
+//	lobby.go      find or create a game by name, join, start
+//	lobbyseats.go the creator's table: colours, bots, ready, who may start
+//	lobbyctl.go   LobbyControl: the player's changes while the lobby runs
 //	session.go    drives a lockstep.Node; the durable game log
 //
 // p2p must never: send a packet anywhere but the LAN (no relays, no public

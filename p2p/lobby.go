@@ -27,11 +27,29 @@ type LobbyConfig struct {
 	Bots    int
 	BotKind string
 	// BotKinds, if set, names the kind of each bot seat in turn (at most
-	// Bots of them); BotKind flies the rest.
+	// Bots of them); BotKind flies the rest. The bots sit at the end of
+	// the layout of Players+Bots seats (two seats sit opposite).
 	BotKinds []string
-	// StartNow, when it is closed, makes the creator start at once with
-	// the players already in (or as soon as two seats, players or bots,
-	// are filled): the seats still open are left out. Joiners ignore it.
+	// BotSeats, if any entry is set, seats the creator's bots by colour
+	// instead (the kind at each colour, "" for none); Bots and BotKinds
+	// are then ignored.
+	BotSeats [engine.NumColours]string
+	// ManualReady makes this player say it is ready with
+	// Control.SetReady (or Control.Start, for the creator). Without it the
+	// player is ready at once, and again after every change of the table.
+	// The creator's game starts when every seat is taken and every player
+	// is ready.
+	ManualReady bool
+	// Control, if set, changes the lobby while it runs (colour, ready,
+	// bot seats, rules, start).
+	Control *LobbyControl
+	// Create creates the lobby at once, without looking for it first
+	// (its name is known to be new).
+	Create bool
+	// StartNow, when it is closed, makes the creator start with the
+	// players already in (or as soon as two seats, players or bots, are
+	// filled) once they are all ready: the seats still open are left out.
+	// Joiners ignore it.
 	StartNow <-chan struct{}
 	Rules    engine.Rules
 	// Connect lists peers dialled by hand (multicast blocked): they are
@@ -47,18 +65,27 @@ type LobbyConfig struct {
 	Logger   *slog.Logger
 }
 
-// LobbyView is what a lobby screen shows.
+// LobbyView is what a lobby screen shows: the table as the creator's lobby
+// last said.
 type LobbyView struct {
 	Lobby   string
-	Host    peer.ID // the creator; it starts the game
-	Players []LobbyPlayer
-	Free    int
+	Host    peer.ID       // the creator; it starts the game
+	Players []LobbyPlayer // the creator first, then in joining order
+	Free    int           // player seats still open
+	// Bots is the bot kind at each colour ("" for none); Open the free
+	// colours a new player would get, Free of them in the order they are
+	// given (the others are out of the game unless a player moves there).
+	Bots  [engine.NumColours]string
+	Open  []engine.Colour
+	Rules engine.Rules
 }
 
 // LobbyPlayer is one player in a lobby.
 type LobbyPlayer struct {
-	ID   peer.ID
-	Name string
+	ID     peer.ID
+	Name   string
+	Colour engine.Colour
+	Ready  bool
 }
 
 // LobbyResult is what the lobby hands to the session.
@@ -87,6 +114,15 @@ func RunLobby(ctx context.Context, t *Transport, d *Discovery, chat *Chat, cfg L
 	if cfg.BotKind == "" {
 		cfg.BotKind = lockstep.DefaultBot
 	}
+	if n := countBots(cfg.BotSeats); n > 0 {
+		cfg.Bots, cfg.BotKinds = n, nil
+		for _, k := range cfg.BotSeats {
+			if k != "" && !validBotKind(k) {
+				_, err := engine.NewBot(k)
+				return LobbyResult{}, fmt.Errorf("p2p: bot seats: %w", err)
+			}
+		}
+	}
 	if cfg.Players < 1 || cfg.Bots < 0 || cfg.Players+cfg.Bots < 2 || cfg.Players+cfg.Bots > engine.NumColours {
 		return LobbyResult{}, fmt.Errorf("p2p: %d players and %d bots: want 2 to 4 seats in all, at least one player", cfg.Players, cfg.Bots)
 	}
@@ -107,7 +143,15 @@ func RunLobby(ctx context.Context, t *Transport, d *Discovery, chat *Chat, cfg L
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	l := &lobby{t: t, d: d, chat: chat, cfg: cfg, self: t.Host().ID(), log: cfg.Logger}
+	var ctl <-chan lobbyCmd
+	if c := cfg.Control; c != nil {
+		if !c.used.CompareAndSwap(false, true) {
+			return LobbyResult{}, errors.New("p2p: a LobbyControl serves one lobby: make a new one")
+		}
+		defer c.close()
+		ctl = c.cmds
+	}
+	l := &lobby{t: t, d: d, chat: chat, cfg: cfg, self: t.Host().ID(), log: cfg.Logger, ctl: ctl}
 	return l.run(ctx)
 }
 
@@ -119,13 +163,23 @@ type lobby struct {
 	self peer.ID
 	log  *slog.Logger
 
+	ctl <-chan lobbyCmd
+
 	hosting bool
 	early   bool          // StartNow closed: start with whoever is in
 	host    peer.ID       // the host we joined (when not hosting)
 	joinAt  time.Time     // when we last asked host to let us in
-	roster  []rosterEntry // host: who is in, host first
+	roster  []rosterEntry // who is in, host first (the host's word)
 	view    LobbyView
 	pending []Inbound
+
+	// The table, decided by the host; a member keeps the last roster's.
+	capacity int // host: player seats (taken or open)
+	free     int // member: player seats still open
+	bots     [engine.NumColours]string
+	rules    engine.Rules
+	ver      uint32    // bumps on every change of seats or rules
+	readyAt  time.Time // member: when it last said ready by itself
 }
 
 func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
@@ -148,6 +202,9 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 	}
 	l.advertise()
 	startNow := l.cfg.StartNow
+	if l.cfg.Create {
+		searchUntil = time.Time{}
+	}
 	for {
 		// Decide what to do next from what we know.
 		switch {
@@ -186,12 +243,14 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 			if err != nil || done {
 				return res, err
 			}
+		case cmd := <-l.ctl:
+			cmd.reply <- cmd.f(l)
 		}
-		if l.hosting && len(l.roster) == l.cfg.Players {
-			return l.start()
-		}
-		if l.hosting && l.early && len(l.roster)+l.cfg.Bots >= 2 {
-			l.log.Info("starting early", "players", len(l.roster), "open", l.cfg.Players-len(l.roster))
+		l.autoReady()
+		if l.mayStart() {
+			if open := l.capacity - len(l.roster); open > 0 {
+				l.log.Info("starting early", "players", len(l.roster), "open", open)
+			}
 			return l.start()
 		}
 	}
@@ -217,7 +276,7 @@ func (l *lobby) advertise() {
 	ad := Advert{Name: l.cfg.Player}
 	switch {
 	case l.hosting:
-		ad.Lobby, ad.Host, ad.Free = l.cfg.Lobby, true, l.cfg.Players-len(l.roster)
+		ad.Lobby, ad.Host, ad.Free = l.cfg.Lobby, true, l.capacity-len(l.roster)
 	case l.host != "" && l.inRoster():
 		ad.Lobby, ad.Free = l.cfg.Lobby, l.view.Free
 	}
@@ -230,6 +289,9 @@ func (l *lobby) changed() {
 	l.advertise()
 	if l.cfg.OnChange != nil {
 		l.cfg.OnChange(l.view)
+	}
+	if l.cfg.Control != nil && l.cfg.Control.onChange != nil {
+		l.cfg.Control.onChange(l.view)
 	}
 }
 
@@ -280,7 +342,10 @@ func (l *lobby) join(h peer.ID) {
 func (l *lobby) create() {
 	l.log.Info("creating lobby", "lobby", l.cfg.Lobby, "players", l.cfg.Players, "bots", l.cfg.Bots)
 	l.hosting, l.host = true, l.self
+	l.capacity, l.bots, l.rules = l.cfg.Players, placeBots(l.cfg), l.cfg.Rules
 	l.roster = []rosterEntry{{ID: l.self.String(), Name: l.cfg.Player, Addrs: addrStrings(advertisable(l.t.Host().Addrs()))}}
+	l.roster[0].Colour = int(freeColours(nil, l.bots, l.seats())[0])
+	l.roster[0].Ready = !l.cfg.ManualReady
 	l.updateView()
 	l.changed()
 }
@@ -310,12 +375,30 @@ func (l *lobby) yieldToSmallerHost() {
 }
 
 func (l *lobby) updateView() {
-	l.view = LobbyView{Lobby: l.cfg.Lobby, Host: l.host}
+	if l.hosting {
+		l.free = l.capacity - len(l.roster)
+	}
+	l.view = LobbyView{Lobby: l.cfg.Lobby, Host: l.host, Free: l.free, Bots: l.bots, Rules: l.rules}
 	for _, r := range l.roster {
 		id, _ := peer.Decode(r.ID)
-		l.view.Players = append(l.view.Players, LobbyPlayer{ID: id, Name: r.Name})
+		l.view.Players = append(l.view.Players, LobbyPlayer{ID: id, Name: r.Name, Colour: engine.Colour(r.Colour), Ready: r.Ready})
 	}
-	l.view.Free = l.cfg.Players - len(l.roster)
+	open := freeColours(l.roster, l.bots, len(l.roster)+l.free+countBots(l.bots))
+	l.view.Open = open[:min(l.free, len(open))]
+}
+
+// autoReady says ready by itself for a player without ManualReady, each
+// time the table changed (a lost ready is said again after a second).
+func (l *lobby) autoReady() {
+	if l.cfg.ManualReady || l.hosting || l.host == "" {
+		return
+	}
+	i := slices.IndexFunc(l.roster, func(r rosterEntry) bool { return r.ID == l.self.String() })
+	if i < 0 || l.roster[i].Ready || time.Since(l.readyAt) < time.Second {
+		return
+	}
+	l.readyAt = time.Now()
+	_ = l.sendHost(lobbyMsg{T: lobbyReady, Lobby: l.cfg.Lobby, Ready: true, Ver: l.ver})
 }
 
 func (l *lobby) peerEvent(ev PeerEvent) {
@@ -328,9 +411,7 @@ func (l *lobby) peerEvent(ev PeerEvent) {
 		if i > 0 {
 			l.log.Info("player left the lobby", "peer", short(ev.Peer), "name", l.roster[i].Name)
 			l.roster = slices.Delete(l.roster, i, i+1)
-			l.updateView()
-			l.sendRoster()
-			l.changed()
+			l.tableChanged()
 		}
 	case ev.Peer == l.host:
 		l.log.Info("lobby host left; looking again", "host", short(ev.Peer))
@@ -340,7 +421,14 @@ func (l *lobby) peerEvent(ev PeerEvent) {
 }
 
 func (l *lobby) sendRoster() {
-	msg := encodeLobbyMsg(lobbyMsg{T: lobbyRoster, Lobby: l.cfg.Lobby, Players: l.roster, Free: l.cfg.Players - len(l.roster)})
+	m := lobbyMsg{T: lobbyRoster, Lobby: l.cfg.Lobby, Players: l.roster, Free: l.capacity - len(l.roster),
+		Rules: l.rules.String(), Ver: l.ver}
+	for c, k := range l.bots {
+		if k != "" {
+			m.Bots = append(m.Bots, botEntry{Colour: c, Kind: k})
+		}
+	}
+	msg := encodeLobbyMsg(m)
 	for _, r := range l.roster[1:] {
 		id, _ := peer.Decode(r.ID)
 		_ = l.t.Send(id, KindLobby, msg)
@@ -395,11 +483,27 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 		if in.From != l.host || l.hosting {
 			return LobbyResult{}, false, nil
 		}
-		l.roster = m.Players
+		l.roster, l.free, l.ver = m.Players, m.Free, m.Ver
+		l.bots = [engine.NumColours]string{}
+		for _, b := range m.Bots {
+			l.bots[b.Colour] = b.Kind
+		}
+		l.rules, _ = engine.ParseRules(m.Rules) // checked by decodeLobbyMsg
+		l.readyAt = time.Time{}
 		l.updateView()
-		l.view.Free = m.Free
 		l.changed()
 		l.meetRoster()
+	case lobbyColour:
+		if l.hosting {
+			if err := l.setColour(in.From, engine.Colour(m.Colour)); err != nil {
+				l.log.Info("colour refused", "peer", short(in.From), "err", err)
+				l.sendRoster() // the asker sees it kept its seat
+			}
+		}
+	case lobbyReady:
+		if l.hosting {
+			l.setReady(in.From, m.Ready, m.Ver)
+		}
 	case lobbyFull:
 		if in.From == l.host && !l.inRoster() {
 			return LobbyResult{}, true, fmt.Errorf("p2p: %w: %q has no free seat (pick another lobby name)", ErrLobbyFull, l.cfg.Lobby)
@@ -465,7 +569,7 @@ func (l *lobby) onJoin(from peer.ID, m lobbyMsg) {
 		l.sendRoster() // a repeated join: it missed the roster
 		return
 	}
-	if len(l.roster) >= l.cfg.Players {
+	if len(l.roster) >= l.capacity {
 		_ = l.t.Send(from, KindLobby, encodeLobbyMsg(lobbyMsg{T: lobbyFull, Lobby: l.cfg.Lobby}))
 		return
 	}
@@ -473,22 +577,10 @@ func (l *lobby) onJoin(from peer.ID, m lobbyMsg) {
 	if len(addrs) == 0 {
 		addrs = addrStrings(advertisable(l.t.Host().Peerstore().Addrs(from)))
 	}
-	l.log.Info("player joined the lobby", "peer", short(from), "name", m.Name)
-	l.roster = append(l.roster, rosterEntry{ID: from.String(), Name: m.Name, Addrs: addrs})
-	l.updateView()
-	l.sendRoster()
-	l.changed()
-}
-
-// seatColours spreads n seats around the board: two players sit opposite.
-func seatColours(n int) []engine.Colour {
-	switch n {
-	case 2:
-		return []engine.Colour{0, 2}
-	case 3:
-		return []engine.Colour{0, 1, 2}
-	}
-	return []engine.Colour{0, 1, 2, 3}
+	colour := freeColours(l.roster, l.bots, l.seats())[0] // a seat is open, so a colour is free
+	l.log.Info("player joined the lobby", "peer", short(from), "name", m.Name, "colour", colour.String())
+	l.roster = append(l.roster, rosterEntry{ID: from.String(), Name: m.Name, Addrs: addrs, Colour: int(colour)})
+	l.tableChanged()
 }
 
 func (l *lobby) start() (LobbyResult, error) {
@@ -496,19 +588,17 @@ func (l *lobby) start() (LobbyResult, error) {
 	if _, err := rand.Read(setup.Nonce[:]); err != nil {
 		return LobbyResult{}, fmt.Errorf("p2p: drawing the game nonce: %w", err)
 	}
-	// Seats still open at an early start are left out.
-	cols := seatColours(len(l.roster) + l.cfg.Bots)
-	for i, c := range cols {
-		seat := lockstep.Seat{Colour: c}
-		switch b := i - len(l.roster); {
-		case b < 0:
+	// Each player at its colour, each bot at its own; seats still open
+	// at an early start are left out.
+	setup.Rules = l.rules
+	for c := engine.Colour(0); c < engine.NumColours; c++ {
+		seat := lockstep.Seat{Colour: c, Bot: l.bots[c]}
+		if i := slices.IndexFunc(l.roster, func(r rosterEntry) bool { return r.Colour == int(c) }); i >= 0 {
 			seat.Player, _ = peer.Decode(l.roster[i].ID)
-		case b < len(l.cfg.BotKinds):
-			seat.Bot = l.cfg.BotKinds[b]
-		default:
-			seat.Bot = l.cfg.BotKind
 		}
-		setup.Seats = append(setup.Seats, seat)
+		if seat.Bot != "" || seat.Player != "" {
+			setup.Seats = append(setup.Seats, seat)
+		}
 	}
 	if err := setup.Validate(); err != nil {
 		return LobbyResult{}, fmt.Errorf("p2p: building the game setup: %w", err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"aeroplane/engine"
 	"aeroplane/internal/netlab"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -69,7 +70,8 @@ func TestLobbyAgreesOnSetup(t *testing.T) {
 	}
 }
 
-// A player who leaves the lobby frees its seat for the next one.
+// A player who leaves the lobby frees its seat, colour and all, for the
+// next one.
 func TestLobbyLeaveFreesSeat(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -111,14 +113,22 @@ func TestLobbyLeaveFreesSeat(t *testing.T) {
 		return jcancel, jdone
 	}
 	qcancel, qdone := join(quitter, "Q")
-	waitView("the quitter", func(v LobbyView) bool { return seated(v, quitter.t.Host().ID()) && v.Free == 1 })
+	var seat engine.Colour
+	waitView("the quitter", func(v LobbyView) bool {
+		p, ok := player(v, quitter.t.Host().ID())
+		seat = p.Colour
+		return ok && v.Free == 1
+	})
 	qcancel()
 	<-qdone
 	quitter.t.Close() // says goodbye
-	waitView("the quitter gone", func(v LobbyView) bool { return len(v.Players) == 1 && v.Free == 2 })
+	waitView("the quitter gone, its colour open again", func(v LobbyView) bool {
+		return len(v.Players) == 1 && v.Free == 2 && slices.Contains(v.Open, seat)
+	})
 	lcancel, ldone := join(late, "L")
 	waitView("the late joiner", func(v LobbyView) bool {
-		return seated(v, late.t.Host().ID()) && !seated(v, quitter.t.Host().ID()) && v.Free == 1
+		p, ok := player(v, late.t.Host().ID())
+		return ok && p.Colour == seat && !seated(v, quitter.t.Host().ID()) && v.Free == 1
 	})
 	lcancel()
 	<-ldone

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"aeroplane/engine"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 )
@@ -16,6 +18,8 @@ const (
 	lobbyStart    = "start"    // host -> members: the Setup, and everyone's addresses
 	lobbyFull     = "full"     // host -> joiner: no free seat
 	lobbyRedirect = "redirect" // member -> joiner: the host is Players[0]
+	lobbyColour   = "colour"   // member -> host: seat me at colour C if it is free
+	lobbyReady    = "ready"    // member -> host: I am (R) or am not ready for table version V
 )
 
 // lobbyMsg is a KindLobby frame body (JSON: small, rare, easy to debug).
@@ -27,12 +31,29 @@ type lobbyMsg struct {
 	Players []rosterEntry `json:"p,omitempty"`
 	Free    int           `json:"f,omitempty"`
 	Setup   []byte        `json:"s,omitempty"`
+	// In a roster: the bot seats, the rules (engine.Rules.String) and the
+	// table's version, which bumps on every change of seats or rules; a
+	// ready is for one version, so a change clears everyone's ready.
+	Bots  []botEntry `json:"b,omitempty"`
+	Rules string     `json:"ru,omitempty"`
+	Ver   uint32     `json:"v,omitempty"`
+	// In a colour or ready request.
+	Colour int  `json:"c,omitempty"`
+	Ready  bool `json:"r,omitempty"`
 }
 
 type rosterEntry struct {
-	ID    string   `json:"id"`
-	Name  string   `json:"n"`
-	Addrs []string `json:"a,omitempty"`
+	ID     string   `json:"id"`
+	Name   string   `json:"n"`
+	Addrs  []string `json:"a,omitempty"`
+	Colour int      `json:"c,omitempty"`
+	Ready  bool     `json:"r,omitempty"`
+}
+
+// botEntry is a bot seat: its colour and kind.
+type botEntry struct {
+	Colour int    `json:"c,omitempty"`
+	Kind   string `json:"k"`
 }
 
 var errLobbyMsg = errors.New("bad lobby message")
@@ -65,6 +86,9 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	if len(m.Setup) == 0 {
 		m.Setup = nil
 	}
+	if len(m.Bots) == 0 {
+		m.Bots = nil
+	}
 	for i := range m.Players {
 		if len(m.Players[i].Addrs) == 0 {
 			m.Players[i].Addrs = nil
@@ -74,7 +98,7 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 		return lobbyMsg{}, fmt.Errorf("%w: %s", errLobbyMsg, fmt.Sprintf(f, a...))
 	}
 	switch m.T {
-	case lobbyJoin, lobbyRoster, lobbyStart, lobbyFull, lobbyRedirect:
+	case lobbyJoin, lobbyRoster, lobbyStart, lobbyFull, lobbyRedirect, lobbyColour, lobbyReady:
 	default:
 		return bad("type %q", m.T)
 	}
@@ -87,12 +111,47 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	if len(m.Players) > maxSeats || m.Free < 0 || m.Free > maxSeats || len(m.Setup) > maxSetupBytes {
 		return bad("%d players, %d free, %d setup bytes", len(m.Players), m.Free, len(m.Setup))
 	}
+	if len(m.Players)+len(m.Bots) > maxSeats {
+		return bad("%d players and %d bots", len(m.Players), len(m.Bots))
+	}
+	if m.Colour < 0 || m.Colour >= engine.NumColours || (m.Colour != 0 && m.T != lobbyColour) || (m.Ready && m.T != lobbyReady) {
+		return bad("colour %d or ready in a %s", m.Colour, m.T)
+	}
+	if m.Rules != "" {
+		r, err := engine.ParseRules(m.Rules)
+		if err != nil || r.String() != m.Rules || m.T != lobbyRoster {
+			return bad("rules %q in a %s", m.Rules, m.T)
+		}
+	}
+	if (m.Ver != 0 || len(m.Bots) > 0) && m.T != lobbyRoster && m.T != lobbyReady && m.T != lobbyStart {
+		return bad("table version or bots in a %s", m.T)
+	}
+	// Every seat has its own colour.
+	var taken [engine.NumColours]bool
+	seat := func(c int) bool {
+		if c < 0 || c >= engine.NumColours || taken[c] {
+			return false
+		}
+		taken[c] = true
+		return true
+	}
+	for _, b := range m.Bots {
+		if !seat(b.Colour) || !validBotKind(b.Kind) {
+			return bad("bot seat %d %q", b.Colour, b.Kind)
+		}
+	}
 	seen := map[string]bool{}
 	for _, p := range m.Players {
 		if _, err := peer.Decode(p.ID); err != nil || seen[p.ID] {
 			return bad("player ID %q", p.ID)
 		}
 		seen[p.ID] = true
+		if !seat(p.Colour) {
+			return bad("player colour %d", p.Colour)
+		}
+		if p.Ready && m.T != lobbyRoster && m.T != lobbyStart {
+			return bad("ready player in a %s", m.T)
+		}
 		if !validName(p.Name) {
 			return bad("player name %q", p.Name)
 		}
@@ -107,6 +166,16 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 		return bad("%s without players", m.T)
 	}
 	return m, nil
+}
+
+// validBotKind accepts only the kinds this build can fly: a table with
+// another kind could never start.
+func validBotKind(k string) bool {
+	if len(k) > 64 {
+		return false
+	}
+	_, err := engine.NewBot(k)
+	return err == nil
 }
 
 func checkAddrs(as []string) error {

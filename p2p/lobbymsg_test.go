@@ -13,6 +13,10 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Free: 2},
 		{T: lobbyStart, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Setup: []byte{1, 2, 3}},
 		{T: lobbyFull, Lobby: "g"},
+		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo", Colour: 2, Ready: true}}, Free: 1,
+			Bots: []botEntry{{Colour: 0, Kind: "random"}, {Colour: 3, Kind: "greedy"}}, Rules: "takeoff=six,overshoot=stay,stack=off,flyjump=on", Ver: 7},
+		{T: lobbyColour, Lobby: "g", Colour: 3},
+		{T: lobbyReady, Lobby: "g", Ready: true, Ver: 9},
 	}
 	for _, m := range cases {
 		got, err := decodeLobbyMsg(encodeLobbyMsg(m))
@@ -35,6 +39,23 @@ func TestLobbyMsgRejects(t *testing.T) {
 		"free":           `{"t":"roster","l":"g","f":9,"p":[{"id":"` + id + `","n":"a"}]}`,
 		"start no setup": `{"t":"start","l":"g","p":[{"id":"` + id + `","n":"a"}]}`,
 		"setup in join":  `{"t":"join","l":"g","s":"AQ=="}`,
+		"colour range":   `{"t":"colour","l":"g","c":4}`,
+		"colour neg":     `{"t":"colour","l":"g","c":-1}`,
+		"colour in join": `{"t":"join","l":"g","c":2}`,
+		"ready in join":  `{"t":"join","l":"g","r":true}`,
+		"ver in join":    `{"t":"join","l":"g","v":3}`,
+		"bot in colour":  `{"t":"colour","l":"g","b":[{"c":1,"k":"random"}]}`,
+		"bad bot kind":   `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a"}],"b":[{"c":1,"k":"nosuch"}]}`,
+		"bot colour":     `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a"}],"b":[{"c":7,"k":"random"}]}`,
+		"bot on player":  `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a","c":1}],"b":[{"c":1,"k":"random"}]}`,
+		"two bots":       `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a"}],"b":[{"c":1,"k":"random"},{"c":1,"k":"greedy"}]}`,
+		"player colour":  `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a","c":4}]}`,
+		"five seats":     `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a"}],"b":[{"c":1,"k":"random"},{"c":2,"k":"random"},{"c":3,"k":"random"},{"k":"random"}]}`,
+		"rules garbage":  `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a"}],"ru":"takeoff=never"}`,
+		"rules order":    `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a"}],"ru":"stack=on,takeoff=even"}`,
+		"rules in ready": `{"t":"ready","l":"g","ru":"takeoff=even,overshoot=bounce,stack=on,flyjump=off"}`,
+		"ready in redir": `{"t":"redirect","l":"g","p":[{"id":"` + id + `","n":"a","r":true}]}`,
+		"ver negative":   `{"t":"ready","l":"g","v":-1}`,
 	}
 	for name, in := range cases {
 		if _, err := decodeLobbyMsg([]byte(in)); !errors.Is(err, errLobbyMsg) {
@@ -46,6 +67,8 @@ func TestLobbyMsgRejects(t *testing.T) {
 func FuzzDecodeLobbyMsg(f *testing.F) {
 	f.Add(encodeLobbyMsg(lobbyMsg{T: lobbyJoin, Lobby: "g", Name: "Ada", Addrs: []string{"/ip4/10.213.0.2/tcp/1"}}))
 	f.Add([]byte(`{"t":"start","l":"g","p":[{"id":"x"}],"s":"AQ=="}`))
+	f.Add([]byte(`{"t":"colour","l":"g","c":2}`))
+	f.Add([]byte(`{"t":"ready","l":"g","r":true,"v":4}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeLobbyMsg(b)
 		if err != nil {

@@ -1,0 +1,245 @@
+package p2p
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/internal/netlab"
+	"aeroplane/lockstep"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// seatedLobby is a lobby of players who press their keys: the first
+// creates the game (three player seats), the others join it by address,
+// each with a control and the views its lobby shows.
+type seatedLobby struct {
+	t     *testing.T
+	ctx   context.Context
+	trs   []*Transport
+	ctl   []*LobbyControl
+	views []chan LobbyView
+	res   []LobbyResult
+	errs  []error
+	wg    sync.WaitGroup
+	full  LobbyView // the creator's first view with everyone in
+}
+
+var seatNames = []string{"Hana", "Arno", "Bea"}
+
+func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
+	s := &seatedLobby{t: t, ctx: ctx, res: make([]LobbyResult, n), errs: make([]error, n)}
+	for i := 0; i < n; i++ {
+		s.trs = append(s.trs, newTestTransport(t, fastConfig(t)))
+		s.views = append(s.views, make(chan LobbyView, 256))
+		s.ctl = append(s.ctl, NewLobbyControl(nil))
+	}
+	for i := 0; i < n; i++ {
+		cfg := LobbyConfig{Player: seatNames[i], Lobby: "seats", ManualReady: true, Control: s.ctl[i], Logger: testLogger(t),
+			OnChange: func(v LobbyView) { s.views[i] <- v }}
+		if i == 0 {
+			cfg.Players, cfg.Create = n, true
+		} else {
+			cfg.FindFor = time.Hour
+			cfg.Connect = []peer.AddrInfo{{ID: s.trs[0].Host().ID(), Addrs: s.trs[0].Host().Addrs()}}
+		}
+		s.wg.Go(func() { s.res[i], s.errs[i] = RunLobby(ctx, s.trs[i], nil, nil, cfg) })
+	}
+	s.full = s.wait(0, "everyone in", func(v LobbyView) bool { return len(v.Players) == n })
+	for i := 1; i < n; i++ {
+		s.wait(i, "everyone in", func(v LobbyView) bool { return len(v.Players) == n })
+	}
+	return s
+}
+
+func (s *seatedLobby) id(i int) peer.ID { return s.trs[i].Host().ID() }
+
+// wait reads peer i's views until ok holds, and returns that view.
+func (s *seatedLobby) wait(i int, what string, ok func(LobbyView) bool) LobbyView {
+	s.t.Helper()
+	for {
+		select {
+		case v := <-s.views[i]:
+			if ok(v) {
+				return v
+			}
+		case <-s.ctx.Done():
+			s.t.Fatalf("peer %d never showed %s", i, what)
+		}
+	}
+}
+
+func player(v LobbyView, id peer.ID) (LobbyPlayer, bool) {
+	i := slices.IndexFunc(v.Players, func(p LobbyPlayer) bool { return p.ID == id })
+	if i < 0 {
+		return LobbyPlayer{}, false
+	}
+	return v.Players[i], true
+}
+
+func (s *seatedLobby) colourOf(v LobbyView, i int) engine.Colour {
+	p, _ := player(v, s.id(i))
+	return p.Colour
+}
+
+func (s *seatedLobby) ready(v LobbyView, i int) bool {
+	p, _ := player(v, s.id(i))
+	return p.Ready
+}
+
+// Players join at the colours the layout gives them; two asking for the
+// same free colour at once are settled by the creator's lobby: exactly
+// one gets it, the other keeps its seat, and every player sees one table.
+func TestLobbyColourConflictFirstComeWins(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := newSeatedLobby(t, ctx, 3)
+	v := s.full
+	before := map[engine.Colour]bool{}
+	for i := range 3 {
+		before[s.colourOf(v, i)] = true
+	}
+	if !before[engine.Red] || !before[engine.Blue] || !before[engine.Yellow] || len(v.Open) != 0 || v.Free != 0 {
+		t.Fatalf("three players sit at %v, open %v, free %d; want Red, Blue, Yellow and no open seat", before, v.Open, v.Free)
+	}
+	was := []engine.Colour{s.colourOf(v, 1), s.colourOf(v, 2)}
+	var wg sync.WaitGroup
+	for i := 1; i <= 2; i++ {
+		wg.Go(func() {
+			if err := s.ctl[i].ChooseColour(engine.Green); err != nil && !errors.Is(err, ErrSeatTaken) {
+				t.Errorf("peer %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	atGreen := func(v LobbyView) bool { return s.colourOf(v, 1) == engine.Green || s.colourOf(v, 2) == engine.Green }
+	for i := 1; i <= 2; i++ {
+		// A ready is for the table the player saw: say it on the new one.
+		s.wait(i, "someone at Green", atGreen)
+		// Sent after the colour on the same stream, so the creator has
+		// settled this player's request when it shows it ready.
+		if err := s.ctl[i].SetReady(true); err != nil {
+			t.Errorf("peer %d ready: %v", i, err)
+		}
+	}
+	v = s.wait(0, "both joiners ready", func(v LobbyView) bool { return s.ready(v, 1) && s.ready(v, 2) })
+	got := []engine.Colour{s.colourOf(v, 1), s.colourOf(v, 2)}
+	switch {
+	case got[0] == engine.Green && got[1] == was[1]:
+	case got[1] == engine.Green && got[0] == was[0]:
+	default:
+		t.Fatalf("after both asked for Green the joiners sit at %v (were at %v): want exactly one at Green, the other unmoved", got, was)
+	}
+	if s.ready(v, 0) {
+		t.Error("the creator is ready without saying so")
+	}
+	for i := 1; i <= 2; i++ {
+		s.wait(i, "the creator's table", func(w LobbyView) bool {
+			return s.colourOf(w, 1) == got[0] && s.colourOf(w, 2) == got[1] && s.ready(w, 1) && s.ready(w, 2)
+		})
+	}
+	cancel()
+	s.wg.Wait()
+}
+
+// The game starts only when every seated player is ready: the creator's
+// start names who is not; any change of seats or rules clears every
+// ready; bot seats and rules set by the creator reach the joiners and the
+// Setup, and every player sits at the colour it chose.
+func TestLobbyReadyGatesStart(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := newSeatedLobby(t, ctx, 3)
+	if err := s.ctl[1].SetSeat(engine.Green, "random"); !errors.Is(err, ErrNotCreator) {
+		t.Errorf("a joiner set a bot seat: %v", err)
+	}
+	if err := s.ctl[1].Start(); !errors.Is(err, ErrNotCreator) {
+		t.Errorf("a joiner started: %v", err)
+	}
+	if err := s.ctl[0].SetSeat(engine.Green, "random"); err != nil {
+		t.Fatal(err)
+	}
+	s.wait(1, "the bot seat", func(v LobbyView) bool { return v.Bots[engine.Green] == "random" && len(v.Open) == 0 })
+	if err := s.ctl[1].ChooseColour(engine.Green); !errors.Is(err, ErrSeatTaken) {
+		t.Errorf("a joiner took the bot's colour: %v", err)
+	}
+	if err := s.ctl[1].SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	s.wait(0, "Arno ready", func(v LobbyView) bool { return s.ready(v, 1) })
+	err := s.ctl[0].Start()
+	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "Bea") || strings.Contains(err.Error(), "Arno") {
+		t.Fatalf("start with Bea not ready: %v, want ErrNotReady naming Bea only", err)
+	}
+	s.wait(2, "the creator ready after its start", func(v LobbyView) bool { return s.ready(v, 0) && s.ready(v, 1) && !s.ready(v, 2) })
+
+	// Opening the bot's seat again is a change: nobody is ready any more.
+	if err := s.ctl[0].SetSeat(engine.Green, ""); err != nil {
+		t.Fatal(err)
+	}
+	v := s.wait(1, "the seat open and every ready cleared", func(v LobbyView) bool {
+		return v.Bots[engine.Green] == "" && v.Free == 1 && !s.ready(v, 0) && !s.ready(v, 1)
+	})
+	if !slices.Equal(v.Open, []engine.Colour{engine.Green}) {
+		t.Errorf("open seats %v, want Green", v.Open)
+	}
+	rules := engine.Rules{Takeoff: engine.TakeoffSix, FlyJump: true}
+	if err := s.ctl[0].SetRules(rules); err != nil {
+		t.Fatal(err)
+	}
+	s.wait(2, "the new rules", func(v LobbyView) bool { return v.Rules == rules })
+	bea := s.colourOf(v, 2)
+	if err := s.ctl[2].ChooseColour(engine.Green); err != nil {
+		t.Fatal(err)
+	}
+	s.wait(0, "Bea at Green", func(v LobbyView) bool { return s.colourOf(v, 2) == engine.Green })
+	s.wait(1, "Bea's old seat open", func(v LobbyView) bool { return slices.Equal(v.Open, []engine.Colour{bea}) })
+	s.wait(2, "Bea at Green", func(v LobbyView) bool { return s.colourOf(v, 2) == engine.Green })
+	for i := 1; i <= 2; i++ {
+		if err := s.ctl[i].SetReady(true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v = s.wait(0, "both joiners ready", func(v LobbyView) bool { return s.ready(v, 1) && s.ready(v, 2) })
+	colours := []engine.Colour{s.colourOf(v, 0), s.colourOf(v, 1), engine.Green}
+	// A seat is still open, so only the creator's start starts the game.
+	if err := s.ctl[0].Start(); err != nil {
+		t.Fatalf("start with everyone ready: %v", err)
+	}
+	s.wg.Wait()
+	for i, err := range s.errs {
+		if err != nil {
+			t.Fatalf("peer %d: %v", i, err)
+		}
+	}
+	setup := s.res[0].Setup
+	for i := 1; i < 3; i++ {
+		if !bytes.Equal(s.res[i].Setup.Encode(), setup.Encode()) {
+			t.Fatalf("peer %d left with another setup", i)
+		}
+	}
+	if len(setup.Seats) != 3 || setup.Rules != rules {
+		t.Fatalf("setup %+v, want 3 seats and rules %v", setup, rules)
+	}
+	for i, c := range colours {
+		if !slices.ContainsFunc(setup.Seats, func(st lockstep.Seat) bool { return st.Colour == c && st.Player == s.id(i) }) {
+			t.Errorf("%s is not at %s in %+v", seatNames[i], c, setup.Seats)
+		}
+	}
+	if err := s.ctl[1].SetReady(false); !errors.Is(err, ErrLobbyGone) {
+		t.Errorf("control after the lobby: %v", err)
+	}
+}
