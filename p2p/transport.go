@@ -16,6 +16,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // TransportConfig tunes the transport; zero values pick the defaults.
@@ -104,6 +105,8 @@ type Transport struct {
 	members map[peer.ID]bool // nil: anyone may send (lobby browsing)
 	strikes map[peer.ID][]time.Time
 	banned  map[peer.ID]time.Time
+	known   map[peer.ID][]ma.Multiaddr // last addresses a stream came up on (redial.go)
+	redial  map[peer.ID]*redialState
 	changed chan struct{} // closed and replaced when links change
 	closed  bool
 }
@@ -122,6 +125,8 @@ func NewTransport(h host.Host, cfg TransportConfig) *Transport {
 		opening: map[peer.ID]bool{},
 		strikes: map[peer.ID][]time.Time{},
 		banned:  map[peer.ID]time.Time{},
+		known:   map[peer.ID][]ma.Multiaddr{},
+		redial:  map[peer.ID]*redialState{},
 		changed: make(chan struct{}),
 	}
 	h.SetStreamHandler(protocol.ID(ProtocolID), t.handleStream)
@@ -237,6 +242,14 @@ func (t *Transport) Broadcast(kind Kind, data []byte) error {
 	return first
 }
 
+// isMemberOnly reports whether p is a member of a game (false while
+// browsing lobbies, when everyone may send).
+func (t *Transport) isMemberOnly(p peer.ID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.members[p]
+}
+
 func (t *Transport) isMember(p peer.ID) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -294,10 +307,12 @@ func (t *Transport) maintain() {
 		case <-tick.C:
 		}
 		t.mu.Lock()
-		var away []peer.ID
+		var away, here []peer.ID
 		for id := range t.members {
 			if t.links[id] == nil {
 				away = append(away, id)
+			} else {
+				here = append(here, id)
 			}
 		}
 		now := time.Now()
@@ -310,16 +325,10 @@ func (t *Transport) maintain() {
 		for _, id := range t.h.Network().Peers() {
 			t.maybeOpen(id)
 		}
-		for _, id := range away {
-			if t.h.Network().Connectedness(id) == network.Connected || len(t.h.Peerstore().Addrs(id)) == 0 {
-				continue
-			}
-			go func() {
-				ctx, cancel := context.WithTimeout(t.ctx, t.cfg.Heartbeat*3)
-				defer cancel()
-				_ = t.h.Connect(ctx, peer.AddrInfo{ID: id})
-			}()
+		for _, id := range here {
+			t.note(id, nil)
 		}
+		t.redialAway(away, now)
 	}
 }
 
@@ -347,6 +356,12 @@ func (t *Transport) maybeOpen(p peer.ID) {
 		t.mu.Unlock()
 		if err != nil {
 			t.log.Debug("opening stream failed", "peer", short(p), "err", err)
+			if t.ctx.Err() == nil && t.isMemberOnly(p) && t.h.Network().Connectedness(p) == network.Connected {
+				// A member's connection that cannot carry a new stream is
+				// a dead one the other side may never close (its cable was
+				// out): drop it, so the re-dial makes a fresh one.
+				_ = t.h.Network().ClosePeer(p)
+			}
 			return
 		}
 		t.adopt(s)
@@ -383,6 +398,7 @@ func (t *Transport) adopt(s network.Stream) {
 	close(t.changed)
 	t.changed = make(chan struct{})
 	t.mu.Unlock()
+	t.remember(p, s.Conn())
 	if old != nil {
 		old.replaced()
 	} else {

@@ -12,6 +12,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	ma "github.com/multiformats/go-multiaddr"
 )
 
@@ -158,5 +159,65 @@ func TestTransportStrikes(t *testing.T) {
 			default:
 			}
 		})
+	}
+}
+
+// A member whose connection died comes back by itself even when libp2p
+// alone would not bring it back: its addresses have left the peerstore
+// (adverts expired while its cable was out) and the swarm holds its
+// addresses on a long dial backoff from the failed dials of the outage.
+func TestTransportRedialsAwayMember(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	ids := []peer.ID{a.Host().ID(), b.Host().ID()}
+	a.SetMembers(ids)
+	b.SetMembers(ids)
+	connectPair(t, a, b)
+	waitEvent(t, a, true)
+	waitEvent(t, b, true)
+	forget := func(x, y *Transport) {
+		addrs := append(x.Host().Peerstore().Addrs(y.Host().ID()), y.Host().Addrs()...)
+		x.Host().Peerstore().ClearAddrs(y.Host().ID())
+		sw, ok := x.Host().Network().(*swarm.Swarm)
+		if !ok {
+			t.Fatalf("network is a %T, not a swarm", x.Host().Network())
+		}
+		for _, addr := range addrs {
+			for range 10 { // ten failures: the next dial is 105 s away
+				sw.Backoff().AddBackoff(y.Host().ID(), addr)
+			}
+		}
+	}
+	forget(a, b)
+	forget(b, a)
+	if err := a.Host().Network().ClosePeer(b.Host().ID()); err != nil {
+		t.Fatal(err)
+	}
+	waitEvent(t, a, false)
+	waitEvent(t, b, false)
+	// Identify may have put the addresses back as the connection closed.
+	forget(a, b)
+	forget(b, a)
+	waitEvent(t, a, true)
+	waitEvent(t, b, true)
+	if err := a.Send(b.Host().ID(), KindGame, []byte("back")); err != nil {
+		t.Fatal(err)
+	}
+	if in := recvInbound(t, b); string(in.Data) != "back" {
+		t.Fatalf("got %q", in.Data)
+	}
+}
+
+func TestRedialDelayIsCapped(t *testing.T) {
+	tr := &Transport{cfg: TransportConfig{Heartbeat: time.Second}}
+	for _, c := range []struct {
+		fails int
+		want  time.Duration
+	}{{0, time.Second}, {1, time.Second}, {2, 2 * time.Second}, {3, 4 * time.Second}, {4, 4 * time.Second}, {100, 4 * time.Second}} {
+		if got := tr.redialDelay(c.fails); got != c.want {
+			t.Errorf("redialDelay(%d) = %v, want %v", c.fails, got, c.want)
+		}
 	}
 }
