@@ -445,6 +445,11 @@ func (g *game) stepMove() bool {
 		return false
 	}
 	isMove := m.kind == kindMove && m.k == g.k
+	if m.kind == kindMove && m.k < g.k {
+		g.consume(p)
+		g.cheatMove(p, m)
+		return true
+	}
 	if !isMove && (m.kind != kindReveal || m.k != g.k+1 || !m.hasMove) {
 		g.consume(p)
 		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a %s for roll %d without the move it owes for roll %d", m.kind, m.k, g.k))

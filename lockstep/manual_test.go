@@ -92,3 +92,38 @@ func movedAgain(evs []Event, colour engine.Colour, k uint64) bool {
 	}
 	return false
 }
+
+// A move message has one encoding: it round-trips, and a move field out of
+// range, a missing byte or a trailing byte is refused.
+func TestDecodeMoveMessage(t *testing.T) {
+	m := &message{kind: kindMove, game: GameID{7}, from: "player-a", seq: 9, prev: [32]byte{1},
+		k: 41, state: [32]byte{2}, hasMove: true, move: engine.Move{Kind: engine.PlaneMove, Colour: engine.Blue, Plane: 3}}
+	if err := m.seal(fakeKey{"player-a"}.Sign); err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeMessage(m.raw)
+	if err != nil || got.kind != kindMove || got.k != 41 || got.state != m.state || got.move != m.move || !got.hasMove {
+		t.Fatalf("decoded %+v, %v", got, err)
+	}
+	moveAt := len(m.raw) - 2 - len(m.sig) - 3
+	for _, tc := range []struct {
+		name string
+		b    []byte
+	}{
+		{"move kind out of range", patch(m.raw, moveAt, uint8(engine.Penalty)+1)},
+		{"colour out of range", patch(m.raw, moveAt+1, engine.NumColours)},
+		{"plane out of range", patch(m.raw, moveAt+2, engine.PlanesPerColour)},
+		{"short", m.raw[:len(m.raw)-1]},
+		{"trailing byte", append(append([]byte(nil), m.raw...), 0)},
+	} {
+		if _, err := decodeMessage(tc.b); err == nil {
+			t.Errorf("%s: decoded", tc.name)
+		}
+	}
+}
+
+func patch(b []byte, i int, v uint8) []byte {
+	c := append([]byte(nil), b...)
+	c[i] = v
+	return c
+}

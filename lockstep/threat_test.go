@@ -123,6 +123,26 @@ func TestThreats(t *testing.T) {
 					hasMove: true, move: engine.Move{Kind: engine.PlaneMove, Colour: g.pos.ToMove()}})
 			})
 		}},
+		{"move alone out of turn", EventCheating, CheatOutOfTurn, func(s *sim, c *simPeer) {
+			when(s, c, othersMove(c), func() {
+				g := &c.node.g
+				inject(t, s, c, &message{kind: kindMove, k: g.k, state: g.hist,
+					hasMove: true, move: engine.Move{Kind: engine.PlaneMove, Colour: c.node.players[c.node.self].colour}})
+			})
+		}},
+		{"move alone for a seat not owned", EventCheating, CheatWrongSeat, func(s *sim, c *simPeer) {
+			when(s, c, othersMove(c), func() {
+				g := &c.node.g
+				inject(t, s, c, &message{kind: kindMove, k: g.k, state: g.hist,
+					hasMove: true, move: engine.Move{Kind: engine.PlaneMove, Colour: g.pos.ToMove()}})
+			})
+		}},
+		{"second move alone for one roll", EventCheating, CheatOutOfTurn, func(s *sim, c *simPeer) {
+			secondMove(t, s, c, true)
+		}},
+		{"move alone after a move in a reveal", EventCheating, CheatOutOfTurn, func(s *sim, c *simPeer) {
+			secondMove(t, s, c, false)
+		}},
 		{"illegal move", EventCheating, CheatIllegalMove, func(s *sim, c *simPeer) {
 			done := false
 			c.onMove = func(s *sim, p *simPeer, e Event) {
@@ -178,6 +198,30 @@ func TestThreats(t *testing.T) {
 			}
 			assertUnchanged(t, s, clean)
 		})
+	}
+}
+
+// secondMove has the cheater, once it moved for a roll it rolls again
+// after, sign a second move message for that roll. manual makes it a
+// manual player, whose first move went out alone too.
+func secondMove(t *testing.T, s *sim, c *simPeer, manual bool) {
+	if manual {
+		s.setManual(s.index(c.id), 1)
+		c.node.cfg.AutoRoll = false // the node was made before the test's setup
+	}
+	done := false
+	c.onMove = func(s *sim, p *simPeer, e Event) {
+		g := &p.node.g
+		m := e.Moves[p.rng.Intn(len(e.Moves))]
+		next, _, _ := g.pos.Play(p.node.rules, g.roll, m)
+		again := !done && next.ToMove() == e.Colour
+		if err := p.node.Choose(m); err != nil {
+			t.Fatal(err)
+		}
+		if again {
+			done = true
+			inject(t, s, p, &message{kind: kindMove, k: g.k - 1, state: g.hist, hasMove: true, move: e.Moves[0]})
+		}
 	}
 }
 
@@ -237,35 +281,56 @@ func TestThreatCopiedChain(t *testing.T) {
 }
 
 // Equivocation: the mover signs two different moves with one sequence
-// number, one for each honest peer. Relaying makes the copies meet; both
-// honest peers name the cheater and halt rather than diverge.
+// number, one for each honest peer, in a reveal or (a manual player rolling
+// again) in a move message. Relaying makes the copies meet; both honest
+// peers name the cheater and halt rather than diverge.
 func TestThreatEquivocation(t *testing.T) {
+	for _, alone := range []bool{false, true} {
+		name := "move in a reveal"
+		if alone {
+			name = "move alone"
+		}
+		t.Run(name, func(t *testing.T) { equivocate(t, alone) })
+	}
+}
+
+func equivocate(t *testing.T, alone bool) {
 	s := newSim(t, threatSeed, 3, 0, simFaults{}, true)
 	a, c, b := s.peers[0], s.peers[1], s.peers[2]
 	c.cheater = true
+	if alone {
+		s.setManual(1, 1)
+	}
 	s.start()
 	done := false
 	c.onMove = func(s *sim, p *simPeer, e Event) {
-		if done || len(e.Moves) < 2 {
+		g := &p.node.g
+		first, _, _ := g.pos.Play(p.node.rules, g.roll, e.Moves[0])
+		if done || len(e.Moves) < 2 || alone && first.ToMove() != e.Colour {
 			if err := p.node.Choose(e.Moves[0]); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
 		done = true
-		g := &p.node.g
 		// Sign the second version by hand with the same sequence and link.
 		alt := e.Moves[1]
 		next, _, _ := g.pos.Play(p.node.rules, g.roll, alt)
 		h := nextHist(g.hist, g.k, g.roll, alt, next, p.node.rules, g.absentMask())
-		link, _, _ := p.node.myLink(g.k + 1)
-		m2 := &message{kind: kindReveal, game: p.node.gid, from: p.id, seq: p.node.mySeq + 1, prev: p.node.myPrev,
-			k: g.k + 1, link: link, state: h, hasMove: true, move: alt}
+		m2 := &message{kind: kindMove, game: p.node.gid, from: p.id, seq: p.node.mySeq + 1, prev: p.node.myPrev,
+			k: g.k, state: h, hasMove: true, move: alt}
+		if !alone {
+			link, _, _ := p.node.myLink(g.k + 1)
+			m2.kind, m2.k, m2.link = kindReveal, g.k+1, link
+		}
 		if err := m2.seal(p.cfg.Key.Sign); err != nil {
 			t.Fatal(err)
 		}
 		p.outbound = func(s *sim, to peer.ID, data []byte) []simFrame {
 			if m, err := decodeMessage(data); err == nil && m.from == p.id && m.seq == m2.seq {
+				if m.kind != m2.kind {
+					t.Errorf("the cheater's own move went out as a %s, its forgery is a %s", m.kind, m2.kind)
+				}
 				return []simFrame{{a.id, data}, {b.id, m2.raw}}
 			}
 			return []simFrame{{to, data}}
