@@ -23,7 +23,9 @@ type Config struct {
 	// needs the same bytes.
 	Entropy [32]byte
 	// AutoRoll reveals the local player's link as soon as it may, so the
-	// player never has to call Roll.
+	// player never has to call Roll. Without it every roll of the player's
+	// own, an extra roll after its own move too, waits for Roll
+	// (EventYourRoll).
 	AutoRoll bool
 	// ChainLen is the number of links per chain epoch (DefaultChainLen when 0).
 	ChainLen int
@@ -295,7 +297,8 @@ func (n *Node) Roll() error {
 }
 
 // Choose plays the local player's move for the current roll; the next link
-// is revealed with it.
+// is revealed with it, unless the player rolls next without AutoRoll: then
+// the move goes out alone and the link waits for Roll.
 func (n *Node) Choose(m engine.Move) error {
 	if n.self < 0 {
 		return errObserver
