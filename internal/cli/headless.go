@@ -174,11 +174,12 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		// We crashed after game g.game of a --games run ended: the others
 		// went on to the rematch, which we can derive too.
 		if g.game >= o.games {
+			_ = os.Remove(currentFile(o.data, o.lobby))
 			g = nil
 		} else {
 			next := rematch(g.setup, g.history)
 			out.printf("game %s rematch %d of %d after a restart: %s", next.GameID(), g.game+1, o.games, seatsLine(next))
-			if g, err = newGameFiles(o.data, o.lobby, next, g.game+1, out); err != nil {
+			if g, err = newGameFiles(o.data, o.lobby, next, g.game+1, g.setup.GameID(), out); err != nil {
 				return err
 			}
 		}
@@ -208,7 +209,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 		out.printf("game %s starting: %s", res.Setup.GameID(), seatsLine(res.Setup))
-		if g, err = newGameFiles(o.data, o.lobby, res.Setup, 1, out); err != nil {
+		if g, err = newGameFiles(o.data, o.lobby, res.Setup, 1, lockstep.GameID{}, out); err != nil {
 			return err
 		}
 		g.pending = res.Pending
@@ -220,11 +221,15 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		}
 		progress(out, k, o.games)
 		if k >= o.games {
+			// The run is over: a restart with this lobby name starts a new
+			// game. Before that, current-LOBBY names the finished game, so a
+			// peer that dies between two games goes on to the rematch.
+			_ = os.Remove(currentFile(o.data, o.lobby))
 			return nil
 		}
 		next := rematch(g.setup, history)
 		out.printf("game %s rematch %d of %d: %s", next.GameID(), k+1, o.games, seatsLine(next))
-		if g, err = newGameFiles(o.data, o.lobby, next, k+1, out); err != nil {
+		if g, err = newGameFiles(o.data, o.lobby, next, k+1, g.setup.GameID(), out); err != nil {
 			return err
 		}
 	}
@@ -335,8 +340,6 @@ func playHeadlessGame(ctx context.Context, e *env, o headlessOpts, out *headless
 	for _, c := range ranking {
 		order = append(order, c.Letter())
 	}
-	// Finished: a restart with this lobby name starts a new game.
-	_ = os.Remove(currentFile(o.data, o.lobby))
 	fmt.Fprintf(e.stdout, "result %s log=%s hash=%x\n", order, logPath, history)
 	return history, nil
 }
@@ -363,7 +366,7 @@ func currentFile(dir, lobby string) string {
 	return filepath.Join(dir, fmt.Sprintf("current-%x", p2p.CleanName(lobby)))
 }
 
-func newGameFiles(dir, lobby string, setup lockstep.Setup, game int, out *headlessLog) (*gameFiles, error) {
+func newGameFiles(dir, lobby string, setup lockstep.Setup, game int, prev lockstep.GameID, out *headlessLog) (*gameFiles, error) {
 	g := &gameFiles{setup: setup, game: game}
 	if _, err := rand.Read(g.entropy[:]); err != nil {
 		return nil, fmt.Errorf("drawing the dice entropy: %w", err)
@@ -380,7 +383,18 @@ func newGameFiles(dir, lobby string, setup lockstep.Setup, game int, out *headle
 		glog.Close()
 		return nil, fmt.Errorf("game log %s already exists with another secret; move it away", glog.Path())
 	}
-	if err := writeFileSync(currentFile(dir, lobby), fmt.Appendf(nil, "%s %d\n", gid, game), 0o644); err != nil {
+	// Written aside and renamed: a crash leaves the old game or the new
+	// one named, never half a name.
+	cur := currentFile(dir, lobby)
+	line := fmt.Sprintf("%s %d\n", gid, game)
+	if game > 1 {
+		line = fmt.Sprintf("%s %d %s\n", gid, game, prev)
+	}
+	err = writeFileSync(cur+".new", []byte(line), 0o644)
+	if err == nil {
+		err = os.Rename(cur+".new", cur)
+	}
+	if err != nil {
 		glog.Close()
 		return nil, fmt.Errorf("recording the current game in --data: %w", err)
 	}
@@ -395,16 +409,36 @@ func resumable(dir, lobby string, out *headlessLog) (*gameFiles, error) {
 	if err != nil {
 		return nil, nil // no current game
 	}
-	fields := strings.Fields(string(b)) // "ID N"; before --games, "ID"
+	// "ID N" for game N of a --games run, "ID N PREV" for a rematch of
+	// game PREV; before --games, "ID".
+	fields := strings.Fields(string(b))
 	if len(fields) == 0 {
 		return nil, nil
 	}
-	gid, game := fields[0], 1
+	gid, game, prev := fields[0], 1, ""
 	if len(fields) > 1 {
 		if n, err := strconv.Atoi(fields[1]); err == nil && n > 0 {
 			game = n
 		}
 	}
+	if len(fields) > 2 && game > 1 {
+		prev = fields[2]
+	}
+	g, err := loadGame(dir, lobby, gid, game, out)
+	if err == nil && g == nil && prev != "" {
+		// The rematch had not logged anything, so it sent nothing: start
+		// it afresh from the game before, as if we stopped in between.
+		if g, err = loadGame(dir, lobby, prev, game-1, out); g != nil && !g.over {
+			g.glog.Close()
+			return nil, fmt.Errorf("game %s: the game before it, %s, is not over (remove %s to start a new game)", gid, prev, currentFile(dir, lobby))
+		}
+	}
+	return g, err
+}
+
+// loadGame is resumable for game gid, number game of a --games run: nil
+// when its log holds no record yet.
+func loadGame(dir, lobby, gid string, game int, out *headlessLog) (*gameFiles, error) {
 	secret, err := os.ReadFile(filepath.Join(dir, "game-"+gid+".secret"))
 	if err != nil || len(secret) != 32 {
 		return nil, fmt.Errorf("game %s cannot resume: its secret in %s is missing or damaged (remove %s to start a new game)", gid, dir, currentFile(dir, lobby))
@@ -424,7 +458,6 @@ func resumable(dir, lobby string, out *headlessLog) (*gameFiles, error) {
 	}
 	if v, err := lockstep.VerifyRecords(recs); err == nil && v.Phase == lockstep.PhaseOver {
 		glog.Close()
-		_ = os.Remove(currentFile(dir, lobby))
 		return &gameFiles{setup: setup, game: game, over: true, history: v.History}, nil
 	}
 	g := &gameFiles{setup: setup, glog: glog, recs: recs, game: game}

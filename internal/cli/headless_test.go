@@ -333,13 +333,17 @@ func TestResumableGameNumber(t *testing.T) {
 		{"finished, game 7", gid + " 7\n", full, 7, true},
 		{"unfinished, ID only", gid + "\n", half, 1, false},
 		{"unfinished, bad number", gid + " x\n", half, 1, false},
+		// The rematch after gid was named but logged nothing: back to gid.
+		{"rematch not begun", "0123456789abcdef 8 " + gid + "\n", full, 7, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for name, data := range map[string][]byte{
-				currentFile(dir, "soak"):                  []byte(c.current),
-				filepath.Join(dir, "game-"+gid+".log"):    c.log,
-				filepath.Join(dir, "game-"+gid+".secret"): make([]byte, 32),
+				currentFile(dir, "soak"):                           []byte(c.current),
+				filepath.Join(dir, "game-"+gid+".log"):             c.log,
+				filepath.Join(dir, "game-"+gid+".secret"):          make([]byte, 32),
+				filepath.Join(dir, "game-0123456789abcdef.log"):    lockstep.LogHeader()[:5],
+				filepath.Join(dir, "game-0123456789abcdef.secret"): make([]byte, 32),
 			} {
 				if err := os.WriteFile(name, data, 0o600); err != nil {
 					t.Fatal(err)
