@@ -24,6 +24,7 @@ const (
 	KindReveal  = 2
 	KindAbsent  = 3
 	KindReturn  = 4
+	KindMove    = 5 // a manual player's move alone: K, State (after it), Move
 	KindHave    = 0x80
 
 	flagMove   = 1
@@ -103,6 +104,12 @@ func (m *Msg) body() []byte {
 		if m.HasAnchor {
 			w.hash(m.Anchor)
 		}
+	case KindMove:
+		w.u64(m.K)
+		w.hash(m.State)
+		w.u8(m.Move.Kind)
+		w.u8(m.Move.Colour)
+		w.u8(m.Move.Plane)
 	case KindAbsent:
 		w.str(string(m.Who))
 		w.u64(m.Step)
@@ -181,6 +188,11 @@ func Decode(b []byte) (*Msg, error) {
 			m.HasAnchor = true
 			m.Anchor = r.hash()
 		}
+	case KindMove:
+		m.K = r.u64()
+		m.State = r.hash()
+		m.HasMove = true
+		m.Move = Move{r.u8(), r.u8(), r.u8()}
 	case KindAbsent:
 		m.Who = peer.ID(r.str())
 		m.Step = r.u64()

@@ -15,7 +15,8 @@ import (
 // The forger's copy of the wire format must match lockstep's own bytes, or
 // the end-to-end cheats would be caught for the wrong reason (a bad
 // signature instead of the cheat under test). A real two-player node's
-// messages decode, re-encode and re-sign to the very same bytes.
+// messages decode, re-encode and re-sign to the very same bytes; player A
+// rolls by hand, so its moves that keep the dice go out as move messages.
 func TestWireMatchesLockstep(t *testing.T) {
 	keyA, _, _ := crypto.GenerateEd25519Key(rand.Reader)
 	keyB, _, _ := crypto.GenerateEd25519Key(rand.Reader)
@@ -26,7 +27,7 @@ func TestWireMatchesLockstep(t *testing.T) {
 		Rules: engine.DefaultRules()}
 	var entA, entB [32]byte
 	entA[0], entB[0] = 1, 2
-	a, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: idA, Key: keyA, Entropy: entA, AutoRoll: true})
+	a, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: idA, Key: keyA, Entropy: entA})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestWireMatchesLockstep(t *testing.T) {
 	nodes := map[peer.ID]*lockstep.Node{idA: a, idB: b}
 	keys := map[peer.ID]crypto.PrivKey{idA: keyA, idB: keyB}
 	kinds := map[uint8]int{}
-	for round := 0; round < 2000 && kinds[KindReveal] < 50; round++ {
+	for round := 0; round < 4000 && (kinds[KindReveal] < 50 || kinds[KindMove] == 0); round++ {
 		for id, n := range nodes {
 			if !n.HasReady() {
 				n.Tick()
@@ -80,12 +81,17 @@ func TestWireMatchesLockstep(t *testing.T) {
 				}
 			}
 			n.Advance(rd)
+			for _, e := range rd.Events {
+				if e.Kind == lockstep.EventYourRoll {
+					_ = n.Roll()
+				}
+			}
 			if len(rd.State.Moves) > 0 {
 				_ = n.Choose(rd.State.Moves[0])
 			}
 		}
 	}
-	if kinds[KindConfirm] == 0 || kinds[KindReveal] < 50 {
+	if kinds[KindConfirm] == 0 || kinds[KindReveal] < 50 || kinds[KindMove] == 0 {
 		t.Fatalf("saw too few messages: %v", kinds)
 	}
 }
