@@ -37,6 +37,16 @@ type Session interface {
 	Close() error
 }
 
+// SeatChooser is a Session whose lobby lets each player choose a colour
+// and say it is ready (the LAN session). The creator's lobby decides: the
+// answer to both comes back as a TableUpdate, and any change of seats or
+// rules clears every player's Ready. For such a session, Start by the
+// creator starts only when every seated player is ready.
+type SeatChooser interface {
+	ChooseColour(c engine.Colour) error
+	SetReady(ready bool) error
+}
+
 // Event is one thing the session tells the interface; the concrete types
 // below are all of them.
 type Event interface{ event() }
@@ -71,6 +81,7 @@ const (
 	SeatOpen  SeatKind = iota // nobody yet: out of the game if still open at the start
 	SeatHuman                 // a person at some peer
 	SeatBot                   // a bot that every peer runs in lockstep
+	SeatUnused                // a free colour outside the game unless a player moves there
 )
 
 // Seat is one colour's chair at the table.

@@ -66,27 +66,20 @@ type NetOptions struct {
 type netMode uint8
 
 const (
-	modeIdle  netMode = iota // browsing the lobby, maybe drafting a game
-	modeLobby                // in p2p.RunLobby: waiting for the seats to fill
+	modeIdle  netMode = iota // browsing the lobby
+	modeLobby                // in p2p.RunLobby: seats, colours, ready
 	modeGame                 // a p2p.Session drives the game
 )
-
-// draft is a game this player is setting up before Start opens it.
-type draft struct {
-	lobby string
-	rules engine.Rules
-	seats [engine.NumColours]ui.Seat
-}
 
 // lobbyPlan is what RunLobby is called with, kept for a rematch.
 type lobbyPlan struct {
 	hosting bool
 	cfg     p2p.LobbyConfig
 	gen     uint64 // NetSession.gen when launched: a plan left since is void
-	// startNow closes when the creator starts before every seat is taken
-	// (p2p.LobbyConfig.StartNow); early records that it was closed.
+	// startNow is p2p.LobbyConfig.StartNow (the creator starts with
+	// LobbyControl.Start, so it never closes); ctl changes the lobby.
 	startNow chan struct{}
-	early    bool
+	ctl      *p2p.LobbyControl
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
@@ -115,7 +108,7 @@ type NetSession struct {
 	manual    []peer.AddrInfo
 	names     map[peer.ID]string
 	mode      netMode
-	draft     *draft
+	draft     *struct{} // no longer used (a game opens at once); netgame.go still clears it
 	cur       *lobbyPlan // the lobby being waited in
 	inLobby   int        // players in it, as its last view showed
 	last      *lobbyPlan // the lobby of the last game that started, for Rematch
@@ -128,6 +121,9 @@ type NetSession struct {
 	tr        *Translator
 	myColour  engine.Colour
 	lastLobby *ui.LobbyUpdate
+	// hostView is the last table of a lobby this player created: a
+	// rematch opens it again with the same bots, seats and rules.
+	hostView *p2p.LobbyView
 }
 
 // NewNet starts the host, the transport and discovery, and emits the lobby.
@@ -210,17 +206,14 @@ func (s *NetSession) SetName(name string) error {
 			return err
 		}
 	}
-	if s.draft != nil {
-		s.draft.seats[0].Name = name
-		s.q.push(s.draftTable())
-	}
 	go s.emitLobby()
 	return nil
 }
 
-// CreateGame implements ui.Session: a draft with this player at Red and
-// the other seats open; SetSeat gives seats to bots, and Start opens the
-// game to the LAN.
+// CreateGame implements ui.Session: the game opens on the LAN at once,
+// with this player at Red and the other seats open for players; SetSeat
+// gives seats to bots, ChooseColour moves, SetReady says ready, and Start
+// starts (see Start).
 func (s *NetSession) CreateGame(rules engine.Rules) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -238,10 +231,9 @@ func (s *NetSession) CreateGame(rules engine.Rules) error {
 	if len(base) > p2p.MaxNameLen-5 {
 		base = p2p.CleanName(base[:p2p.MaxNameLen-5])
 	}
-	d := &draft{lobby: base + " " + hex.EncodeToString(suffix[:]), rules: rules}
-	d.seats[0] = ui.Seat{Kind: ui.SeatHuman, Name: s.name, PeerID: s.self.String(), You: true, Present: true}
-	s.draft = d
-	s.q.push(s.draftTable())
+	name := base + " " + hex.EncodeToString(suffix[:])
+	s.launch(lobbyPlan{hosting: true, cfg: p2p.LobbyConfig{Lobby: name, Rules: rules, Players: engine.NumColours,
+		Create: true, ManualReady: true}})
 	return nil
 }
 
@@ -250,9 +242,9 @@ func (s *NetSession) idle() error {
 	case s.closed:
 		return errClosed
 	case s.mode == modeLobby && s.cur != nil && s.cur.hosting:
-		return errors.New("you are waiting in your game's lobby: it starts when its seats are full, or at once if you start it again")
+		return errors.New("you are in your game's lobby: it starts when its seats are full and everyone is ready, or when you start it")
 	case s.mode == modeLobby:
-		return errors.New("you are waiting in a lobby: the game starts when its seats are full")
+		return errors.New("you are waiting in a lobby: the game starts when everyone is ready")
 	case s.mode == modeGame && s.gameOver:
 		return errors.New("the last game is still saying goodbye to the others: try again in a moment")
 	case s.mode == modeGame:
@@ -279,84 +271,80 @@ func (s *NetSession) leaveLobby() {
 	s.mode = modeIdle
 }
 
-func (s *NetSession) draftTable() ui.TableUpdate {
-	return ui.TableUpdate{GameID: s.draft.lobby, Host: true, Rules: s.draft.rules, Seats: s.draft.seats}
-}
-
-// SetSeat implements ui.Session, for the game this player drafts.
-func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
+// lobbyCtl is the control of the lobby this player waits in, or why
+// there is none; hosting is required when only the creator may ask.
+func (s *NetSession) lobbyCtl(hosting bool) (*p2p.LobbyControl, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.idle(); err != nil {
-		return err
-	}
 	switch {
-	case s.draft == nil:
-		return errors.New("create a game first: seats belong to the player who created it")
-	case seat >= engine.NumColours:
-		return fmt.Errorf("seat %d does not exist", seat)
-	case seat == 0:
-		return errors.New("that is your own seat")
+	case s.closed:
+		return nil, errClosed
+	case s.mode == modeLobby && s.cur != nil && (s.cur.hosting || !hosting):
+		// Called without mu: the lobby calls back into the session.
+		return s.cur.ctl, nil
+	case s.mode == modeLobby:
+		return nil, errors.New("only the game's creator changes its seats")
+	case s.mode == modeGame:
+		return nil, s.idle()
+	case hosting:
+		return nil, errors.New("create a game first: its seats belong to the player who created it")
 	}
-	if kind == "" {
-		s.draft.seats[seat] = ui.Seat{Kind: ui.SeatOpen}
-	} else {
-		if _, err := engine.NewBot(kind); err != nil {
-			return err
-		}
-		s.draft.seats[seat] = ui.Seat{Kind: ui.SeatBot, Name: kind, Present: true, Ready: true}
-	}
-	s.q.push(s.draftTable())
-	return nil
+	return nil, errors.New("create a game first, or join one from the lobby")
 }
 
-// Start implements ui.Session. For the creator it opens the drafted game
-// on the LAN: each open seat waits for a player, and the game starts when
-// they are all in; Start again starts it at once with the players in, the
-// seats still open left out. p2p's lobby seats players in joining order,
-// then the bots, each of the kind its seat was given. A player who joined
-// someone's game is ready already.
+// SetSeat implements ui.Session: the creator gives a free colour to a bot
+// of kind, or with kind "" opens it for a player. Any change of seats
+// clears everyone's ready.
+func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
+	ctl, err := s.lobbyCtl(true)
+	if err != nil {
+		return err
+	}
+	return ctl.SetSeat(seat, kind)
+}
+
+// ChooseColour asks the creator's lobby for a seat at colour c; the table
+// that comes back says whether this player got it (first asker wins).
+func (s *NetSession) ChooseColour(c engine.Colour) error {
+	ctl, err := s.lobbyCtl(false)
+	if err != nil {
+		return err
+	}
+	return ctl.ChooseColour(c)
+}
+
+// SetReady says whether this player is ready for the table as it is now;
+// any change of seats or rules clears it.
+func (s *NetSession) SetReady(ready bool) error {
+	ctl, err := s.lobbyCtl(false)
+	if err != nil {
+		return err
+	}
+	return ctl.SetReady(ready)
+}
+
+// Start implements ui.Session. For a player who joined, it says ready.
+// For the creator it says ready and starts the game with the players in
+// (seats still open are left out) if every one of them is ready, and
+// otherwise says who is not. The game also starts by itself when every
+// seat is taken and everyone is ready.
 func (s *NetSession) Start() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
-	}
-	if s.mode == modeLobby && !s.cur.hosting {
-		return nil
-	}
-	if s.mode == modeLobby {
-		switch {
-		case s.cur.early:
-		case s.inLobby+s.cur.cfg.Bots < 2:
-			return errors.New("nobody has joined yet: wait for a player, or create the game again with a seat given to a bot")
-		default:
-			s.cur.early = true
-			close(s.cur.startNow)
-		}
-		return nil
-	}
-	if err := s.idle(); err != nil {
+	hosting := s.cur != nil && s.cur.hosting
+	s.mu.Unlock()
+	ctl, err := s.lobbyCtl(false)
+	if err != nil {
 		return err
 	}
-	if s.draft == nil {
-		return errors.New("create a game first, or join one from the lobby")
+	if !hosting {
+		err = ctl.SetReady(true)
+	} else {
+		err = ctl.Start()
 	}
-	cfg := p2p.LobbyConfig{Lobby: s.draft.lobby, Rules: s.draft.rules, Players: 1, FindFor: s.opts.FindFor}
-	for _, st := range s.draft.seats[1:] {
-		switch st.Kind {
-		case ui.SeatOpen:
-			cfg.Players++
-		case ui.SeatBot:
-			cfg.BotKinds = append(cfg.BotKinds, st.Name)
-			cfg.Bots++
-		}
+	if errors.Is(err, p2p.ErrLobbyGone) {
+		return nil // pressed again as the game starts
 	}
-	if cfg.Players+cfg.Bots < 2 {
-		return errors.New("leave a seat open for a player or give it to a bot")
-	}
-	s.launch(lobbyPlan{hosting: true, cfg: cfg})
-	return nil
+	return err
 }
 
 // Join implements ui.Session: gameID is a Game.ID of a LobbyUpdate (the
@@ -372,9 +360,8 @@ func (s *NetSession) Join(gameID string) error {
 	if p2p.CleanName(gameID) == "" || p2p.CleanName(gameID) != gameID {
 		return fmt.Errorf("%q is not a game of the lobby", gameID)
 	}
-	s.draft = nil
 	// A joiner never creates the lobby: it keeps looking for its host.
-	s.launch(lobbyPlan{cfg: p2p.LobbyConfig{Lobby: gameID, FindFor: 24 * time.Hour}})
+	s.launch(lobbyPlan{cfg: p2p.LobbyConfig{Lobby: gameID, FindFor: 24 * time.Hour, ManualReady: true}})
 	s.q.push(ui.TableUpdate{GameID: gameID})
 	return nil
 }
@@ -403,7 +390,12 @@ func (s *NetSession) Rematch() error {
 func (s *NetSession) launch(p lobbyPlan) {
 	s.gen++
 	p.gen = s.gen
-	p.startNow, p.early = make(chan struct{}), false
+	p.startNow = make(chan struct{})
+	if v := s.hostView; p.hosting && v != nil && v.Lobby == p.cfg.Lobby {
+		p.cfg.Players, p.cfg.BotSeats, p.cfg.Rules = len(v.Players)+v.Free, v.Bots, v.Rules
+	}
+	p.ctl = p2p.NewLobbyControl(func(v p2p.LobbyView) { s.showLobby(p, v) })
+	p.cfg.Control = p.ctl
 	s.inLobby = 0
 	s.mode = modeLobby
 	s.cur = &p
@@ -574,4 +566,7 @@ func (s *NetSession) Close() error {
 	return err
 }
 
-var _ ui.Session = (*NetSession)(nil)
+var (
+	_ ui.Session     = (*NetSession)(nil)
+	_ ui.SeatChooser = (*NetSession)(nil)
+)

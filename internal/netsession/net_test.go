@@ -70,6 +70,7 @@ func (p *netPlayer) run(t *testing.T, onEvent func(ui.Event), done chan<- *netPl
 		switch e := e.(type) {
 		case ui.TableUpdate:
 			p.tables = append(p.tables, e)
+			p.sayReady(t, e)
 		case ui.ChatLine:
 			p.chats = append(p.chats, e)
 		case ui.Rolled:
@@ -89,6 +90,22 @@ func (p *netPlayer) run(t *testing.T, onEvent func(ui.Event), done chan<- *netPl
 		}
 	}
 	p.err = errors.New("events closed before the end")
+}
+
+// sayReady presses ready whenever the lobby shows this player seated and
+// not ready (every change of the table clears it); the creator's game
+// then starts by itself once its seats are full.
+func (p *netPlayer) sayReady(t *testing.T, e ui.TableUpdate) {
+	if e.Started {
+		return
+	}
+	for _, st := range e.Seats {
+		if st.You && st.Kind == ui.SeatHuman && !st.Ready {
+			if err := p.s.SetReady(true); err != nil && !errors.Is(err, p2p.ErrLobbyGone) {
+				t.Errorf("%s ready: %v", p.s.name, err)
+			}
+		}
+	}
 }
 
 // Two people on two peers of a private LAN: one creates a game with two
@@ -112,9 +129,6 @@ func TestNetGameOverLAN(t *testing.T) {
 	}
 	if err := b.SetSeat(engine.Blue, "random"); err == nil {
 		t.Fatal("a player who created nothing set a seat")
-	}
-	if err := a.Start(); err != nil {
-		t.Fatal(err)
 	}
 
 	chatted, joined := false, false
@@ -232,9 +246,6 @@ func TestNetRematchAndRefusals(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := a.Start(); err != nil {
-		t.Fatal(err)
-	}
 	badChoice := engine.Move{Kind: engine.PlaneMove, Colour: engine.Green, Plane: 3}
 	refused, joined := 0, false
 	onB := func(e ui.Event) {
@@ -328,12 +339,10 @@ func TestNetAloneWithBots(t *testing.T) {
 	if err := a.CreateGame(engine.DefaultRules()); err != nil {
 		t.Fatal(err)
 	}
-	// Open seats wait for people; creating another game leaves that lobby.
-	if err := a.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.SetSeat(engine.Blue, "random"); err == nil {
-		t.Fatal("changed a seat of a lobby already open")
+	// Alone, without a bot, there is no game to start; creating another
+	// game leaves that lobby.
+	if err := a.Start(); err == nil || !strings.Contains(err.Error(), "nobody has joined") {
+		t.Fatalf("started alone: %v", err)
 	}
 	if err := a.CreateGame(engine.DefaultRules()); err != nil {
 		t.Fatal(err)
@@ -348,6 +357,9 @@ func TestNetAloneWithBots(t *testing.T) {
 	}
 	if err := a.SetSeat(engine.Green, "random"); err != nil {
 		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Red, "random"); !errors.Is(err, p2p.ErrSeatTaken) {
+		t.Fatalf("gave the creator's own seat to a bot: %v", err)
 	}
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
@@ -416,9 +428,6 @@ func TestNetManualJoinPlays(t *testing.T) {
 			t.Fatal("never connected")
 		}
 	}
-	if err := a.Start(); err != nil {
-		t.Fatal(err)
-	}
 	if err := b.Join(lobby); err != nil {
 		t.Fatal(err)
 	}
@@ -437,9 +446,6 @@ func TestNetStartEarly(t *testing.T) {
 	if err := a.CreateGame(engine.DefaultRules()); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Start(); err != nil {
-		t.Fatal(err)
-	}
 	if err := a.Start(); err == nil {
 		t.Fatal("started early alone, without a bot")
 	}
@@ -454,9 +460,6 @@ func TestNetStartEarly(t *testing.T) {
 	if err := a.Start(); err != nil { // Blue stays open
 		t.Fatal(err)
 	}
-	if err := a.Start(); err != nil {
-		t.Fatal(err)
-	}
 	if err := a.Start(); err != nil { // pressed again while it starts: harmless
 		t.Fatal(err)
 	}
@@ -468,12 +471,11 @@ func TestNetStartEarly(t *testing.T) {
 			if !ok || !u.Started {
 				continue
 			}
-			// Three seats, spread as p2p spreads them: Ann, then the bots
-			// in seat order.
+			// Three seats, each bot at the colour it was given.
 			want := [engine.NumColours]ui.Seat{
 				engine.Red:    {Kind: ui.SeatHuman, Name: "Ann", PeerID: a.ID().String(), You: true, Present: true, Ready: true},
-				engine.Blue:   {Kind: ui.SeatBot, Name: "greedy", Present: true, Ready: true},
-				engine.Yellow: {Kind: ui.SeatBot, Name: "random", Present: true, Ready: true},
+				engine.Yellow: {Kind: ui.SeatBot, Name: "greedy", Present: true, Ready: true},
+				engine.Green:  {Kind: ui.SeatBot, Name: "random", Present: true, Ready: true},
 			}
 			if u.Seats != want {
 				t.Fatalf("seats %+v", u.Seats)

@@ -94,3 +94,43 @@ func (s *NetSession) emitLobby() {
 	s.lastLobby = &u
 	s.q.push(u)
 }
+
+// showLobby shows the creator's table as p2p's lobby last said: each
+// player at its colour with its ready flag, the bots, the open seats, and
+// the free colours nobody will sit at unless a player moves there. It
+// follows onLobbyView, whose layout predates colour choice, so this table
+// is the one the interface keeps.
+func (s *NetSession) showLobby(p lobbyPlan, v p2p.LobbyView) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.gen != s.gen || s.closed {
+		return // a lobby already left
+	}
+	if p.hosting {
+		s.hostView = &v
+	}
+	s.q.push(lobbyTable(v, s.self, p.hosting))
+}
+
+// lobbyTable turns a lobby view into the interface's table.
+func lobbyTable(v p2p.LobbyView, self peer.ID, hosting bool) ui.TableUpdate {
+	t := ui.TableUpdate{GameID: v.Lobby, Host: hosting, Rules: v.Rules}
+	for c := range t.Seats {
+		t.Seats[c] = ui.Seat{Kind: ui.SeatUnused}
+	}
+	for _, c := range v.Open {
+		t.Seats[c] = ui.Seat{Kind: ui.SeatOpen}
+	}
+	for c, k := range v.Bots {
+		if k != "" {
+			t.Seats[c] = ui.Seat{Kind: ui.SeatBot, Name: k, Present: true, Ready: true}
+		}
+	}
+	for _, pl := range v.Players {
+		if pl.Colour < engine.NumColours {
+			t.Seats[pl.Colour] = ui.Seat{Kind: ui.SeatHuman, Name: pl.Name, PeerID: pl.ID.String(),
+				You: pl.ID == self, Present: true, Ready: pl.Ready}
+		}
+	}
+	return t
+}
