@@ -78,10 +78,10 @@ type SeatKind uint8
 
 // Who may sit at a seat.
 const (
-	SeatOpen  SeatKind = iota // nobody yet: out of the game if still open at the start
-	SeatHuman                 // a person at some peer
-	SeatBot                   // a bot that every peer runs in lockstep
-	SeatUnused                // a free colour outside the game unless a player moves there
+	SeatOpen   SeatKind = iota // nobody yet: out of the game if still open at the start
+	SeatHuman                  // a person at some peer
+	SeatBot                    // a bot that every peer runs in lockstep
+	SeatUnused                 // a free colour outside the game unless a player moves there
 )
 
 // Seat is one colour's chair at the table.

@@ -108,7 +108,7 @@ type NetSession struct {
 	manual    []peer.AddrInfo
 	names     map[peer.ID]string
 	mode      netMode
-	draft     *struct{} // no longer used (a game opens at once); netgame.go still clears it
+	draft     *struct{}  // no longer used (a game opens at once); netgame.go still clears it
 	cur       *lobbyPlan // the lobby being waited in
 	inLobby   int        // players in it, as its last view showed
 	last      *lobbyPlan // the lobby of the last game that started, for Rematch
