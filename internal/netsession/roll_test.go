@@ -29,7 +29,9 @@ func rollState(t *testing.T, s *NetSession) (k uint64) {
 // With ManualRoll a LAN player rolls by key: the die waits for Roll, a
 // second Roll of the same die is refused, a roll left too long is made
 // for the player (with a notice), and the game reaches its end to a log
-// that verifies.
+// that verifies. Every die of the player's waits for a press (or that
+// notice): the extra roll after its own chosen move (a 6) too, which is
+// asked for and stays undecided while the player waits.
 func TestNetManualRoll(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -52,6 +54,9 @@ func TestNetManualRoll(t *testing.T) {
 	prompts, rolledByKey := 0, 0
 	var leftAt time.Time // when the second die was left to roll by itself
 	rolledForAnn, stale := false, false
+	presses := 0          // Ann's presses (and rolls made for her) not yet seen as her die
+	lastAnnChose := false // the last die was Ann's and she chose its move
+	extra := 0            // prompts for an extra roll after her own chosen move
 	var over *ui.GameOver
 	for over == nil {
 		var e ui.Event
@@ -70,6 +75,7 @@ func TestNetManualRoll(t *testing.T) {
 					t.Fatalf("a die rolled itself though Ann always pressed Roll: %q", n.Text)
 				}
 				rolledForAnn = true
+				presses++
 				if waited := time.Since(leftAt); waited < within/2 {
 					t.Errorf("the die rolled itself after %v, want about %v", waited, within)
 				}
@@ -81,6 +87,18 @@ func TestNetManualRoll(t *testing.T) {
 		case ui.DiceWaiting:
 			if !e.YouRoll {
 				continue
+			}
+			if lastAnnChose {
+				lastAnnChose = false
+				if extra++; extra == 1 {
+					// The extra roll is asked for and nothing rolls it
+					// while Ann waits.
+					k := rollState(t, a)
+					time.Sleep(300 * time.Millisecond)
+					if k2 := rollState(t, a); k2 != k || presses != 0 {
+						t.Fatalf("the extra roll %d moved on to %d (%d presses) while Ann waited", k, k2, presses)
+					}
+				}
 			}
 			if stale {
 				// A second press at the first prompt that was accepted
@@ -96,7 +114,11 @@ func TestNetManualRoll(t *testing.T) {
 				if err := a.Roll(); err != nil {
 					t.Fatalf("Roll when asked: %v", err)
 				}
+				presses++
 				err := a.Roll()
+				if err == nil {
+					presses++
+				}
 				if k2 := rollState(t, a); err == nil && k2 == k {
 					t.Fatal("the same die was rolled twice")
 				} else if err == nil {
@@ -111,9 +133,17 @@ func TestNetManualRoll(t *testing.T) {
 				if err := a.Roll(); err != nil {
 					t.Fatalf("Roll when asked: %v", err)
 				}
+				presses++
 				rolledByKey++
 			}
 		case ui.Rolled:
+			lastAnnChose = false
+			if e.Colour == engine.Red {
+				if presses--; presses < 0 {
+					t.Fatalf("Ann's die came up %d without her pressing roll", e.Roll)
+				}
+				lastAnnChose = e.YouChoose
+			}
 			if !e.YouChoose {
 				continue
 			}
@@ -127,8 +157,8 @@ func TestNetManualRoll(t *testing.T) {
 			over = &e
 		}
 	}
-	if prompts < 3 || !rolledForAnn {
-		t.Fatalf("%d roll prompts; the die left alone rolled itself: %v", prompts, rolledForAnn)
+	if prompts < 3 || !rolledForAnn || extra == 0 {
+		t.Fatalf("%d roll prompts (%d for an extra roll); the die left alone rolled itself: %v", prompts, extra, rolledForAnn)
 	}
 	data, err := os.ReadFile(over.LogPath)
 	if err != nil {
@@ -141,5 +171,5 @@ func TestNetManualRoll(t *testing.T) {
 	if err := a.Roll(); err == nil {
 		t.Fatal("Roll accepted after the game")
 	}
-	t.Logf("%d rolls, %d of Ann's by key", c.rolls, rolledByKey)
+	t.Logf("%d rolls, %d of Ann's by key, %d extra rolls asked for after her own move", c.rolls, rolledByKey, extra)
 }
