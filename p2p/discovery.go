@@ -53,8 +53,13 @@ type Discovery struct {
 
 	mu      sync.Mutex
 	seen    map[peer.ID]seenAdvert
+	warned  map[peer.ID]time.Time // last spoofed advert logged, per claimed ID
 	changes chan struct{}
 }
+
+// spoofWarnEvery rate-limits the warning about spoofed adverts for one
+// peer: a spoofer answers every query.
+const spoofWarnEvery = 30 * time.Second
 
 type seenAdvert struct {
 	Advert
@@ -91,6 +96,7 @@ func StartDiscovery(h host.Host, ad Advert, cfg DiscoveryConfig) (*Discovery, er
 		ctx:     ctx,
 		cancel:  cancel,
 		seen:    map[peer.ID]seenAdvert{},
+		warned:  map[peer.ID]time.Time{},
 		changes: make(chan struct{}, 1),
 	}
 	if err := d.Update(ad); err != nil {
@@ -201,6 +207,19 @@ func (d *Discovery) saw(e *mdns.ServiceEntry) {
 		return
 	}
 	ad.Addrs = advertisable(ad.Addrs)
+	if from := d.contradicts(ad); from != nil {
+		d.mu.Lock()
+		warn := time.Since(d.warned[ad.ID]) > spoofWarnEvery
+		if warn {
+			d.warned[ad.ID] = time.Now()
+		}
+		d.mu.Unlock()
+		if warn {
+			d.log.Warn("spoofed mDNS advert ignored: it puts a connected peer at an address it is not connected from",
+				"peer", short(ad.ID), "advertised", ad.Addrs, "connected-from", from)
+		}
+		return
+	}
 	d.h.Peerstore().AddAddrs(ad.ID, ad.Addrs, peerstore.RecentlyConnectedAddrTTL)
 	d.mu.Lock()
 	old, had := d.seen[ad.ID]
@@ -210,6 +229,29 @@ func (d *Discovery) saw(e *mdns.ServiceEntry) {
 		d.log.Debug("peer advert", "peer", short(ad.ID), "name", ad.Name, "lobby", ad.Lobby, "free", ad.Free)
 		d.changed()
 	}
+}
+
+// contradicts returns the IPs we are connected to ad.ID from when ad puts
+// that peer at none of them, and nil otherwise. Anyone can answer mDNS in
+// any peer's name, but a connection's peer ID was proven by the Noise
+// handshake: on a LAN (no NAT) an advert that disagrees with it is forged,
+// and believing it would send our re-dials to the forger. A loopback
+// connection proves nothing about LAN addresses, so it contradicts nothing.
+func (d *Discovery) contradicts(ad Advert) []net.IP {
+	var from []net.IP
+	for _, c := range d.h.Network().ConnsToPeer(ad.ID) {
+		ip, err := manet.ToIP(c.RemoteMultiaddr())
+		if err != nil || ip.IsLoopback() {
+			return nil
+		}
+		for _, a := range ad.Addrs {
+			if aip, err := manet.ToIP(a); err == nil && aip.Equal(ip) {
+				return nil
+			}
+		}
+		from = append(from, ip)
+	}
+	return from
 }
 
 func sameAdvert(a, b Advert) bool {

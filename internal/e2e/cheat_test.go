@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -122,6 +123,20 @@ func checkFloods(t *testing.T, honest []*peer, cheater *peer) {
 	}
 }
 
+// checkSpoof: the cheater answers mDNS in the honest peers' names with its
+// own address; every honest peer is connected to the others, so it sees
+// the adverts contradict the authenticated connections and names the
+// forger's address.
+func checkSpoof(t *testing.T, honest []*peer, cheaterIP net.IP) {
+	t.Helper()
+	re := regexp.MustCompile(`msg="spoofed mDNS advert ignored[^"]*" self=\S+ peer=\S+ advertised="?\[/ip4/` + regexp.QuoteMeta(cheaterIP.String()) + `/`)
+	for _, p := range honest {
+		if !re.MatchString(p.stderr.String()) {
+			t.Errorf("peer %d: the spoofed mDNS adverts pointing at %s were not named (no %q in its log)", p.i, cheaterIP, re)
+		}
+	}
+}
+
 // Three honest peers and a modified client over real libp2p. The cheater
 // plays honestly between attacks: forged inputs of lockstep's threat table
 // and abuse of the transport. Every attack is named in every honest log,
@@ -146,6 +161,7 @@ func TestCheaterOverLAN(t *testing.T) {
 	t.Logf("cheater's account:\n%s", cheater.stdout.String())
 	checkNamed(t, honest, cheater, id, attacks)
 	checkFloods(t, honest, cheater)
+	checkSpoof(t, honest, lan.Addr(3))
 	for _, p := range honest {
 		if strings.Contains(p.stderr.String(), "event halted") {
 			t.Errorf("peer %d halted", p.i)
