@@ -13,32 +13,54 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestGoldenLog pins the whole protocol: a seeded 2-player + 1-bot game with
 // real keys must produce exactly the committed log, byte for byte, and the
-// committed log must verify. aeroplane verify/replay tests use this file.
+// committed log must verify. aeroplane verify/replay tests use game.log;
+// manual.log is the same seed with both players rolling by hand, so it
+// holds move messages (a player's move alone before its extra roll).
 func TestGoldenLog(t *testing.T) {
-	s := newSim(t, 11, 2, 1, simFaults{}, true)
-	s.start()
-	s.run()
-	s.check(true)
-	got := append(LogHeader(), EncodeRecords(s.peers[0].log...)...)
-	path := filepath.Join("testdata", "game.log")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("the protocol's output changed: %s differs from a fresh game of the same seed (run with -update if intended)", path)
-	}
-	v, err := Verify(want)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v.Phase != PhaseOver || v.History != s.peers[1].node.g.hist {
-		t.Fatalf("golden log verifies to phase %s history %x", v.Phase, v.History[:6])
+	for _, tc := range []struct {
+		file   string
+		manual bool
+	}{{"game.log", false}, {"manual.log", true}} {
+		t.Run(tc.file, func(t *testing.T) {
+			s := newSim(t, 11, 2, 1, simFaults{}, true)
+			if tc.manual {
+				s.setManual(0, 2)
+				s.setManual(1, 3)
+			}
+			s.start()
+			s.run()
+			s.check(true)
+			got := append(LogHeader(), EncodeRecords(s.peers[0].log...)...)
+			path := filepath.Join("testdata", tc.file)
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("the protocol's output changed: %s differs from a fresh game of the same seed (run with -update if intended)", path)
+			}
+			v, err := Verify(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Phase != PhaseOver || v.History != s.peers[1].node.g.hist {
+				t.Fatalf("golden log verifies to phase %s history %x", v.Phase, v.History[:6])
+			}
+			moves := 0
+			for _, m := range s.peers[0].node.players[0].msgs {
+				if m.kind == kindMove {
+					moves++
+				}
+			}
+			if tc.manual != (moves > 0) {
+				t.Fatalf("%s holds %d move messages", tc.file, moves)
+			}
+		})
 	}
 }
 
