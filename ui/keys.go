@@ -45,7 +45,30 @@ func (u *UI) canRoll() bool {
 }
 
 func (u *UI) hostSetup() bool {
-	return u.free() && u.mode == modeTable && u.table != nil && u.table.Host && !u.table.Started
+	return u.tableSetup() && u.table.Host
+}
+
+// tableSetup: a table being set up takes the seat keys.
+func (u *UI) tableSetup() bool {
+	return u.free() && u.mode == modeTable && u.table != nil && !u.table.Started
+}
+
+// seatChooser is the session when players choose colours and say ready.
+func (u *UI) seatChooser() (SeatChooser, bool) {
+	sc, ok := u.sess.(SeatChooser)
+	return sc, ok
+}
+
+// choosingSeat: the cursor moves over the seats for the creator (bots)
+// and, where players choose colours, for everyone.
+func (u *UI) choosingSeat() bool {
+	_, ok := u.seatChooser()
+	return u.tableSetup() && (u.table.Host || ok)
+}
+
+func (u *UI) canSit() bool {
+	_, ok := u.seatChooser()
+	return ok && u.tableSetup() && u.mySeat() < engine.NumColours
 }
 
 func (u *UI) toggle(o overlay) {
@@ -133,7 +156,7 @@ var keyTable = []binding{
 		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
 		do:   func(u *UI, _ *tcell.EventKey) { u.rules.FlyJump = !u.rules.FlyJump }},
 	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown}, runes: "jk", label: "↑↓", help: "key.seat",
-		when: (*UI).hostSetup,
+		when: (*UI).choosingSeat,
 		do: func(u *UI, ev *tcell.EventKey) {
 			d := 1
 			if ev.Key() == tcell.KeyUp || ev.Rune() == 'k' {
@@ -144,6 +167,16 @@ var keyTable = []binding{
 	{runes: "b", label: "b", help: "key.bot",
 		when: (*UI).hostSetup,
 		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},
+	{runes: "c", label: "c", help: "key.colour",
+		when: (*UI).canSit,
+		do:   func(u *UI, _ *tcell.EventKey) { u.sit() }},
+	{runes: "r", label: "r", help: "key.ready",
+		when: (*UI).canSit,
+		do: func(u *UI, _ *tcell.EventKey) {
+			sc, _ := u.seatChooser()
+			ready := !u.table.Seats[u.mySeat()].Ready
+			u.do("ready", func() error { return sc.SetReady(ready) })
+		}},
 	{keys: []tcell.Key{tcell.KeyEnter}, label: "enter", help: "key.start",
 		when: func(u *UI) bool { return u.free() && u.mode == modeTable && u.table != nil && !u.table.Started },
 		do:   func(u *UI, _ *tcell.EventKey) { u.do("start", u.sess.Start) }},
@@ -196,6 +229,44 @@ var keyTable = []binding{
 		do:   func(u *UI, _ *tcell.EventKey) { u.stop() }},
 }
 
+// mySeat is this player's colour at the table (NoColour: not seated).
+func (u *UI) mySeat() engine.Colour {
+	for c, s := range u.table.Seats {
+		if s.You && s.Kind == SeatHuman {
+			return engine.Colour(c)
+		}
+	}
+	return engine.NoColour
+}
+
+// sit asks for the colour under the cursor or, when that is this player's
+// own or somebody else's, the next free colour after this player's: so
+// the key both picks (with the cursor) and cycles (pressed again).
+func (u *UI) sit() {
+	sc, _ := u.seatChooser()
+	free := func(c int) bool {
+		k := u.table.Seats[c].Kind
+		return k == SeatOpen || k == SeatUnused
+	}
+	c := u.seatSel
+	if !free(c) {
+		mine := int(u.mySeat())
+		for i := 1; i < engine.NumColours; i++ {
+			if n := (mine + i) % engine.NumColours; free(n) {
+				c = n
+				break
+			}
+		}
+	}
+	if !free(c) {
+		u.notice = u.t("notice.nofree")
+		return
+	}
+	col := engine.Colour(c)
+	u.seatSel = c
+	u.do("colour", func() error { return sc.ChooseColour(col) })
+}
+
 // cycleSeat gives the selected seat to the next bot kind, then opens it.
 func (u *UI) cycleSeat() {
 	seat := u.table.Seats[u.seatSel]
@@ -204,7 +275,7 @@ func (u *UI) cycleSeat() {
 	}
 	kinds := engine.BotKinds()
 	next := ""
-	if seat.Kind == SeatOpen {
+	if seat.Kind == SeatOpen || seat.Kind == SeatUnused {
 		next = kinds[0]
 	} else {
 		for i, k := range kinds {

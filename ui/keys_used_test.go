@@ -13,7 +13,7 @@ import (
 // English catalog (the i18n tests check the other languages have them all).
 func TestKeysUsedExist(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
-	re := regexp.MustCompile(`"((?:app|lobby|table|seat|status|panel|turn|move|dice|help|rules|end|log|place|prompt|key|opt)\.[a-z0-9.]+)"`)
+	re := regexp.MustCompile(`"((?:app|lobby|table|seat|status|panel|turn|move|dice|help|rules|end|log|place|prompt|key|opt|notice)\.[a-z0-9.]+)"`)
 	en := i18n.Messages("en")
 	n := 0
 	for _, f := range files {

@@ -179,6 +179,8 @@ func (u *UI) seatLine(c engine.Colour, s Seat) string {
 	switch s.Kind {
 	case SeatOpen:
 		who = u.t("seat.open")
+	case SeatUnused:
+		who = "[::d]" + u.t("seat.unused") + "[::-]"
 	case SeatBot:
 		who = u.t("seat.bot", clean(s.Name, maxName))
 	default:
@@ -194,7 +196,7 @@ func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 	switch {
 	case s.You:
 		return u.t("status.you")
-	case s.Kind == SeatBot, s.Kind == SeatOpen:
+	case s.Kind == SeatBot, s.Kind == SeatOpen, s.Kind == SeatUnused:
 		return ""
 	case !s.Present || u.absent[c]:
 		return "[red]" + u.t("status.absent") + "[-]"
@@ -209,12 +211,16 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	for c := engine.Colour(0); c < engine.NumColours; c++ {
 		s := t.Seats[c]
 		cursor := "  "
-		if t.Host && int(c) == u.seatSel {
+		if u.choosingSeat() && int(c) == u.seatSel {
 			cursor = "[::r]>[::-] "
 		}
 		ready := ""
-		if s.Ready && s.Kind == SeatHuman {
-			ready = " — " + u.t("status.ready")
+		_, choosers := u.seatChooser()
+		switch {
+		case s.Ready && s.Kind == SeatHuman:
+			ready = " — [green]" + u.t("status.ready") + "[-]"
+		case choosers && s.Kind == SeatHuman && !t.Started:
+			ready = " — [yellow]" + u.t("status.notready") + "[-]"
 		}
 		lines = append(lines, cursor+u.seatLine(c, s)+"  "+u.seatStatus(c, s)+ready)
 	}

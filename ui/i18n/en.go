@@ -14,8 +14,8 @@ func init() {
 		"lobby.rules":   "Rules for a game you create",
 		"lobby.hint":    "Create a game or join one; in your own game, empty seats can be given to bots.",
 		"table.title":   "game %s",
-		"table.hint":    "Give empty seats to bots or leave them open for people; start when everyone is seated.",
-		"table.guest":   "Say you are ready; the game starts when everyone is.",
+		"table.hint":    "Give free colours to bots or open them for people. The game starts when every seat is taken and everyone is ready, or when you start it.",
+		"table.guest":   "Pick a free colour and say you are ready; the game starts when everyone is.",
 		"seat.open":     "open seat",
 		"seat.bot":      "bot (%s)",
 
@@ -24,6 +24,11 @@ func init() {
 		"status.connected": "online",
 		"status.absent":    "absent",
 		"status.ready":     "ready",
+		"status.notready":  "not ready",
+		"seat.unused":      "free colour (not in this game)",
+		"key.colour":       "sit here",
+		"key.ready":        "ready / not ready",
+		"notice.nofree":    "no colour is free",
 
 		"panel.players": "Players",
 		"panel.turn":    "Turn",

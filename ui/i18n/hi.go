@@ -14,8 +14,8 @@ func init() {
 		"lobby.rules":   "आपके बनाए खेल के नियम",
 		"lobby.hint":    "खेल बनाइए या किसी में शामिल होइए; अपने खेल में खाली सीटें बॉट को दी जा सकती हैं।",
 		"table.title":   "खेल %s",
-		"table.hint":    "खाली सीटें बॉट को दीजिए या लोगों के लिए खुली छोड़िए; सब बैठ जाएँ तो शुरू कीजिए।",
-		"table.guest":   "बताइए कि आप तैयार हैं; सब तैयार होने पर खेल शुरू होगा।",
+		"table.hint":    "खाली रंग बॉट को दीजिए या लोगों के लिए खुले छोड़िए। सब सीटें भरने और सबके तैयार होने पर खेल शुरू होगा, या जब आप शुरू करें।",
+		"table.guest":   "कोई खाली रंग चुनिए और बताइए कि आप तैयार हैं; सब तैयार होने पर खेल शुरू होगा।",
 		"seat.open":     "खाली सीट",
 		"seat.bot":      "बॉट (%s)",
 
@@ -24,6 +24,13 @@ func init() {
 		"status.connected": "जुड़े",
 		"status.absent":    "अनुपस्थित",
 		"status.ready":     "तैयार",
+		// Added for colour choice and ready: best-effort translations, not yet
+		// checked by a native speaker.
+		"status.notready": "तैयार नहीं",
+		"seat.unused":     "खाली रंग (खेल में नहीं)",
+		"key.colour":      "यहाँ बैठें",
+		"key.ready":       "तैयार / तैयार नहीं",
+		"notice.nofree":   "कोई रंग खाली नहीं है",
 
 		"panel.players": "खिलाड़ी",
 		"panel.turn":    "बारी",

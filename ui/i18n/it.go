@@ -14,8 +14,8 @@ func init() {
 		"lobby.rules":   "Regole di una partita che crei",
 		"lobby.hint":    "Crea una partita o unisciti a una; nella tua, i posti vuoti possono andare ai bot.",
 		"table.title":   "partita %s",
-		"table.hint":    "Dai i posti vuoti ai bot o lasciali aperti per le persone; inizia quando sono tutti seduti.",
-		"table.guest":   "Di' che sei pronto; la partita inizia quando lo sono tutti.",
+		"table.hint":    "Dai i colori liberi ai bot o lasciali aperti per le persone. La partita inizia quando tutti i posti sono presi e tutti sono pronti, o quando la avvii tu.",
+		"table.guest":   "Scegli un colore libero e di' che sei pronto; la partita inizia quando lo sono tutti.",
 		"seat.open":     "posto libero",
 		"seat.bot":      "bot (%s)",
 
@@ -24,6 +24,13 @@ func init() {
 		"status.connected": "connesso",
 		"status.absent":    "assente",
 		"status.ready":     "pronto",
+		// Added for colour choice and ready: best-effort translations, not yet
+		// checked by a native speaker.
+		"status.notready": "non pronto",
+		"seat.unused":     "colore libero (fuori dalla partita)",
+		"key.colour":      "siediti qui",
+		"key.ready":       "pronto / non pronto",
+		"notice.nofree":   "nessun colore è libero",
 
 		"panel.players": "Giocatori",
 		"panel.turn":    "Turno",

@@ -14,8 +14,8 @@ func init() {
 		"lobby.rules":   "Regras de um jogo que crias",
 		"lobby.hint":    "Cria um jogo ou junta-te a um; no teu jogo, os lugares vazios podem ir para bots.",
 		"table.title":   "jogo %s",
-		"table.hint":    "Dá os lugares vazios a bots ou deixa-os abertos para pessoas; começa quando todos estiverem sentados.",
-		"table.guest":   "Diz que estás pronto; o jogo começa quando todos estiverem.",
+		"table.hint":    "Dá cores livres a bots ou deixa-as abertas para pessoas. O jogo começa quando todos os lugares estiverem ocupados e todos prontos, ou quando o começares.",
+		"table.guest":   "Escolhe uma cor livre e diz que estás pronto; o jogo começa quando todos estiverem.",
 		"seat.open":     "lugar livre",
 		"seat.bot":      "bot (%s)",
 
@@ -24,6 +24,13 @@ func init() {
 		"status.connected": "ligado",
 		"status.absent":    "ausente",
 		"status.ready":     "pronto",
+		// Added for colour choice and ready: best-effort translations, not yet
+		// checked by a native speaker.
+		"status.notready": "não está pronto",
+		"seat.unused":     "cor livre (fora do jogo)",
+		"key.colour":      "sentar aqui",
+		"key.ready":       "pronto / não pronto",
+		"notice.nofree":   "nenhuma cor está livre",
 
 		"panel.players": "Jogadores",
 		"panel.turn":    "Vez",

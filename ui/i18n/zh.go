@@ -14,8 +14,8 @@ func init() {
 		"lobby.rules":   "你创建的游戏的规则",
 		"lobby.hint":    "创建游戏或加入一个；在你自己的游戏里，空座位可以交给机器人。",
 		"table.title":   "游戏 %s",
-		"table.hint":    "把空座位交给机器人，或留给真人；大家都坐好后开始。",
-		"table.guest":   "准备好了就说一声；所有人都准备好后游戏开始。",
+		"table.hint":    "把空闲颜色交给机器人，或留给真人。所有座位坐满且大家都准备好时游戏开始，或由你直接开始。",
+		"table.guest":   "选一个空闲颜色并表示准备好；所有人都准备好后游戏开始。",
 		"seat.open":     "空座位",
 		"seat.bot":      "机器人（%s）",
 
@@ -24,6 +24,13 @@ func init() {
 		"status.connected": "在线",
 		"status.absent":    "离开",
 		"status.ready":     "已准备",
+		// Added for colour choice and ready: best-effort translations, not yet
+		// checked by a native speaker.
+		"status.notready": "未准备",
+		"seat.unused":     "空闲颜色（不参加本局）",
+		"key.colour":      "坐这里",
+		"key.ready":       "准备/取消准备",
+		"notice.nofree":   "没有空闲颜色",
 
 		"panel.players": "玩家",
 		"panel.turn":    "回合",
