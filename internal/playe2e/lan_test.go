@@ -22,7 +22,7 @@ var (
 
 // A person runs `aeroplane` on a LAN where two headless peers have opened
 // a game with a bot seat. The person sees both peers and their game in
-// the lobby, joins it with a key, chats, plays every move of the game with
+// the lobby, joins it with a key, says ready with a key, chats, plays every move of the game with
 // keys and reaches the end screen with the finishing order and the saved
 // log. The peers print the same finishing order and history hash, and
 // `aeroplane verify` on the person's log ends on that hash: the game on
@@ -56,6 +56,10 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 	tLobby := time.Since(t0)
 
 	tm.keys(keyJoin1)
+	// Seated at the first free colour, not ready: the headless peers are
+	// ready by themselves, and the game starts when alice says she is.
+	tm.waitFor("alice seated, not ready", 400, contains("Y alice", "you — not ready", "R p0", "G bot (", "r ready / not ready"), peers)
+	tm.keys(keyReady)
 	tm.waitFor("the game with the peers", 400, contains("The game begins.", "alice"), peers)
 	tStart := time.Since(t0)
 

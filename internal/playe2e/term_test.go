@@ -19,6 +19,7 @@ const (
 	keyJoin1  = "1"     // lobby: join the first game listed
 	keyStart  = "Enter" // table: ready, start
 	keyBot    = "b"     // table: give the selected seat to a bot
+	keyReady  = "r"     // table: say ready (or not)
 	keySeat   = "Down"  // table: select the next seat
 	keyRoll   = "Space" // game: roll
 	keyNext   = "Tab"   // game: select the next move
