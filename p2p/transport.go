@@ -356,7 +356,8 @@ func (t *Transport) maybeOpen(p peer.ID) {
 		t.mu.Unlock()
 		if err != nil {
 			t.log.Debug("opening stream failed", "peer", short(p), "err", err)
-			if t.ctx.Err() == nil && t.isMemberOnly(p) && t.h.Network().Connectedness(p) == network.Connected {
+			timedOut := errors.Is(err, context.DeadlineExceeded) || isTimeout(err)
+			if timedOut && t.ctx.Err() == nil && t.isMemberOnly(p) && t.h.Network().Connectedness(p) == network.Connected {
 				// A member's connection that cannot carry a new stream is
 				// a dead one the other side may never close (its cable was
 				// out): drop it, so the re-dial makes a fresh one.
