@@ -68,8 +68,16 @@ type expertSearch struct {
 // the lowest lead plane. The seed is not needed: the search is exact
 // given its inputs.
 func (b *expertBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, _ uint64) Move {
+	m, _ := b.choose(p, rules, roll, outs)
+	return m
+}
+
+// choose is Choose that also returns how many leaves it evaluated: the
+// latency benchmark reports the most, which bounds a move's time on any
+// machine.
+func (b *expertBot) choose(p *Position, rules Rules, roll int, outs *MoveList) (Move, int) {
 	if outs.Len() <= 1 {
-		return outs.At(0)
+		return outs.At(0), 0
 	}
 	s := expertSearch{rules: rules, tb: expertTablesFor(rules), w: &b.w, root: p.toMove}
 	best := 0
@@ -79,7 +87,7 @@ func (b *expertBot) Choose(p *Position, rules Rules, roll int, outs *MoveList, _
 		}
 		best = s.bestAt(p, roll, outs, depth)
 	}
-	return outs.At(best)
+	return outs.At(best), s.leaves
 }
 
 // bestAt is the index of the root outcome with the highest value searched
