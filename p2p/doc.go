@@ -70,6 +70,7 @@
 //	lobby.go      find or create a game by name, join, start
 //	lobbyseats.go the creator's table: colours, bots, ready, who may start
 //	lobbyctl.go   LobbyControl: the player's changes while the lobby runs
+//	lobbyinfo.go  a lobby's creator names its game to a peer reached by address
 //	session.go    drives a lockstep.Node; the durable game log
 //
 // p2p must never: send a packet anywhere but the LAN (no relays, no public

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"aeroplane/engine"
@@ -152,6 +153,7 @@ func RunLobby(ctx context.Context, t *Transport, d *Discovery, chat *Chat, cfg L
 		ctl = c.cmds
 	}
 	l := &lobby{t: t, d: d, chat: chat, cfg: cfg, self: t.Host().ID(), log: cfg.Logger, ctl: ctl}
+	defer serveInfo(t.Host(), &l.info)()
 	return l.run(ctx)
 }
 
@@ -163,7 +165,8 @@ type lobby struct {
 	self peer.ID
 	log  *slog.Logger
 
-	ctl <-chan lobbyCmd
+	ctl  <-chan lobbyCmd
+	info atomic.Pointer[lobbyMsg] // what QueryLobby is told
 
 	hosting bool
 	early   bool          // StartNow closed: start with whoever is in
@@ -246,6 +249,7 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 		case cmd := <-l.ctl:
 			cmd.reply <- cmd.f(l)
 		}
+		l.info.Store(l.infoMsg())
 		l.autoReady()
 		if l.mayStart() {
 			if open := l.capacity - len(l.roster); open > 0 {
@@ -270,6 +274,7 @@ func (l *lobby) inRoster() bool {
 }
 
 func (l *lobby) advertise() {
+	l.info.Store(l.infoMsg())
 	if l.d == nil {
 		return
 	}

@@ -20,6 +20,7 @@ const (
 	lobbyRedirect = "redirect" // member -> joiner: the host is Players[0]
 	lobbyColour   = "colour"   // member -> host: seat me at colour C if it is free
 	lobbyReady    = "ready"    // member -> host: I am (R) or am not ready for table version V
+	lobbyInfo     = "info"     // host -> asker, on InfoProtocolID: my game (Name, Free, Rules)
 )
 
 // lobbyMsg is a KindLobby frame body (JSON: small, rare, easy to debug).
@@ -98,7 +99,7 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 		return lobbyMsg{}, fmt.Errorf("%w: %s", errLobbyMsg, fmt.Sprintf(f, a...))
 	}
 	switch m.T {
-	case lobbyJoin, lobbyRoster, lobbyStart, lobbyFull, lobbyRedirect, lobbyColour, lobbyReady:
+	case lobbyJoin, lobbyRoster, lobbyStart, lobbyFull, lobbyRedirect, lobbyColour, lobbyReady, lobbyInfo:
 	default:
 		return bad("type %q", m.T)
 	}
@@ -119,7 +120,7 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	}
 	if m.Rules != "" {
 		r, err := engine.ParseRules(m.Rules)
-		if err != nil || r.String() != m.Rules || m.T != lobbyRoster {
+		if err != nil || r.String() != m.Rules || (m.T != lobbyRoster && m.T != lobbyInfo) {
 			return bad("rules %q in a %s", m.Rules, m.T)
 		}
 	}

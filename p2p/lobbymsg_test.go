@@ -17,6 +17,7 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 			Bots: []botEntry{{Colour: 0, Kind: "random"}, {Colour: 3, Kind: "greedy"}}, Rules: "takeoff=six,overshoot=stay,stack=off,flyjump=on", Ver: 7},
 		{T: lobbyColour, Lobby: "g", Colour: 3},
 		{T: lobbyReady, Lobby: "g", Ready: true, Ver: 9},
+		{T: lobbyInfo, Lobby: "g", Name: "Ada", Free: 2, Rules: "takeoff=even,overshoot=bounce,stack=on,flyjump=off"},
 	}
 	for _, m := range cases {
 		got, err := decodeLobbyMsg(encodeLobbyMsg(m))
@@ -69,6 +70,7 @@ func FuzzDecodeLobbyMsg(f *testing.F) {
 	f.Add([]byte(`{"t":"start","l":"g","p":[{"id":"x"}],"s":"AQ=="}`))
 	f.Add([]byte(`{"t":"colour","l":"g","c":2}`))
 	f.Add([]byte(`{"t":"ready","l":"g","r":true,"v":4}`))
+	f.Add([]byte(`{"t":"info","l":"g","n":"Ada","f":1,"ru":"takeoff=six,overshoot=bounce,stack=on,flyjump=off"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeLobbyMsg(b)
 		if err != nil {

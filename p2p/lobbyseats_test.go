@@ -243,3 +243,45 @@ func TestLobbyReadyGatesStart(t *testing.T) {
 		t.Errorf("control after the lobby: %v", err)
 	}
 }
+
+// A peer reached only by address is asked for its game: while it creates
+// one it names the lobby, its seats and rules; once the game starts it
+// names none.
+func TestQueryLobby(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	host, asker := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	connectPair(t, asker, host)
+	if _, err := QueryLobby(ctx, asker.Host(), host.Host().ID()); err == nil {
+		t.Fatal("a peer outside any lobby named a game")
+	}
+	rules := engine.Rules{Takeoff: engine.TakeoffFiveSix}
+	ctl := NewLobbyControl(nil)
+	views := make(chan LobbyView, 64)
+	done := make(chan error, 1)
+	go func() {
+		_, err := RunLobby(ctx, host, nil, nil, LobbyConfig{Player: "Ada", Lobby: "friday", Players: 3, Bots: 1, Rules: rules,
+			Create: true, Control: ctl, OnChange: func(v LobbyView) { views <- v }, Logger: testLogger(t)})
+		done <- err
+	}()
+	<-views
+	info, err := QueryLobby(ctx, asker.Host(), host.Host().ID())
+	if err != nil || info != (LobbyInfo{Lobby: "friday", Name: "Ada", Free: 2, Rules: rules}) {
+		t.Fatalf("info %+v, %v", info, err)
+	}
+	if err := ctl.SetSeat(engine.Blue, "greedy"); err != nil {
+		t.Fatal(err)
+	}
+	<-views
+	if info, err := QueryLobby(ctx, asker.Host(), host.Host().ID()); err != nil || info.Free != 1 {
+		t.Fatalf("after a bot took a seat: %+v, %v", info, err)
+	}
+	if _, err := decodeLobbyInfo(encodeLobbyMsg(lobbyMsg{T: lobbyFull, Lobby: "friday"})); !errors.Is(err, errLobbyMsg) {
+		t.Errorf("a full message read as game info: %v", err)
+	}
+	cancel()
+	<-done
+}
