@@ -124,6 +124,8 @@ type NetSession struct {
 	// hostView is the last table of a lobby this player created: a
 	// rematch opens it again with the same bots, seats and rules.
 	hostView *p2p.LobbyView
+	// peerGames are the games of peers reached by address, as they said.
+	peerGames map[peer.ID]p2p.LobbyInfo
 }
 
 // NewNet starts the host, the transport and discovery, and emits the lobby.

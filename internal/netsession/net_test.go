@@ -486,3 +486,71 @@ func TestNetStartEarly(t *testing.T) {
 		}
 	}
 }
+
+// Without multicast, a game is still listed by its name: to a player who
+// connected to its creator, and to one the creator connected to, who is
+// told so and joins it from the lobby.
+func TestNetGameListedByAddress(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b, c := newNetTestOpts(t, "Ann", true), newNetTestOpts(t, "Bob", true), newNetTestOpts(t, "Cy", true)
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Green, "random"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(20 * time.Second) // a hang guard, not a speed claim
+	lobby := ""
+	for lobby == "" {
+		select {
+		case e := <-a.Events():
+			if u, ok := e.(ui.TableUpdate); ok {
+				lobby = u.GameID
+			}
+		case <-deadline:
+			t.Fatal("no table for the created game")
+		}
+	}
+	listed := func(s *NetSession, who string, needNotice bool) {
+		t.Helper()
+		var told, seen bool
+		for !seen || (needNotice && !told) {
+			select {
+			case e := <-s.Events():
+				switch e := e.(type) {
+				case ui.Notice:
+					told = told || strings.Contains(e.Text, "Ann connected to you") && strings.Contains(e.Text, lobby)
+				case ui.LobbyUpdate:
+					for _, g := range e.Games {
+						seen = seen || (g.ID == lobby && g.Host.ID == a.ID().String() && g.Host.Name == "Ann")
+					}
+				}
+			case <-deadline:
+				t.Fatalf("%s: game listed %v, told %v", who, seen, told)
+			}
+		}
+	}
+	if err := b.Connect(a.Addrs()[0]); err != nil {
+		t.Fatal(err)
+	}
+	listed(b, "Bob, who dialled Ann", false)
+	if err := a.Connect(c.Addrs()[0]); err != nil {
+		t.Fatal(err)
+	}
+	listed(c, "Cy, whom Ann dialled", true)
+	if err := c.Join(lobby); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case e := <-c.Events():
+			if u, ok := e.(ui.TableUpdate); ok && u.Seats[engine.Blue].You && !u.Started {
+				return // seated at the first free colour of Ann's game
+			}
+		case <-deadline:
+			t.Fatal("Cy never sat at Ann's table")
+		}
+	}
+}

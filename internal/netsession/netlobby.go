@@ -1,7 +1,9 @@
 package netsession
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"time"
 
@@ -27,9 +29,52 @@ func (s *NetSession) watchLobby() {
 			return
 		case <-changes:
 		case <-tick.C:
+			s.askPeers()
 		}
 		s.emitLobby()
 	}
+}
+
+// askPeers asks every connected peer that no advert covers (reached by
+// address, ours or theirs) which game it creates: mDNS lists the others.
+// A peer that dialled us to offer its game is remembered like one we
+// dialled, so joining it asks it directly, and the player is told.
+func (s *NetSession) askPeers() {
+	s.mu.Lock()
+	idle := s.mode == modeIdle && !s.closed
+	s.mu.Unlock()
+	if !idle {
+		return
+	}
+	advertised := map[peer.ID]bool{s.self: true}
+	if s.d != nil {
+		for _, ad := range s.d.Peers() {
+			advertised[ad.ID] = true
+		}
+	}
+	found := map[peer.ID]p2p.LobbyInfo{}
+	for _, id := range s.h.Network().Peers() {
+		if advertised[id] {
+			continue
+		}
+		if info, err := p2p.QueryLobby(s.ctx, s.h, id); err == nil && info.Free > 0 {
+			found[id] = info
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, info := range found {
+		if info.Name != "" {
+			s.names[id] = info.Name
+		}
+		if slices.ContainsFunc(s.manual, func(a peer.AddrInfo) bool { return a.ID == id }) {
+			continue
+		}
+		s.manual = append(s.manual, peer.AddrInfo{ID: id, Addrs: s.h.Peerstore().Addrs(id)})
+		s.log.Info("a peer that connected to us offers its game", "peer", id, "lobby", info.Lobby)
+		s.q.push(ui.Notice{Text: fmt.Sprintf("%s connected to you and offers the game %q: join it from the lobby", info.Name, info.Lobby)})
+	}
+	s.peerGames = found
 }
 
 // emitLobby sends the lobby as it is now, if it changed.
@@ -86,6 +131,17 @@ func (s *NetSession) emitLobby() {
 		}
 		seen[info.ID] = true
 		u.Players = append(u.Players, p)
+	}
+	for id, info := range s.peerGames {
+		if slices.ContainsFunc(u.Games, func(g ui.Game) bool { return g.ID == info.Lobby }) {
+			continue
+		}
+		host := ui.Peer{ID: id.String(), Name: info.Name}
+		if i := slices.IndexFunc(u.Players, func(p ui.Peer) bool { return p.ID == id.String() }); i >= 0 {
+			host = u.Players[i]
+		}
+		// The creator tells its open seats; the rest are taken or bots.
+		u.Games = append(u.Games, ui.Game{ID: info.Lobby, Host: host, Taken: engine.NumColours - info.Free, Rules: info.Rules})
 	}
 	sort.Slice(u.Games, func(i, j int) bool { return u.Games[i].ID < u.Games[j].ID })
 	if s.lastLobby != nil && reflect.DeepEqual(*s.lastLobby, u) {
