@@ -25,6 +25,24 @@ package engine
 // 32.4%, two 33.5%, three 33.1% (2,000 games each, ±2%): the evaluation,
 // not the depth, limits the bot, and two layers cost about 1 ms a move.
 //
+// Tried in a second round (TestExpertTune: every variant on the same
+// 2,000-3,000 four-player games, seats rotated), none clear of the noise
+// of about ±2%: the greedy bot's own choice as the opponent model at one
+// and two layers (32.6%, 32.5% against 32.6%); the utility as the
+// opponents' mean alone, or weighted up to three times (31.8-34.1%); a
+// progress table that charges a capture hazard per roll on the shared
+// track (32.6% at 2.5%/roll, 30.0% at 20%); a bonus for capturing (the
+// expert takes 63% of its chances to capture, greedy 83%; forcing every
+// capture fell to 29.2%); stack weight 80 or 96 (34.3%, 30.6% against
+// 33.9%); a stack's risk weighted 0.5 to 3 times a lone plane's (best
+// 0.75: 35.0% against 34.1%; 0 fell to 27.1%, 3 to 28.1%); and truncated
+// greedy rollouts from each outcome (8-16 rollouts of 24-48 rolls: 15%
+// and 9%, the few futures overfit the dice).
+// TestExpertDiag shows where the games go: the expert stacks half again
+// as often as greedy (12.6 against 8.3 stack moves a game) and so loses
+// more planes per capture (7.0 against 5.4 a game, from about as many
+// captures, 4.8 against 4.5).
+//
 // Budget: iterative deepening by chance layers, bounded by a count of
 // evaluated leaves, never by a clock, so the move depends only on the
 // inputs. A layer is started only while the leaves spent so far, times
