@@ -26,7 +26,7 @@ package engine
 // not the depth, limits the bot, and two layers cost about 1 ms a move.
 //
 // Tried in a second round (TestExpertTune: every variant on the same
-// 2,000-3,000 four-player games, seats rotated), none clear of the noise
+// 600-3,000 four-player games, seats rotated), none clear of the noise
 // of about ±2%: the greedy bot's own choice as the opponent model at one
 // and two layers (32.6%, 32.5% against 32.6%); the utility as the
 // opponents' mean alone, or weighted up to three times (31.8-34.1%); a
