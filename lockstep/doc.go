@@ -62,7 +62,8 @@
 //
 // Ready.Events tell the driver what happened, in order: EventSetupConfirmed,
 // EventGameStarted (first player), EventWaiting (whose input is awaited),
-// EventRolled, EventYourMove (the local player must Choose), EventMoved (with
+// EventYourRoll (without AutoRoll the local player must Roll: every roll of
+// its own, the extra roll after its own 6 too), EventRolled, EventYourMove (the local player must Choose), EventMoved (with
 // engine.Result), EventTurnPassed, EventAbsent (a bot plays the seat from a
 // roll on), EventReturned, EventCheating (culprit, kind, detail),
 // EventStateMismatch, EventRolledBack (this node had gone on alone while the
