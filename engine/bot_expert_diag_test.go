@@ -1,3 +1,5 @@
+//go:build experttune
+
 package engine
 
 import (
@@ -13,7 +15,7 @@ var diagSpec = flag.String("expert.diag", "", "diagnose: expert spec to play aga
 // suffered and made, passes, penalties, stacked moves, plies.
 func TestExpertDiag(t *testing.T) {
 	if *diagSpec == "" {
-		t.Skip("diagnostics: run with -expert.diag")
+		t.Skip("name the expert with -expert.diag, e.g. base")
 	}
 	type counts struct{ capChances, capTaken, games, wins, captured, capturedEv, captures, passes, penalties, stackMoves, moves, taxis int }
 	var c [2]counts // 0 expert, 1 greedy (sum of three)

@@ -1,3 +1,5 @@
+//go:build experttune
+
 package engine
 
 import (
@@ -46,10 +48,13 @@ func tuneBot(t testing.TB, spec string) *expertBot {
 // seats, rotated game by game) and reports each one's wins and its paired
 // difference from the first variant.
 //
-//	go test ./engine -run TestExpertTune -expert.tune 'base;d=1' -expert.games 400
+//	go test -tags experttune ./engine -run TestExpertTune -expert.tune 'base;d=1' -expert.games 400
+//
+// It and TestExpertDiag are behind the experttune build tag: they are
+// tools that take minutes, not tests of the default run.
 func TestExpertTune(t *testing.T) {
 	if *tuneVariants == "" {
-		t.Skip("tuning: run with -expert.tune")
+		t.Skip("name the variants with -expert.tune")
 	}
 	specs := strings.Split(*tuneVariants, ";")
 	kinds := strings.Split(*tuneLineup, ",")
