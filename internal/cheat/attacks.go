@@ -87,6 +87,13 @@ func (p *Peer) attack(ctx context.Context) {
 				return
 			}
 		}
+	case "move-alone":
+		// A manual player's move message (no link) while another is to move.
+		if othersMove {
+			p.inject(&Msg{Kind: KindMove, K: k, State: hist, HasMove: true,
+				Move: Move{uint8(engine.PlaneMove), uint8(p.colour), 0}})
+			p.done(name, "sent a move message for %s while %s was to move", p.colour, st.Pos.ToMove())
+		}
 	case "stale":
 		if othersMove {
 			p.inject(&Msg{Kind: KindReveal, K: k - 2, Link: p.chain.Link(k - 1), State: hist})

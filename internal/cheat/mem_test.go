@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -116,11 +117,12 @@ func memGame(t *testing.T, attacks []string) (honest map[peer.ID][]lockstep.Even
 // over a perfect network, is named by all three honest nodes, and they end
 // on one history: the cheater's own chain stays consistent on the wire.
 func TestMemAttacks(t *testing.T) {
-	attacks := []string{"bad-reveal", "out-of-turn", "wrong-seat", "illegal-move", "stale", "replay"}
+	attacks := []string{"bad-reveal", "out-of-turn", "wrong-seat", "illegal-move", "stale", "replay", "move-alone"}
 	honest, hist, out, cheater := memGame(t, attacks)
 	t.Logf("cheater:\n%s", out)
 	want := map[string]lockstep.Cheat{"bad-reveal": lockstep.CheatBadReveal, "out-of-turn": lockstep.CheatOutOfTurn,
-		"wrong-seat": lockstep.CheatWrongSeat, "illegal-move": lockstep.CheatIllegalMove, "stale": lockstep.CheatStaleMessage}
+		"wrong-seat": lockstep.CheatWrongSeat, "illegal-move": lockstep.CheatIllegalMove, "stale": lockstep.CheatStaleMessage,
+		"move-alone": lockstep.CheatOutOfTurn}
 	var first [32]byte
 	k := 0
 	for id, evs := range honest {
@@ -129,9 +131,14 @@ func TestMemAttacks(t *testing.T) {
 				t.Errorf("attack %s never made", a)
 				continue
 			}
+			// Attacks of one kind are told apart by the roll they were made at.
+			detail := ""
+			if m := regexp.MustCompile(`attack ` + a + ` roll=(\d+)`).FindStringSubmatch(out); m != nil && a == "move-alone" {
+				detail = "for roll " + m[1] + " "
+			}
 			found := false
 			for _, e := range evs {
-				found = found || (e.Kind == lockstep.EventCheating && e.Cheat == kind && e.Peer == cheater)
+				found = found || (e.Kind == lockstep.EventCheating && e.Cheat == kind && e.Peer == cheater && strings.Contains(e.Detail, detail))
 			}
 			if !found {
 				t.Errorf("%s: %s not named", id, a)

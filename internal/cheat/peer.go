@@ -38,7 +38,7 @@ type Config struct {
 // Attacks lists every attack by name, each with when it can run.
 var Attacks = []string{
 	"copied-chain", "equivocation", // whole-game attacks: they must come first
-	"bad-reveal", "out-of-turn", "wrong-seat", "illegal-move", "stale", "replay",
+	"bad-reveal", "out-of-turn", "wrong-seat", "illegal-move", "stale", "replay", "move-alone",
 	"garbage", "oversized", "chat-flood", "spoof-mdns", "conn-flood", "never-ending",
 }
 
