@@ -377,11 +377,12 @@ func (n *Node) myLink(k uint64) (link, anchor [32]byte, hasAnchor bool) {
 	return link, anchor, hasAnchor
 }
 
-// supersede handles a sender that rolled back: its tentative reveals for
-// later rolls sit in its queue before its new reveal for roll limit or an
-// earlier one (or a move message for an earlier roll). The later reveal of an earlier roll supersedes them: they are
-// skipped (never applied) and the new one is returned. Honest senders that
-// never rolled back never produce this pattern.
+// supersede handles a sender that rolled back: its tentative reveals (and
+// move messages) for later rolls sit in its queue before its new reveal for
+// roll limit or an earlier one, or its move message for an earlier roll.
+// The later message of an earlier roll supersedes them: they are skipped
+// (never applied) and the new one is returned. Honest senders that never
+// rolled back never produce this pattern.
 func (g *game) supersede(p *player, limit uint64) *message {
 	for j := p.next + 1; j < len(p.msgs); j++ {
 		if m := p.msgs[j]; m.kind == kindReveal && m.k <= limit || m.kind == kindMove && m.k < limit {
