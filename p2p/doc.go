@@ -54,14 +54,19 @@
 // of unknown kind, an application frame from a peer outside SetMembers, or
 // an undecodable chat/lobby message is dropped, logged and counted; 8 such
 // strikes in 10 s disconnect the peer and refuse it for 30 s. A frame too
-// large resets the stream at once (it cannot be resynchronised).
+// large resets the stream at once (it cannot be resynchronised). Below
+// the streams, more than 20 inbound connection attempts from one IP in
+// 10 s (loopback excepted) get that IP refused for 30 s, named once in the
+// log given as HostConfig.Logger.
 //
 // # Layers, bottom up
 //
 //	identity.go   Ed25519 key on disk (mode 0600)
 //	host.go       libp2p host with the game's options
+//	gater.go      the host's gater: an IP flooding us with connections is refused a while
 //	frame.go      frame codec
 //	transport.go  one stream per peer, heartbeat, deadlines, strikes
+//	redial.go     re-dial away members past libp2p's backoff
 //	connect.go    manual connect: multiaddr, or host:port + Noise probe
 //	txt.go        mDNS TXT record encoding and its parser
 //	discovery.go  mDNS advertise + continuous query with expiry

@@ -3,6 +3,7 @@ package p2p
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"time"
@@ -32,18 +33,28 @@ type HostConfig struct {
 	ListenIPs []net.IP
 	// Port for both TCP and QUIC; 0 picks a free one.
 	Port int
+	// Logger receives the host's own events (a connection flood refused);
+	// nil discards them.
+	Logger *slog.Logger
 }
 
 // NewHost builds a libp2p host for a LAN game: TCP and QUIC on the given
 // addresses, Noise, yamux; relay, NAT port mapping, AutoNAT, hole punching
-// and metrics off; resource limits sized for a handful of players.
+// and metrics off; resource limits sized for a handful of players; an IP
+// flooding us with connection attempts is refused for a while (gater.go).
 func NewHost(cfg HostConfig) (host.Host, error) {
 	if cfg.Identity == nil {
 		return nil, errors.New("p2p: NewHost needs an identity (see LoadOrCreateIdentity)")
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	self, err := peer.IDFromPrivateKey(cfg.Identity)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: NewHost: the identity has no peer ID: %w", err)
+	}
 	ips := cfg.ListenIPs
 	if len(ips) == 0 {
-		var err error
 		if ips, err = LANAddrs(); err != nil {
 			return nil, err
 		}
@@ -81,6 +92,7 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 		libp2p.DisableIdentifyAddressDiscovery(),
 		libp2p.ResourceManager(rm),
 		libp2p.ConnectionManager(cm),
+		libp2p.ConnectionGater(newFloodGater(cfg.Logger.With("self", short(self)), time.Now)),
 		libp2p.Ping(true),
 		libp2p.UserAgent("aeroplane/"+ProtocolVersion),
 		libp2p.WithDialTimeout(5*time.Second),

@@ -93,25 +93,28 @@ func checkNamed(t *testing.T, honest []*peer, cheater *peer, id string, attacks 
 	}
 }
 
-// checkFloods: a fresh identity's game frames are struck as "not in the
-// game", a never-ending frame ends in a heartbeat timeout; a peer that
-// refused the connection outright (resource limits) is fine too, and the
-// test says so.
-func checkFloods(t *testing.T, honest []*peer, cheater *peer) {
+// checkFloods: the cheater's 100 bare TCP connections and 8 fresh
+// identities come from one IP within a second or two, past the host's flood
+// limit (20 in 10 s): every honest peer names that IP in its log and
+// refuses it for a while. A fresh identity that got a stream in before the
+// ban has its game frames struck as "not in the game"; a never-ending frame
+// ends in a heartbeat timeout.
+func checkFloods(t *testing.T, honest []*peer, cheater *peer, cheaterIP net.IP) {
 	t.Helper()
 	out := cheater.stdout.String()
+	flood := regexp.MustCompile(`level=WARN msg="connection flood from ` + regexp.QuoteMeta(cheaterIP.String()) + `: refusing for \d+ s"`)
 	for _, p := range honest {
 		id, log := p.id(), p.stderr.String()
 		m := regexp.MustCompile(`conn-flood to ` + id + `: tcp=(\d+) streams=(\d+)`).FindStringSubmatch(out)
 		switch {
 		case m == nil:
 			t.Errorf("the cheater did not report its connection flood on peer %d", p.i)
-		case m[2] == "0":
-			t.Logf("peer %d refused every flooding identity's stream (%s bare TCP connections were accepted)", p.i, m[1])
-		case !strings.Contains(log, `why="application frame from a peer not in the game"`):
+		case !flood.MatchString(log):
+			t.Errorf("peer %d: the connection flood from %s (%s bare TCP connections, %s streams) was not named (no %q in its log)", p.i, cheaterIP, m[1], m[2], flood)
+		case m[2] != "0" && !strings.Contains(log, `why="application frame from a peer not in the game"`):
 			t.Errorf("peer %d took %s streams from strangers and logged no strike", p.i, m[2])
 		default:
-			t.Logf("peer %d struck the flooding identities (%s streams, %s bare TCP)", p.i, m[2], m[1])
+			t.Logf("peer %d named the flood from %s (%s bare TCP connections made, %s streams got through)", p.i, cheaterIP, m[1], m[2])
 		}
 		n := regexp.MustCompile(`never-ending to ` + id + `: from (\S+)`).FindStringSubmatch(out)
 		switch {
@@ -160,7 +163,7 @@ func TestCheaterOverLAN(t *testing.T) {
 	}
 	t.Logf("cheater's account:\n%s", cheater.stdout.String())
 	checkNamed(t, honest, cheater, id, attacks)
-	checkFloods(t, honest, cheater)
+	checkFloods(t, honest, cheater, lan.Addr(3))
 	checkSpoof(t, honest, lan.Addr(3))
 	for _, p := range honest {
 		if strings.Contains(p.stderr.String(), "event halted") {

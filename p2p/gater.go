@@ -1,0 +1,148 @@
+package p2p
+
+import (
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/control"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+)
+
+// Refusing connection floods.
+//
+// The resource manager caps how many connections are open at once, but a
+// peer that opens and drops connections in a loop (or leaves bare TCP
+// connections that never speak) still costs us a handshake attempt each,
+// and nobody would ever hear of it. So the host's connection gater counts
+// inbound connection attempts per remote IP, before any handshake, and
+// refuses an IP for a while once it goes past floodLimit attempts in
+// floodWindow, saying so once in the log.
+//
+// The limits are generous: a LAN game sees a few connections per peer per
+// minute (TCP and QUIC may race, discovery may dial as manual connect
+// does), and a legitimate reconnect after a pulled cable, or a restarted
+// client, must never be refused.
+const (
+	floodLimit  = 20
+	floodWindow = 10 * time.Second
+	floodBan    = 30 * time.Second
+	// floodTracked bounds the IPs remembered; past it, idle ones are
+	// forgotten first (a LAN has a handful of peers).
+	floodTracked = 256
+)
+
+// floodGater is the host's connmgr.ConnectionGater. Only accepts are
+// judged: dials are ours, and peer-level misbehaviour is the transport's
+// business (strikes).
+//
+// Loopback is never counted. InterceptAccept runs before the handshake, so
+// the only name a connection has is its address, and every peer on this
+// machine shares 127.0.0.1: a single-machine game, the p2p tests and the
+// perf harness run many hosts there. A flooder on this machine could hurt
+// us in simpler ways anyway. Test LANs give each peer its own namespace
+// and address, so they are counted like a real LAN.
+type floodGater struct {
+	log *slog.Logger
+	now func() time.Time
+
+	limit  int
+	window time.Duration
+	ban    time.Duration
+
+	mu  sync.Mutex
+	ips map[netip.Addr]*floodRecord
+}
+
+type floodRecord struct {
+	attempts    []time.Time // within the window, oldest first
+	bannedUntil time.Time
+	refused     int // attempts refused during the current ban
+}
+
+func newFloodGater(log *slog.Logger, now func() time.Time) *floodGater {
+	return &floodGater{log: log, now: now, limit: floodLimit, window: floodWindow, ban: floodBan,
+		ips: map[netip.Addr]*floodRecord{}}
+}
+
+// allow records one inbound attempt from ip and says whether to take it.
+func (g *floodGater) allow(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	if ip.IsLoopback() {
+		return true
+	}
+	now := g.now()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.ips[ip]
+	if r == nil {
+		g.forgetIdle(now)
+		r = &floodRecord{}
+		g.ips[ip] = r
+	}
+	if now.Before(r.bannedUntil) {
+		r.refused++
+		return false
+	}
+	if !r.bannedUntil.IsZero() {
+		// The ban is over: start counting afresh, so that one more attempt
+		// does not ban again at once.
+		g.log.Info("connection flood over: accepting again", "ip", ip.String(), "refused", r.refused)
+		r.bannedUntil, r.refused, r.attempts = time.Time{}, 0, r.attempts[:0]
+	}
+	i := 0
+	for i < len(r.attempts) && now.Sub(r.attempts[i]) >= g.window {
+		i++
+	}
+	r.attempts = append(r.attempts[:0], r.attempts[i:]...)
+	if len(r.attempts) >= g.limit {
+		r.bannedUntil, r.refused, r.attempts = now.Add(g.ban), 1, r.attempts[:0]
+		// One warning per ban: a flood of thousands must not flood the log.
+		g.log.Warn(fmt.Sprintf("connection flood from %s: refusing for %d s", ip, int(g.ban/time.Second)),
+			"ip", ip.String(), "attempts", g.limit+1, "window", g.window)
+		return false
+	}
+	r.attempts = append(r.attempts, now)
+	return true
+}
+
+// forgetIdle drops records that can no longer matter once too many are
+// kept: not banned and no attempt within the window. Called with g.mu held.
+func (g *floodGater) forgetIdle(now time.Time) {
+	if len(g.ips) < floodTracked {
+		return
+	}
+	for ip, r := range g.ips {
+		if !now.Before(r.bannedUntil) && (len(r.attempts) == 0 || now.Sub(r.attempts[len(r.attempts)-1]) >= g.window) {
+			delete(g.ips, ip)
+		}
+	}
+}
+
+// InterceptAccept judges an inbound connection by its remote IP. An
+// address without an IP (none on a LAN host) is let through.
+func (g *floodGater) InterceptAccept(c network.ConnMultiaddrs) bool {
+	ip, err := manet.ToIP(c.RemoteMultiaddr())
+	if err != nil {
+		return true
+	}
+	a, ok := netip.AddrFromSlice(ip)
+	if !ok {
+		return true
+	}
+	return g.allow(a)
+}
+
+func (g *floodGater) InterceptPeerDial(peer.ID) bool               { return true }
+func (g *floodGater) InterceptAddrDial(peer.ID, ma.Multiaddr) bool { return true }
+func (g *floodGater) InterceptSecured(network.Direction, peer.ID, network.ConnMultiaddrs) bool {
+	return true
+}
+func (g *floodGater) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) {
+	return true, 0
+}
