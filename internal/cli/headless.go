@@ -136,7 +136,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	if err != nil {
 		return err
 	}
-	h, err := p2p.NewHost(p2p.HostConfig{Identity: key})
+	h, err := p2p.NewHost(p2p.HostConfig{Identity: key, Logger: logger})
 	if err != nil {
 		return err
 	}
