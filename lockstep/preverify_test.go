@@ -328,3 +328,34 @@ func BenchmarkVerifier(b *testing.B) {
 		}
 	}
 }
+
+// Verify and SignedBy take any bytes a peer sends: they never panic, and
+// whatever Verify vouches for is a message whose signature the node's own
+// check accepts, signed by the player SignedBy names.
+func FuzzPreverify(f *testing.F) {
+	ids, keys := preKeys(f, 2)
+	setup := preSetup(ids, "pre")
+	good := firstFrame(f, preNodes(f, setup, ids, keys)[0])
+	f.Add(good)
+	f.Add((&have{game: setup.GameID(), seqs: []uint64{1, 0}}).encode())
+	f.Add([]byte{})
+	v, err := NewVerifier(setup)
+	if err != nil {
+		f.Fatal(err)
+	}
+	keysOf := newKeyCache()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		from := SignedBy(data)
+		vf, ok := v.Verify(data)
+		if !ok {
+			return
+		}
+		if vf.from != from || !bytes.Equal(vf.raw, data) {
+			t.Fatalf("vouched for a frame from %q, SignedBy says %q", vf.from, from)
+		}
+		m, err := decodeMessage(data)
+		if err != nil || !keysOf.verify(m.from, m.signedPart(), m.sig) {
+			t.Fatalf("vouched for a frame the node's own check refuses (%v)", err)
+		}
+	})
+}
