@@ -25,7 +25,11 @@
 // (LobbyUpdate, TableUpdate, GameStarted, DiceWaiting, Rolled, Moved,
 // ChatLine, Presence, CheatDetected, GameOver, Notice, Resync). SoloSession plays
 // a person against bots offline with engine.Rand dice; the networked
-// session (lockstep over p2p) implements the same interface.
+// session (lockstep over p2p) implements the same interface, and also
+// SeatChooser (ChooseColour, SetReady): with it, the table's c key asks
+// for the colour under the cursor (or the next free one) and r toggles
+// the player's ready; the creator's lobby decides and answers with a
+// TableUpdate.
 //
 // Everything a peer chooses (names, chat, peer IDs, addresses, notices)
 // is hostile: it goes through clean before it is drawn. Keys are defined
