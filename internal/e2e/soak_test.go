@@ -275,14 +275,15 @@ func soakRow(ps []*soakProc, g int) string {
 
 // Flat, for one process: over the last window of games (50 of 300, a
 // third of a short run), the maximum of each measure is at most the
-// maximum over the first window plus a margin:
-//   - goroutines +20: a libp2p host's count moves with connection
-//     housekeeping (dials, stream handlers, timers) by a handful; a leak of
-//     one goroutine per game would add ~250 between the windows, one per
-//     ten games ~25.
-//   - live heap (after a GC) +8 MiB: a finished game's state is
+// maximum over the first window plus a margin of about three times the
+// noise a 300-game run showed (per process: goroutines within 4, live heap
+// within 0.4 MiB, RSS within 3 MiB):
+//   - goroutines +10: libp2p's housekeeping (dials, stream handlers,
+//     timers) moves the count by a few; a leak of one goroutine per game
+//     would add ~250 between the windows, one per 25 games ~10.
+//   - live heap (after a GC) +4 MiB: a finished game's state is
 //     ~100 KiB (its log and node); keeping every game would add ~25 MiB.
-//   - resident memory x1.25 +16 MiB: the Go runtime returns freed pages to
+//   - resident memory x1.1 +8 MiB: the Go runtime returns freed pages to
 //     the kernel lazily, so RSS lags and is noisier than the heap; it is
 //     the backstop for memory outside the Go heap.
 //
@@ -301,11 +302,11 @@ func soakFlat(series []soakSample) error {
 	}
 	e, l := peak(early), peak(late)
 	switch {
-	case l.goroutines > e.goroutines+20:
+	case l.goroutines > e.goroutines+10:
 		return fmt.Errorf("goroutines grow: up to %d in the first %d games, %d in the last %d", e.goroutines, w, l.goroutines, w)
-	case l.heap > e.heap+8:
+	case l.heap > e.heap+4:
 		return fmt.Errorf("live heap grows: up to %.1f MiB in the first %d games, %.1f MiB in the last %d", e.heap, w, l.heap, w)
-	case l.rss > e.rss*1.25+16:
+	case l.rss > e.rss*1.1+8:
 		return fmt.Errorf("resident memory grows: up to %.1f MiB in the first %d games, %.1f MiB in the last %d", e.rss, w, l.rss, w)
 	}
 	return nil
