@@ -35,6 +35,9 @@
 // with the seats taken, all ready; the open ones are left out. Without
 // LobbyConfig.ManualReady a player is ready by itself (headless peers);
 // with it, LobbyControl.SetReady says so.
+// A player that leaves a lobby while staying connected (it goes to
+// another game) says so, and its seat is free at once; a creator that
+// leaves tells its players the lobby is gone.
 // SessionConfig.ManualRoll makes the player Roll (by Do) at EventYourRoll
 // instead of revealing its share of its own rolls at once.
 // p2p.DialableAddrs(h) is what a player reads out to another whose

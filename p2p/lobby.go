@@ -232,6 +232,7 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 		}
 		select {
 		case <-ctx.Done():
+			l.leave()
 			return LobbyResult{}, ctx.Err()
 		case <-tick.C:
 		case <-changes:
@@ -425,6 +426,22 @@ func (l *lobby) peerEvent(ev PeerEvent) {
 	}
 }
 
+// leave tells the others that this player left the lobby while staying
+// connected (it joins or creates another game): the host frees its seat;
+// a host's members look for the lobby again.
+func (l *lobby) leave() {
+	msg := encodeLobbyMsg(lobbyMsg{T: lobbyLeave, Lobby: l.cfg.Lobby})
+	switch {
+	case l.hosting:
+		for _, r := range l.roster[1:] {
+			id, _ := peer.Decode(r.ID)
+			_ = l.t.Send(id, KindLobby, msg)
+		}
+	case l.host != "" && l.inRoster():
+		_ = l.t.Send(l.host, KindLobby, msg)
+	}
+}
+
 func (l *lobby) sendRoster() {
 	m := lobbyMsg{T: lobbyRoster, Lobby: l.cfg.Lobby, Players: l.roster, Free: l.capacity - len(l.roster),
 		Rules: l.rules.String(), Ver: l.ver}
@@ -518,6 +535,8 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 			return LobbyResult{}, false, nil
 		}
 		return l.started(m)
+	case lobbyLeave:
+		l.peerEvent(PeerEvent{Peer: in.From}) // as if it went down
 	}
 	return LobbyResult{}, false, nil
 }

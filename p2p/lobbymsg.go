@@ -21,6 +21,7 @@ const (
 	lobbyColour   = "colour"   // member -> host: seat me at colour C if it is free
 	lobbyReady    = "ready"    // member -> host: I am (R) or am not ready for table version V
 	lobbyInfo     = "info"     // host -> asker, on InfoProtocolID: my game (Name, Free, Rules)
+	lobbyLeave    = "leave"    // member -> host: I left (my seat is free); host -> members: the lobby is gone
 )
 
 // lobbyMsg is a KindLobby frame body (JSON: small, rare, easy to debug).
@@ -99,7 +100,7 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 		return lobbyMsg{}, fmt.Errorf("%w: %s", errLobbyMsg, fmt.Sprintf(f, a...))
 	}
 	switch m.T {
-	case lobbyJoin, lobbyRoster, lobbyStart, lobbyFull, lobbyRedirect, lobbyColour, lobbyReady, lobbyInfo:
+	case lobbyJoin, lobbyRoster, lobbyStart, lobbyFull, lobbyRedirect, lobbyColour, lobbyReady, lobbyInfo, lobbyLeave:
 	default:
 		return bad("type %q", m.T)
 	}

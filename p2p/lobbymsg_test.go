@@ -17,6 +17,7 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 			Bots: []botEntry{{Colour: 0, Kind: "random"}, {Colour: 3, Kind: "greedy"}}, Rules: "takeoff=six,overshoot=stay,stack=off,flyjump=on", Ver: 7},
 		{T: lobbyColour, Lobby: "g", Colour: 3},
 		{T: lobbyReady, Lobby: "g", Ready: true, Ver: 9},
+		{T: lobbyLeave, Lobby: "g"},
 		{T: lobbyInfo, Lobby: "g", Name: "Ada", Free: 2, Rules: "takeoff=even,overshoot=bounce,stack=on,flyjump=off"},
 	}
 	for _, m := range cases {

@@ -30,6 +30,7 @@ type seatedLobby struct {
 	errs  []error
 	wg    sync.WaitGroup
 	full  LobbyView // the creator's first view with everyone in
+	quit  []context.CancelFunc
 }
 
 var seatNames = []string{"Hana", "Arno", "Bea"}
@@ -50,7 +51,9 @@ func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
 			cfg.FindFor = time.Hour
 			cfg.Connect = []peer.AddrInfo{{ID: s.trs[0].Host().ID(), Addrs: s.trs[0].Host().Addrs()}}
 		}
-		s.wg.Go(func() { s.res[i], s.errs[i] = RunLobby(ctx, s.trs[i], nil, nil, cfg) })
+		pctx, quit := context.WithCancel(ctx)
+		s.quit = append(s.quit, quit)
+		s.wg.Go(func() { s.res[i], s.errs[i] = RunLobby(pctx, s.trs[i], nil, nil, cfg) })
 	}
 	s.full = s.wait(0, "everyone in", func(v LobbyView) bool { return len(v.Players) == n })
 	for i := 1; i < n; i++ {
@@ -284,4 +287,33 @@ func TestQueryLobby(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// A player who leaves the lobby but stays connected (it goes to another
+// game) frees its seat at once, and every ready is cleared; when the
+// creator leaves, its players see the lobby gone.
+func TestLobbyLeaveWhileConnected(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := newSeatedLobby(t, ctx, 3)
+	bea := s.colourOf(s.full, 2)
+	if err := s.ctl[1].SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	s.wait(0, "Arno ready", func(v LobbyView) bool { return s.ready(v, 1) })
+	s.quit[2]()
+	v := s.wait(1, "Bea's seat free", func(v LobbyView) bool { return len(v.Players) == 2 })
+	if !slices.Equal(v.Open, []engine.Colour{bea}) || v.Free != 1 || s.ready(v, 1) {
+		t.Errorf("after Bea left: open %v, free %d, Arno ready %v; want her colour %s open and no ready", v.Open, v.Free, s.ready(v, 1), bea)
+	}
+	if !s.trs[0].Connected(s.id(2)) {
+		t.Error("the test meant Bea to stay connected")
+	}
+	s.quit[0]()
+	s.wait(1, "the lobby gone", func(v LobbyView) bool { return len(v.Players) == 0 && v.Host == "" })
+	cancel()
+	s.wg.Wait()
 }
