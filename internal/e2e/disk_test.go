@@ -105,13 +105,8 @@ func TestUnwritableDataDir(t *testing.T) {
 	}
 	t.Logf("peer 1 refused: %s", strings.TrimSpace(tail(msg, 1)))
 	if strings.Contains(msg, " starting:") {
-		// Known bug (internal/cli/headless.go): --data is first written
-		// after the lobby, so the others start a game with a player that
-		// can never play.
-		if pending() {
-			t.Errorf("the peer joined and started a game before finding it cannot keep its log (check --data before the lobby)")
-		} else {
-			t.Logf("pending: the peer joined the game before finding --data unwritable")
-		}
+		// --data is checked at start-up, before the lobby: a peer that
+		// cannot keep its log must never take a seat in a game.
+		t.Errorf("the peer joined and started a game before finding it cannot keep its log")
 	}
 }

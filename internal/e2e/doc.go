@@ -8,6 +8,5 @@
 //
 // The package has no code outside its tests. Its tests must never touch the
 // host's network (every peer runs inside a namespace netlab made) and must
-// never weaken a check to pass: a scenario the product cannot do yet stays
-// a test, gated behind -e2e.pending, and is listed as not done.
+// never weaken a check to pass.
 package e2e

@@ -10,31 +10,27 @@ import (
 	"testing"
 )
 
-// Long forms and scenarios the product cannot pass yet stay out of the
-// default run. netlab re-runs each test in a namespace without our flags,
+// Long forms stay out of the default run. netlab re-runs each test in a namespace without our flags,
 // so TestMain hands them on in the environment.
 var (
-	soakFlag    = flag.Bool("e2e.soak", false, "run the 300-game soak")
-	longFlag    = flag.Bool("e2e.long", false, "run the long forms (more kill points, more games)")
-	pendingFlag = flag.Bool("e2e.pending", false, "run scenarios the product does not support yet (expected to fail)")
+	soakFlag = flag.Bool("e2e.soak", false, "run the 300-game soak")
+	longFlag = flag.Bool("e2e.long", false, "run the long forms (more kill points, more games)")
 )
 
 const (
-	binEnv     = "AEROPLANE_E2E_BIN"
-	soakEnv    = "AEROPLANE_E2E_SOAK"
-	longEnv    = "AEROPLANE_E2E_LONG"
-	pendingEnv = "AEROPLANE_E2E_PENDING"
+	binEnv  = "AEROPLANE_E2E_BIN"
+	soakEnv = "AEROPLANE_E2E_SOAK"
+	longEnv = "AEROPLANE_E2E_LONG"
 )
 
-func soak() bool    { return *soakFlag || os.Getenv(soakEnv) == "1" }
-func long() bool    { return *longFlag || os.Getenv(longEnv) == "1" }
-func pending() bool { return *pendingFlag || os.Getenv(pendingEnv) == "1" }
+func soak() bool { return *soakFlag || os.Getenv(soakEnv) == "1" }
+func long() bool { return *longFlag || os.Getenv(longEnv) == "1" }
 
 // TestMain builds the real aeroplane binary once for the whole run; the
 // inner runs in namespaces inherit its path through the environment.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	for env, on := range map[string]bool{soakEnv: *soakFlag, longEnv: *longFlag, pendingEnv: *pendingFlag} {
+	for env, on := range map[string]bool{soakEnv: *soakFlag, longEnv: *longFlag} {
 		if on {
 			os.Setenv(env, "1")
 		}
