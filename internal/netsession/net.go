@@ -108,9 +108,7 @@ type NetSession struct {
 	manual    []peer.AddrInfo
 	names     map[peer.ID]string
 	mode      netMode
-	draft     *struct{}  // no longer used (a game opens at once); netgame.go still clears it
 	cur       *lobbyPlan // the lobby being waited in
-	inLobby   int        // players in it, as its last view showed
 	last      *lobbyPlan // the lobby of the last game that started, for Rematch
 	jobCancel context.CancelFunc
 	gen       uint64 // bumps on every launch and on leaving a lobby
@@ -150,7 +148,7 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	if opts.Discovery.Logger == nil {
 		opts.Discovery.Logger = opts.Logger
 	}
-	h, err := p2p.NewHost(p2p.HostConfig{Identity: opts.Key, ListenIPs: opts.ListenIPs, Port: opts.Port})
+	h, err := p2p.NewHost(p2p.HostConfig{Identity: opts.Key, ListenIPs: opts.ListenIPs, Port: opts.Port, Logger: opts.Logger})
 	if err != nil {
 		return nil, err
 	}
@@ -398,7 +396,6 @@ func (s *NetSession) launch(p lobbyPlan) {
 	}
 	p.ctl = p2p.NewLobbyControl(func(v p2p.LobbyView) { s.showLobby(p, v) })
 	p.cfg.Control = p.ctl
-	s.inLobby = 0
 	s.mode = modeLobby
 	s.cur = &p
 	s.jobs <- p

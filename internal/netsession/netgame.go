@@ -64,7 +64,6 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 	s.mu.Unlock()
 	cfg.Logger = s.log
 	cfg.OnChat = s.onChat
-	cfg.OnChange = func(v p2p.LobbyView) { s.onLobbyView(p, v) }
 	res, err := p2p.RunLobby(ctx, s.t, s.d, s.chat, cfg)
 	if err != nil {
 		if s.d != nil {
@@ -152,7 +151,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 	}
 	s.last = &p
 	s.sess, s.tr, s.sessDone = sess, tr, done
-	s.mode, s.draft = modeGame, nil
+	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
 	table := s.setupTable(res.Setup, names)
 	s.mu.Unlock()
@@ -222,51 +221,4 @@ func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string) 
 			You: st.Player == s.self, Present: true, Ready: true}
 	}
 	return t
-}
-
-// seatLayout mirrors how p2p's lobby spreads n seats (players in joining
-// order, then bots): the Setup at the start is the authority.
-func seatLayout(n int) []engine.Colour {
-	switch n {
-	case 2:
-		return []engine.Colour{engine.Red, engine.Yellow}
-	case 3:
-		return []engine.Colour{engine.Red, engine.Blue, engine.Yellow}
-	}
-	return []engine.Colour{engine.Red, engine.Blue, engine.Yellow, engine.Green}
-}
-
-// onLobbyView shows the lobby's roster as the table being filled.
-func (s *NetSession) onLobbyView(p lobbyPlan, v p2p.LobbyView) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p.gen == s.gen {
-		s.inLobby = len(v.Players)
-	}
-	t := ui.TableUpdate{GameID: v.Lobby, Host: p.hosting, Rules: p.cfg.Rules}
-	if !p.hosting {
-		t.Rules = engine.DefaultRules() // the lobby does not tell; the Setup will
-	}
-	bots := 0
-	if p.hosting {
-		bots = p.cfg.Bots
-	}
-	layout := seatLayout(len(v.Players) + v.Free + bots)
-	for i, c := range layout {
-		switch {
-		case i < len(v.Players):
-			pl := v.Players[i]
-			if pl.ID != s.self {
-				s.names[pl.ID] = pl.Name
-			}
-			t.Seats[c] = ui.Seat{Kind: ui.SeatHuman, Name: pl.Name, PeerID: pl.ID.String(), You: pl.ID == s.self, Present: true, Ready: true}
-		case i >= len(v.Players)+v.Free:
-			kind := p.cfg.BotKind
-			if b := i - len(v.Players) - v.Free; b < len(p.cfg.BotKinds) {
-				kind = p.cfg.BotKinds[b]
-			}
-			t.Seats[c] = ui.Seat{Kind: ui.SeatBot, Name: kind, Present: true, Ready: true}
-		}
-	}
-	s.q.push(t)
 }

@@ -165,6 +165,11 @@ func (s *NetSession) showLobby(p lobbyPlan, v p2p.LobbyView) {
 	if p.hosting {
 		s.hostView = &v
 	}
+	for _, pl := range v.Players {
+		if pl.ID != s.self {
+			s.names[pl.ID] = pl.Name
+		}
+	}
 	s.q.push(lobbyTable(v, s.self, p.hosting))
 }
 
