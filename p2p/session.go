@@ -34,8 +34,14 @@ type SessionConfig struct {
 	Tick        time.Duration
 	AbsentTicks int // lockstep.Config.AbsentTicks (0: its default)
 	// Linger keeps answering peers this long after the game is over, so a
-	// peer still missing our last messages gets them (default 2 s).
+	// peer still missing our last messages gets them (default 2 s). While
+	// a peer is still catching up (we keep re-sending it messages it
+	// asked for), the wait starts again, up to MaxLinger after the end:
+	// a player whose cable came back just before the end would otherwise
+	// find nobody left to fetch the rest of the game from.
 	Linger time.Duration
+	// MaxLinger bounds the whole wait after the end (default 30 s).
+	MaxLinger time.Duration
 	// ManualRoll makes the player roll: lockstep emits EventYourRoll and
 	// waits for Do(Node.Roll) before revealing this player's share of its
 	// own rolls (the default reveals it at once, as headless peers and
@@ -76,6 +82,9 @@ func NewSession(t *Transport, cfg SessionConfig) (*Session, error) {
 	}
 	if cfg.Linger == 0 {
 		cfg.Linger = 2 * time.Second
+	}
+	if cfg.MaxLinger == 0 {
+		cfg.MaxLinger = 30 * time.Second
 	}
 	if cfg.Log == nil {
 		return nil, errors.New("p2p: a session needs a game log")
@@ -144,6 +153,7 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 	}
 	var state lockstep.State
 	var over <-chan time.Time
+	var overAt time.Time
 	for {
 		if s.n.HasReady() {
 			rd := s.n.Ready()
@@ -169,7 +179,11 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 			}
 			s.n.Advance(rd)
 			state = rd.State
-			if over == nil && (state.Phase == lockstep.PhaseOver || state.Phase == lockstep.PhaseHalted) {
+			switch {
+			case over != nil && state.Phase == lockstep.PhaseOver && servesCatchUp(rd) && time.Since(overAt)+s.cfg.Linger <= s.cfg.MaxLinger:
+				over = time.After(s.cfg.Linger)
+			case over == nil && (state.Phase == lockstep.PhaseOver || state.Phase == lockstep.PhaseHalted):
+				overAt = time.Now()
 				over = time.After(s.cfg.Linger)
 				if err := s.cfg.Log.Sync(); err != nil {
 					return state, fmt.Errorf("p2p: the game is over but its log is not saved: %w", err)
@@ -201,6 +215,18 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 			s.n.Reachable(ev.Peer, ev.Up)
 		}
 	}
+}
+
+// servesCatchUp tells whether rd re-sends signed messages to one peer:
+// once the game is over that is only ever an answer to a peer's status
+// frame saying it lacks them, so somebody is still catching up.
+func servesCatchUp(rd lockstep.Ready) bool {
+	for _, e := range rd.Messages {
+		if e.To != "" && lockstep.SignedBy(e.Data) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // logReady writes rd's entries to l and fsyncs it if rd sends a message
