@@ -13,10 +13,11 @@ import (
 // One peer's cable is pulled for 10 s mid-game and plugged back: the game
 // goes on without it, it comes back, and all four finish with one history.
 //
-// The others must still be playing when the cut peer has caught up, or
-// there is nobody to come back to (they linger only 2 s after the end):
-// --think 100ms makes the game last about 30 s, and the cable is pulled
-// early (roll 10), so about 15 s of game are left when it goes back in.
+// The others must still be playing when the cut peer has caught up, or it
+// cannot be readmitted, which this test checks (after the end they only
+// linger while it fetches the rest): --think 100ms makes the game last
+// about 30 s, and the cable is pulled early (roll 10), so about 15 s of
+// game are left when it goes back in.
 func TestPartitionLinkDown10s(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
