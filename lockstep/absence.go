@@ -294,6 +294,10 @@ const snapKeep = 512
 type snapshot struct {
 	g  gstate
 	ps []pstate
+	// returns is g.returns at the step (nil when empty): a request decided
+	// after it was dropped from g.returns, so undoing the step must bring
+	// it back with the player's undone returnAt.
+	returns map[int]uint64
 }
 
 // snapshot records the state at the start of each step.
@@ -310,6 +314,12 @@ func (g *game) snapshot() {
 	sn := snapshot{g: g.gstate}
 	for _, p := range g.n.players {
 		sn.ps = append(sn.ps, p.pstate)
+	}
+	if len(g.returns) > 0 {
+		sn.returns = make(map[int]uint64, len(g.returns))
+		for i, r := range g.returns {
+			sn.returns[i] = r
+		}
 	}
 	g.snaps[s] = sn
 	if s >= snapKeep {
@@ -348,6 +358,15 @@ func (g *game) rollbackIfExcluded() bool {
 		g.gstate = sn.g
 		for i, p := range g.n.players {
 			p.pstate = sn.ps[i]
+		}
+		// A return request decided on the undone branch is pending again
+		// (its returnAt was just undone), and is decided anew from the
+		// same votes, as by a node that never took those steps. A newer
+		// request of the same player, read since, replaces it as in onVote.
+		for i, r := range sn.returns {
+			if cur, ok := g.returns[i]; !ok || cur < r {
+				g.returns[i] = r
+			}
 		}
 		g.lastSnap = key.step
 		// Reveals signed on the undone branch are re-read from our own
