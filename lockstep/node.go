@@ -80,8 +80,11 @@ type State struct {
 	History  [32]byte      // hash of the agreed history so far
 }
 
-// Ready is what the driver must do: append LogEntries durably (write and
-// flush), then send Messages, then show Events; then call Advance.
+// Ready is what the driver must do: append LogEntries to the log, and
+// flush it to disk before sending if any of Messages is signed by this
+// player (SignedBy; PROTOCOL.md's crash rule says why other players'
+// messages may be flushed later), then send Messages, then show Events;
+// then call Advance.
 type Ready struct {
 	Messages   []Envelope
 	Events     []Event
