@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+func newMC(tb testing.TB) *mcBot {
+	tb.Helper()
+	b, err := NewBot("montecarlo")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if b.Name() != "montecarlo" {
+		tb.Fatalf("Name() = %q, want montecarlo", b.Name())
+	}
+	return b.(*mcBot)
+}
+
+// mcQuick is the montecarlo bot with a small budget, for property tests
+// that call it many times: the code paths are the registered bot's.
+func mcQuick() *mcBot {
+	b := *newMCDefault()
+	b.playouts = 24
+	return &b
+}
+
+func newMCDefault() *mcBot { b, _ := NewBot("montecarlo"); return b.(*mcBot) }
+
+// TestMCChoosesAnOutcome: in any reachable position, under any rules, the
+// bot returns one of the outcomes, returns it again for the same seed, and
+// leaves the position it was shown alone.
+func TestMCChoosesAnOutcome(t *testing.T) {
+	b := mcQuick()
+	rapid.Check(t, func(t *rapid.T) {
+		p, rules, roll := randomReachable(t)
+		outs := p.Outcomes(rules, roll)
+		seed := rapid.Uint64().Draw(t, "botseed")
+		before := p
+		m := b.Choose(&p, rules, roll, &outs, seed)
+		if !outs.Contains(m) {
+			t.Fatalf("Choose(%s, %s, roll %d) = %s, not one of %v", p, rules, roll, m, outs.Slice())
+		}
+		if p != before {
+			t.Fatalf("Choose changed the position: %s became %s", before, p)
+		}
+		if again := mcQuick().Choose(&p, rules, roll, &outs, seed); again != m {
+			t.Fatalf("Choose(%s, roll %d, seed %d) gave %s, then %s", p, roll, seed, m, again)
+		}
+	})
+}
+
+// TestMCDeterministic: the registered bot, fresh each time, makes the same
+// moves from the same inputs and seed, over every mid-game position and roll.
+func TestMCDeterministic(t *testing.T) {
+	rules := DefaultRules()
+	for _, s := range expertMidGames {
+		p := mustParse(t, s)
+		for roll := 1; roll <= 6; roll += 3 {
+			outs := p.Outcomes(rules, roll)
+			m1 := newMC(t).Choose(&p, rules, roll, &outs, 99)
+			m2 := newMC(t).Choose(&p, rules, roll, &outs, 99)
+			if m1 != m2 {
+				t.Errorf("Choose(%s, roll %d, seed 99) gave %s, then %s", s, roll, m1, m2)
+			}
+		}
+	}
+}
+
+func TestMCMoves(t *testing.T) {
+	cases := []struct {
+		name, pos string
+		roll      int
+		want      string
+	}{
+		// Finishing leaves one plane needing a 3 instead of two planes
+		// needing exact rolls.
+		{"finishes a plane", "F,F,52,53/-/F,F,F,54/- R 0 -", 2, "R3"},
+		{"third six", "5,H,H,H/-/H,H,H,H/- R 2:0 -", 6, "penalty"},
+		{"no legal move", "H,H,H,H/H,H,H,H/H,H,H,H/H,H,H,H R 0 -", 1, "pass"},
+		// Y's runner at its 38 is one good roll from home; R1 at 10 with a
+		// 2 lands on absolute 12 and sends it back.
+		{"captures the runner", "H,10,30,H/-/H,H,H,38/- R 0 -", 2, "R1"},
+	}
+	b := newMC(t)
+	rules := DefaultRules()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustParse(t, tc.pos)
+			outs := p.Outcomes(rules, tc.roll)
+			if got := b.Choose(&p, rules, tc.roll, &outs, 7); got.String() != tc.want {
+				t.Fatalf("Choose(%s, roll %d) = %s, want %s (outcomes %v)", tc.pos, tc.roll, got, tc.want, outs.Slice())
+			}
+		})
+	}
+}
+
+func TestMCZeroAllocs(t *testing.T) {
+	b := newMC(t)
+	rules := DefaultRules()
+	for _, s := range expertMidGames {
+		p := mustParse(t, s)
+		outs := p.Outcomes(rules, 4)
+		if n := testing.AllocsPerRun(2, func() { b.Choose(&p, rules, 4, &outs, 1) }); n != 0 {
+			t.Errorf("Choose(%s) allocates %.0f times, want 0", s, n)
+		}
+	}
+}
+
+// BenchmarkMCChoose times one move of the registered bot, cycling through
+// mid-game positions and all six rolls.
+func BenchmarkMCChoose(b *testing.B) {
+	bot := newMC(b)
+	rules := DefaultRules()
+	var ps []Position
+	for _, s := range expertMidGames {
+		ps = append(ps, mustParse(b, s))
+	}
+	b.ReportAllocs()
+	i := 0
+	var outs MoveList
+	for b.Loop() {
+		p := &ps[i%len(ps)]
+		roll := 1 + (i/len(ps))%6
+		outs = p.Outcomes(rules, roll)
+		bot.Choose(p, rules, roll, &outs, uint64(i))
+		i++
+	}
+}
+
+// BenchmarkMCMoveLatency plays whole games (the bot against three greedy
+// bots, and against one random bot) and times every move of the bot that
+// had a choice on the thread's CPU clock, reporting median, 99th
+// percentile and worst.
+//
+//	go test ./engine -run '^$' -bench MCMoveLatency -benchtime 10x
+func BenchmarkMCMoveLatency(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if _, ok := threadCPUTime(); !ok {
+		b.Skip("no thread CPU clock on this system")
+	}
+	rules := DefaultRules()
+	mc := newMC(b)
+	greedy, random := newBotOrFail(b, "greedy"), newBotOrFail(b, "random")
+	var times []time.Duration
+	g := uint64(0)
+	for b.Loop() {
+		cols := []Colour{Red, Blue, Yellow, Green}
+		bots := []Bot{greedy, greedy, greedy, greedy}
+		if g%2 == 1 {
+			cols = []Colour{Red, Yellow}
+			bots = []Bot{random, random}
+		}
+		seat := Colour(g/2) % Colour(len(cols))
+		p, err := NewGame(cols...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dice := NewRand(g*0x9e3779b97f4a7c15 + 12345)
+		for !p.GameOver() {
+			roll := dice.Roll()
+			outs := p.Outcomes(rules, roll)
+			seed := dice.Uint64()
+			var m Move
+			k := slices.Index(cols, p.ToMove())
+			if k == int(seat) && outs.Len() > 1 {
+				t0, _ := threadCPUTime()
+				m = mc.Choose(&p, rules, roll, &outs, seed)
+				t1, _ := threadCPUTime()
+				times = append(times, t1-t0)
+			} else {
+				m = bots[k].Choose(&p, rules, roll, &outs, seed)
+			}
+			p.Apply(rules, roll, m)
+		}
+		g++
+	}
+	if len(times) == 0 {
+		return
+	}
+	slices.Sort(times)
+	at := func(q float64) float64 { return float64(times[int(q*float64(len(times)-1))].Microseconds()) }
+	b.ReportMetric(at(0.5), "p50-µs/move")
+	b.ReportMetric(at(0.99), "p99-µs/move")
+	b.ReportMetric(float64(times[len(times)-1].Microseconds()), "max-µs/move")
+	b.ReportMetric(float64(len(times)), "moves")
+}
