@@ -1,6 +1,6 @@
 package engine
 
-// The montecarlo bot: flat Monte Carlo. Each outcome of the roll is played
+// The rollout bot: flat Monte Carlo. Each outcome of the roll is played
 // on many times with a fast playout policy that every colour, the bot's
 // own included, follows; the outcome with the best total is chosen. A
 // full playout counts a win when the bot's colour finishes first; the
@@ -16,6 +16,10 @@ package engine
 // Successive halving: the budget is split into rounds; after each round
 // the worse half of the outcomes still in the race (by total so far) is
 // dropped, so most playouts go to the close ones.
+//
+// The kind is named "rollout", which sorts after the other kinds: the
+// lobbies fill their default bot seats with the first kinds in order, and
+// those tables should stay expert, greedy, random.
 //
 // Everything is counted in playouts and integers, never by a clock, so the
 // move depends only on the inputs and the seed.
@@ -64,8 +68,8 @@ const (
 )
 
 func init() {
-	registerBot("montecarlo", func() Bot {
-		return &mcBot{name: "montecarlo", playouts: mcPlayouts, policy: mcGreedy, plies: mcPlies}
+	registerBot("rollout", func() Bot {
+		return &mcBot{name: "rollout", playouts: mcPlayouts, policy: mcGreedy, plies: mcPlies}
 	})
 }
 

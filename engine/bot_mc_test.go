@@ -11,17 +11,17 @@ import (
 
 func newMC(tb testing.TB) *mcBot {
 	tb.Helper()
-	b, err := NewBot("montecarlo")
+	b, err := NewBot("rollout")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if b.Name() != "montecarlo" {
-		tb.Fatalf("Name() = %q, want montecarlo", b.Name())
+	if b.Name() != "rollout" {
+		tb.Fatalf("Name() = %q, want rollout", b.Name())
 	}
 	return b.(*mcBot)
 }
 
-// mcQuick is the montecarlo bot with a small budget, for property tests
+// mcQuick is the rollout bot with a small budget, for property tests
 // that call it many times: the code paths are the registered bot's.
 func mcQuick() *mcBot {
 	b := *newMCDefault()
@@ -29,7 +29,7 @@ func mcQuick() *mcBot {
 	return &b
 }
 
-func newMCDefault() *mcBot { b, _ := NewBot("montecarlo"); return b.(*mcBot) }
+func newMCDefault() *mcBot { b, _ := NewBot("rollout"); return b.(*mcBot) }
 
 // TestMCChoosesAnOutcome: in any reachable position, under any rules, the
 // bot returns one of the outcomes, returns it again for the same seed, and

@@ -12,17 +12,17 @@ import (
 )
 
 var (
-	mcTuneVariants = flag.String("mc.tune", "", "compare montecarlo variants on the same games: specs separated by ';', e.g. 'base;p=256;pol=0'")
+	mcTuneVariants = flag.String("mc.tune", "", "compare rollout variants on the same games: specs separated by ';', e.g. 'base;p=256;pol=0'")
 	mcTuneLineup   = flag.String("mc.bots", "greedy,greedy,greedy", "tune: the opponents")
 	mcTuneWorkers  = flag.Int("mc.workers", 2, "tune: games played at once")
 	mcTuneGames    = flag.Int("mc.games", 300, "tune: games per variant")
 )
 
-// mcTuneBot makes a montecarlo bot from a spec of key=value pairs: p
+// mcTuneBot makes a rollout bot from a spec of key=value pairs: p
 // (playouts a move) and pol (0 random, 1 capture-first); "base" is the
 // registered bot.
 func mcTuneBot(t testing.TB, spec string) *mcBot {
-	b, _ := NewBot("montecarlo")
+	b, _ := NewBot("rollout")
 	m := *b.(*mcBot)
 	if spec == "" || spec == "base" {
 		return &m
@@ -100,7 +100,7 @@ func TestMCTune(t *testing.T) {
 		wg.Wait()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "montecarlo vs %s, %d games, seats rotated\n", *mcTuneLineup, games)
+	fmt.Fprintf(&b, "rollout vs %s, %d games, seats rotated\n", *mcTuneLineup, games)
 	for v, spec := range specs {
 		wins, plus, minus := 0, 0, 0
 		for g := range won[v] {
