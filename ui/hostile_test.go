@@ -21,6 +21,7 @@ func TestClean(t *testing.T) {
 		{"zero\u200bwidth\ufeff", "zerowidth"},
 		{"\u009b31m c1", "31m c1"},
 		{"bad\xffutf8", "badutf8"},
+		{"un\U000e069aassigned\ue000", "unassigned"}, // unassigned, private use: drawn as nothing or a box
 		{strings.Repeat("x", 40), strings.Repeat("x", maxName) + "…"},
 		{"名字很长的玩家名字很长的玩家名字很长", "名字很长的玩家名字很长的玩家名字…"},
 	}

@@ -38,8 +38,11 @@ func plain(s string, max int) string {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			r = ' '
-		case r == unicode.ReplacementChar, unicode.IsControl(r), unicode.Is(unicode.Cf, r),
-			unicode.Is(unicode.Co, r), unicode.Is(unicode.Cs, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
+		case r == unicode.ReplacementChar, !unicode.IsGraphic(r):
+			// Controls, format characters (bidi overrides, zero-width
+			// joiners), private use, line and paragraph separators, and
+			// code points Unicode has not assigned: terminals draw these
+			// as nothing, as boxes, or as moves of the cursor.
 			continue
 		}
 		if n == max {
