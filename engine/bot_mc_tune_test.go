@@ -16,6 +16,7 @@ var (
 	mcTuneLineup   = flag.String("mc.bots", "greedy,greedy,greedy", "tune: the opponents")
 	mcTuneWorkers  = flag.Int("mc.workers", 2, "tune: games played at once")
 	mcTuneGames    = flag.Int("mc.games", 300, "tune: games per variant")
+	mcTuneOffset   = flag.Int("mc.offset", 0, "tune: number of the first game (a different sample of games)")
 )
 
 // mcTuneBot makes a rollout bot from a spec of key=value pairs: p
@@ -89,7 +90,7 @@ func TestMCTune(t *testing.T) {
 					for k := range bots {
 						seated[(k+shift)%n] = bots[k]
 					}
-					won[v][g] = expertWinner(t, seated, cols, uint64(g)*0x9e3779b97f4a7c15+1) == shift
+					won[v][g] = expertWinner(t, seated, cols, uint64(g+*mcTuneOffset)*0x9e3779b97f4a7c15+1) == shift
 				}
 			}()
 		}
