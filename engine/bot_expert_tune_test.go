@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -56,68 +55,7 @@ func TestExpertTune(t *testing.T) {
 	if *tuneVariants == "" {
 		t.Skip("name the variants with -expert.tune")
 	}
-	specs := strings.Split(*tuneVariants, ";")
 	kinds := strings.Split(*tuneLineup, ",")
-	n := len(kinds)
-	cols := []Colour{Red, Yellow}
-	if n == 3 {
-		cols = []Colour{Red, Blue, Yellow}
-	} else if n == 4 {
-		cols = []Colour{Red, Blue, Yellow, Green}
-	}
-	games := *expertGames
-	won := make([][]bool, len(specs))
-	for v, spec := range specs {
-		won[v] = make([]bool, games)
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for w := 0; w < *tuneWorkers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				bots := []Bot{tuneBot(t, spec)}
-				for _, k := range kinds[1:] {
-					b, err := NewBot(k)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					bots = append(bots, b)
-				}
-				for g := range next {
-					shift := g % n
-					seated := make([]Bot, n)
-					for k := range bots {
-						seated[(k+shift)%n] = bots[k]
-					}
-					w := expertWinner(t, seated, cols, uint64(g+*tuneOffset)*0x9e3779b97f4a7c15+1)
-					won[v][g] = w == shift
-				}
-			}()
-		}
-		for g := 0; g < games; g++ {
-			next <- g
-		}
-		close(next)
-		wg.Wait()
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %d games, seats rotated\n", *tuneLineup, games)
-	for v, spec := range specs {
-		wins, plus, minus := 0, 0, 0
-		for g := range won[v] {
-			if won[v][g] {
-				wins++
-			}
-			if won[v][g] && !won[0][g] {
-				plus++
-			}
-			if !won[v][g] && won[0][g] {
-				minus++
-			}
-		}
-		lo, hi := wilson(wins, games)
-		fmt.Fprintf(&b, "  %-40s %5.1f%% [%4.1f, %4.1f]  vs first: +%d -%d\n", spec, 100*float64(wins)/float64(games), 100*lo, 100*hi, plus, minus)
-	}
-	t.Log(b.String())
+	t.Log(tuneOnSameGames(t, *tuneLineup, strings.Split(*tuneVariants, ";"),
+		func(spec string) Bot { return tuneBot(t, spec) }, kinds[1:], *expertGames, *tuneWorkers, *tuneOffset))
 }

@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"runtime"
-	"slices"
 	"testing"
-	"time"
 
 	"pgregory.net/rapid"
 )
@@ -130,63 +127,4 @@ func BenchmarkMCChoose(b *testing.B) {
 		bot.Choose(p, rules, roll, &outs, uint64(i))
 		i++
 	}
-}
-
-// BenchmarkMCMoveLatency plays whole games (the bot against three greedy
-// bots, and against one random bot) and times every move of the bot that
-// had a choice on the thread's CPU clock, reporting median, 99th
-// percentile and worst.
-//
-//	go test ./engine -run '^$' -bench MCMoveLatency -benchtime 10x
-func BenchmarkMCMoveLatency(b *testing.B) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if _, ok := threadCPUTime(); !ok {
-		b.Skip("no thread CPU clock on this system")
-	}
-	rules := DefaultRules()
-	mc := newMC(b)
-	greedy, random := newBotOrFail(b, "greedy"), newBotOrFail(b, "random")
-	var times []time.Duration
-	g := uint64(0)
-	for b.Loop() {
-		cols := []Colour{Red, Blue, Yellow, Green}
-		bots := []Bot{greedy, greedy, greedy, greedy}
-		if g%2 == 1 {
-			cols = []Colour{Red, Yellow}
-			bots = []Bot{random, random}
-		}
-		seat := Colour(g/2) % Colour(len(cols))
-		p, err := NewGame(cols...)
-		if err != nil {
-			b.Fatal(err)
-		}
-		dice := NewRand(g*0x9e3779b97f4a7c15 + 12345)
-		for !p.GameOver() {
-			roll := dice.Roll()
-			outs := p.Outcomes(rules, roll)
-			seed := dice.Uint64()
-			var m Move
-			k := slices.Index(cols, p.ToMove())
-			if k == int(seat) && outs.Len() > 1 {
-				t0, _ := threadCPUTime()
-				m = mc.Choose(&p, rules, roll, &outs, seed)
-				t1, _ := threadCPUTime()
-				times = append(times, t1-t0)
-			} else {
-				m = bots[k].Choose(&p, rules, roll, &outs, seed)
-			}
-			p.Apply(rules, roll, m)
-		}
-		g++
-	}
-	if len(times) == 0 {
-		return
-	}
-	slices.Sort(times)
-	at := func(q float64) float64 { return float64(times[int(q*float64(len(times)-1))].Microseconds()) }
-	b.ReportMetric(at(0.5), "p50-µs/move")
-	b.ReportMetric(at(0.99), "p99-µs/move")
-	b.ReportMetric(float64(times[len(times)-1].Microseconds()), "max-µs/move")
-	b.ReportMetric(float64(len(times)), "moves")
 }

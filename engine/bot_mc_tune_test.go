@@ -4,10 +4,8 @@ package engine
 
 import (
 	"flag"
-	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -56,67 +54,6 @@ func TestMCTune(t *testing.T) {
 	if *mcTuneVariants == "" {
 		t.Skip("name the variants with -mc.tune")
 	}
-	specs := strings.Split(*mcTuneVariants, ";")
-	opp := strings.Split(*mcTuneLineup, ",")
-	n := len(opp) + 1
-	cols := []Colour{Red, Yellow}
-	if n == 3 {
-		cols = []Colour{Red, Blue, Yellow}
-	} else if n == 4 {
-		cols = []Colour{Red, Blue, Yellow, Green}
-	}
-	games := *mcTuneGames
-	won := make([][]bool, len(specs))
-	for v, spec := range specs {
-		won[v] = make([]bool, games)
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for w := 0; w < *mcTuneWorkers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				bots := []Bot{mcTuneBot(t, spec)}
-				for _, k := range opp {
-					b, err := NewBot(k)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					bots = append(bots, b)
-				}
-				for g := range next {
-					shift := g % n
-					seated := make([]Bot, n)
-					for k := range bots {
-						seated[(k+shift)%n] = bots[k]
-					}
-					won[v][g] = expertWinner(t, seated, cols, uint64(g+*mcTuneOffset)*0x9e3779b97f4a7c15+1) == shift
-				}
-			}()
-		}
-		for g := 0; g < games; g++ {
-			next <- g
-		}
-		close(next)
-		wg.Wait()
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "rollout vs %s, %d games, seats rotated\n", *mcTuneLineup, games)
-	for v, spec := range specs {
-		wins, plus, minus := 0, 0, 0
-		for g := range won[v] {
-			if won[v][g] {
-				wins++
-			}
-			if won[v][g] && !won[0][g] {
-				plus++
-			}
-			if !won[v][g] && won[0][g] {
-				minus++
-			}
-		}
-		lo, hi := wilson(wins, games)
-		fmt.Fprintf(&b, "  %-30s %5.1f%% [%4.1f, %4.1f]  vs first: +%d -%d\n", spec, 100*float64(wins)/float64(games), 100*lo, 100*hi, plus, minus)
-	}
-	t.Log(b.String())
+	t.Log(tuneOnSameGames(t, "rollout vs "+*mcTuneLineup, strings.Split(*mcTuneVariants, ";"),
+		func(spec string) Bot { return mcTuneBot(t, spec) }, strings.Split(*mcTuneLineup, ","), *mcTuneGames, *mcTuneWorkers, *mcTuneOffset))
 }

@@ -7,25 +7,44 @@ import (
 	"time"
 )
 
-// BenchmarkExpertMoveLatency plays whole games (the expert against three
-// greedy bots, and against one random bot) and times every expert move
-// that had a choice, on the thread's CPU clock (the machine is shared, so
-// wall time measures the neighbours too). It reports the median, the
-// 99th percentile and the worst move, and the most leaves one move
-// evaluated, which bounds the time on any machine.
+// BenchmarkExpertMoveLatency times the expert's moves (see
+// benchMoveLatency) and reports the most leaves one move evaluated,
+// which bounds the time on any machine.
 //
 //	go test ./engine -run '^$' -bench ExpertMoveLatency -benchtime 20x
 func BenchmarkExpertMoveLatency(b *testing.B) {
+	expert := newExpert(b).(*expertBot)
+	maxLeaves := 0
+	benchMoveLatency(b, func(p *Position, rules Rules, roll int, outs *MoveList, _ uint64) Move {
+		m, leaves := expert.choose(p, rules, roll, outs)
+		maxLeaves = max(maxLeaves, leaves)
+		return m
+	})
+	b.ReportMetric(float64(maxLeaves), "max-leaves/move")
+}
+
+// BenchmarkMCMoveLatency times the rollout bot's moves (see
+// benchMoveLatency).
+//
+//	go test ./engine -run '^$' -bench MCMoveLatency -benchtime 10x
+func BenchmarkMCMoveLatency(b *testing.B) {
+	benchMoveLatency(b, newMC(b).Choose)
+}
+
+// benchMoveLatency plays whole games (the bot under test against three
+// greedy bots, and against one random bot, its seat rotating) and times
+// every move of that bot that had a choice, on the thread's CPU clock
+// (the machine is shared, so wall time measures the neighbours too). It
+// reports the median, the 99th percentile and the worst move.
+func benchMoveLatency(b *testing.B, choose func(p *Position, rules Rules, roll int, outs *MoveList, seed uint64) Move) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if _, ok := threadCPUTime(); !ok {
 		b.Skip("no thread CPU clock on this system")
 	}
 	rules := DefaultRules()
-	expert := newExpert(b).(*expertBot)
 	greedy, random := newBotOrFail(b, "greedy"), newBotOrFail(b, "random")
 	var times []time.Duration
-	maxLeaves := 0
 	g := uint64(0)
 	for b.Loop() {
 		cols := []Colour{Red, Blue, Yellow, Green}
@@ -43,17 +62,16 @@ func BenchmarkExpertMoveLatency(b *testing.B) {
 		for !p.GameOver() {
 			roll := dice.Roll()
 			outs := p.Outcomes(rules, roll)
+			seed := dice.Uint64()
 			var m Move
 			k := slices.Index(cols, p.ToMove())
 			if k == int(seat) && outs.Len() > 1 {
 				t0, _ := threadCPUTime()
-				var leaves int
-				m, leaves = expert.choose(&p, rules, roll, &outs)
+				m = choose(&p, rules, roll, &outs, seed)
 				t1, _ := threadCPUTime()
 				times = append(times, t1-t0)
-				maxLeaves = max(maxLeaves, leaves)
 			} else {
-				m = bots[k].Choose(&p, rules, roll, &outs, dice.Uint64())
+				m = bots[k].Choose(&p, rules, roll, &outs, seed)
 			}
 			p.Apply(rules, roll, m)
 		}
@@ -67,7 +85,6 @@ func BenchmarkExpertMoveLatency(b *testing.B) {
 	b.ReportMetric(at(0.5), "p50-µs/move")
 	b.ReportMetric(at(0.99), "p99-µs/move")
 	b.ReportMetric(float64(times[len(times)-1].Microseconds()), "max-µs/move")
-	b.ReportMetric(float64(maxLeaves), "max-leaves/move")
 	b.ReportMetric(float64(len(times)), "moves")
 }
 
