@@ -166,36 +166,46 @@ var expertMidGames = []string{
 	"F,F,53,53/12,12,H,L/-/- R 1:23 -",
 }
 
-func TestExpertZeroAllocs(t *testing.T) {
-	b := newExpert(t)
+// searchBots are the bots that search: each move must stay free of
+// allocations, and BenchmarkSearchBotChoose times one.
+var searchBots = []string{"expert", "rollout"}
+
+func TestSearchBotsZeroAllocs(t *testing.T) {
 	rules := DefaultRules()
-	for _, s := range expertMidGames {
-		p := mustParse(t, s)
-		outs := p.Outcomes(rules, 4)
-		if n := testing.AllocsPerRun(3, func() { b.Choose(&p, rules, 4, &outs, 1) }); n != 0 {
-			t.Errorf("Choose(%s) allocates %.0f times, want 0", s, n)
+	for _, kind := range searchBots {
+		b := newBotOrFail(t, kind)
+		for _, s := range expertMidGames {
+			p := mustParse(t, s)
+			outs := p.Outcomes(rules, 4)
+			if n := testing.AllocsPerRun(2, func() { b.Choose(&p, rules, 4, &outs, 1) }); n != 0 {
+				t.Errorf("%s: Choose(%s) allocates %.0f times, want 0", kind, s, n)
+			}
 		}
 	}
 }
 
-// BenchmarkExpertChoose times one move of the registered expert, cycling
-// through mid-game positions and all six rolls.
-func BenchmarkExpertChoose(b *testing.B) {
-	bot := newExpert(b)
+// BenchmarkSearchBotChoose times one move of each registered search bot,
+// cycling through mid-game positions and all six rolls.
+func BenchmarkSearchBotChoose(b *testing.B) {
 	rules := DefaultRules()
 	var ps []Position
 	for _, s := range expertMidGames {
 		ps = append(ps, mustParse(b, s))
 	}
-	b.ReportAllocs()
-	i := 0
-	var outs MoveList // outside the loop: passed to an interface method, it escapes
-	for b.Loop() {
-		p := &ps[i%len(ps)]
-		roll := 1 + (i/len(ps))%6
-		outs = p.Outcomes(rules, roll)
-		bot.Choose(p, rules, roll, &outs, uint64(i))
-		i++
+	for _, kind := range searchBots {
+		b.Run(kind, func(b *testing.B) {
+			bot := newBotOrFail(b, kind)
+			b.ReportAllocs()
+			i := 0
+			var outs MoveList // outside the loop: passed to an interface method, it escapes
+			for b.Loop() {
+				p := &ps[i%len(ps)]
+				roll := 1 + (i/len(ps))%6
+				outs = p.Outcomes(rules, roll)
+				bot.Choose(p, rules, roll, &outs, uint64(i))
+				i++
+			}
+		})
 	}
 }
 

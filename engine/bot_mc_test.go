@@ -95,36 +95,3 @@ func TestMCMoves(t *testing.T) {
 		})
 	}
 }
-
-func TestMCZeroAllocs(t *testing.T) {
-	b := newMC(t)
-	rules := DefaultRules()
-	for _, s := range expertMidGames {
-		p := mustParse(t, s)
-		outs := p.Outcomes(rules, 4)
-		if n := testing.AllocsPerRun(2, func() { b.Choose(&p, rules, 4, &outs, 1) }); n != 0 {
-			t.Errorf("Choose(%s) allocates %.0f times, want 0", s, n)
-		}
-	}
-}
-
-// BenchmarkMCChoose times one move of the registered bot, cycling through
-// mid-game positions and all six rolls.
-func BenchmarkMCChoose(b *testing.B) {
-	bot := newMC(b)
-	rules := DefaultRules()
-	var ps []Position
-	for _, s := range expertMidGames {
-		ps = append(ps, mustParse(b, s))
-	}
-	b.ReportAllocs()
-	i := 0
-	var outs MoveList
-	for b.Loop() {
-		p := &ps[i%len(ps)]
-		roll := 1 + (i/len(ps))%6
-		outs = p.Outcomes(rules, roll)
-		bot.Choose(p, rules, roll, &outs, uint64(i))
-		i++
-	}
-}
