@@ -406,17 +406,7 @@ func TestNetManualJoinPlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.After(20 * time.Second) // a hang guard, not a speed claim
-	lobby := ""
-	for lobby == "" {
-		select {
-		case e := <-a.Events():
-			if u, ok := e.(ui.TableUpdate); ok {
-				lobby = u.GameID
-			}
-		case <-deadline:
-			t.Fatal("no table for the created game")
-		}
-	}
+	lobby := createdGame(t, a, deadline)
 	for connected := false; !connected; {
 		select {
 		case e := <-b.Events():
@@ -504,17 +494,7 @@ func TestNetGameListedByAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline := time.After(20 * time.Second) // a hang guard, not a speed claim
-	lobby := ""
-	for lobby == "" {
-		select {
-		case e := <-a.Events():
-			if u, ok := e.(ui.TableUpdate); ok {
-				lobby = u.GameID
-			}
-		case <-deadline:
-			t.Fatal("no table for the created game")
-		}
-	}
+	lobby := createdGame(t, a, deadline)
 	listed := func(s *NetSession, who string, needNotice bool) {
 		t.Helper()
 		var told, seen bool
@@ -553,6 +533,21 @@ func TestNetGameListedByAddress(t *testing.T) {
 			}
 		case <-deadline:
 			t.Fatal("Cy never sat at Ann's table")
+		}
+	}
+}
+
+// createdGame waits for the table of the game s created and returns its ID.
+func createdGame(t *testing.T, s *NetSession, deadline <-chan time.Time) string {
+	t.Helper()
+	for {
+		select {
+		case e := <-s.Events():
+			if u, ok := e.(ui.TableUpdate); ok && u.GameID != "" {
+				return u.GameID
+			}
+		case <-deadline:
+			t.Fatal("no table for the created game")
 		}
 	}
 }
