@@ -92,20 +92,8 @@ func playLANGame(t testing.TB, players, bots int) []*headlessRun {
 		runs = append(runs, startHeadless(t, lan, i, "--bot", "random", "--lobby", "lan game",
 			"--players", fmt.Sprint(players), "--bots", fmt.Sprint(bots)))
 	}
-	var order, hash string
-	for i, r := range runs {
-		if err := r.wait(t, 3*time.Minute); err != nil {
-			t.Fatalf("peer %d: %v\nstderr:\n%s", i, err, tail(r.stderr.String(), 30))
-		}
-		o, h := r.result(t)
-		if i == 0 {
-			order, hash = o, h
-		} else if o != order || h != hash {
-			t.Errorf("peer %d: result %s %s, peer 0: %s %s", i, o, h, order, hash)
-		}
-		if len(o) != players+bots {
-			t.Errorf("peer %d: ranking %q for %d seats", i, o, players+bots)
-		}
+	if order, _ := sameResults(t, runs); len(order) != players+bots {
+		t.Errorf("ranking %q for %d seats", order, players+bots)
 	}
 	return runs
 }
@@ -196,18 +184,7 @@ func TestHeadlessCrashAndResumeLAN(t *testing.T) {
 	victim.cmd.Wait()
 	time.Sleep(500 * time.Millisecond)
 	runs[1] = startHeadlessIn(t, lan, 1, victim.dir, args...)
-	var order, hash string
-	for i, r := range runs {
-		if err := r.wait(t, 3*time.Minute); err != nil {
-			t.Fatalf("peer %d: %v\nstderr:\n%s", i, err, tail(r.stderr.String(), 30))
-		}
-		o, h := r.result(t)
-		if i == 0 {
-			order, hash = o, h
-		} else if o != order || h != hash {
-			t.Errorf("peer %d: result %s %s, peer 0: %s %s", i, o, h, order, hash)
-		}
-	}
+	sameResults(t, runs)
 	if !strings.Contains(runs[1].stderr.String(), "resuming from") {
 		t.Errorf("the restarted peer did not resume:\n%s", tail(runs[1].stderr.String(), 20))
 	}
@@ -368,4 +345,22 @@ func TestResumableGameNumber(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sameResults waits for every run to end and checks they all print the
+// same result line; it returns peer 0's order and hash.
+func sameResults(t testing.TB, runs []*headlessRun) (order, hash string) {
+	t.Helper()
+	for i, r := range runs {
+		if err := r.wait(t, 3*time.Minute); err != nil {
+			t.Fatalf("peer %d: %v\nstderr:\n%s", i, err, tail(r.stderr.String(), 30))
+		}
+		o, h := r.result(t)
+		if i == 0 {
+			order, hash = o, h
+		} else if o != order || h != hash {
+			t.Errorf("peer %d: result %s %s, peer 0: %s %s", i, o, h, order, hash)
+		}
+	}
+	return order, hash
 }
