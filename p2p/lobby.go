@@ -367,17 +367,35 @@ func (l *lobby) yieldToSmallerHost() {
 		if !ad.Host || ad.Lobby != l.cfg.Lobby || ad.ID >= l.self || ad.Free < len(l.roster) {
 			continue
 		}
-		l.log.Info("another peer hosts the same lobby; moving there", "host", short(ad.ID), "players", len(l.roster))
-		redirect := encodeLobbyMsg(lobbyMsg{T: lobbyRedirect, Lobby: l.cfg.Lobby,
-			Players: []rosterEntry{{ID: ad.ID.String(), Name: ad.Name, Addrs: addrStrings(ad.Addrs)}}})
-		for _, r := range l.roster[1:] {
-			id, _ := peer.Decode(r.ID)
-			_ = l.t.Send(id, KindLobby, redirect)
-		}
-		l.hosting, l.roster = false, nil
-		l.join(ad.ID)
+		l.yieldTo(ad)
 		return
 	}
+}
+
+// yieldTo hands our lobby over to ad's host: our joiners are redirected
+// there and we join it ourselves. Our own table is gone with it, view and
+// advert included: a view still seating us would read as "in the roster",
+// and we would never ask again if our join crossed the new host's own
+// hand-over (a four-peer LAN test stalled on exactly that).
+func (l *lobby) yieldTo(ad Advert) {
+	l.log.Info("another peer hosts the same lobby; moving there", "host", short(ad.ID), "players", len(l.roster))
+	redirect := l.redirect(rosterEntry{ID: ad.ID.String(), Name: ad.Name, Addrs: addrStrings(ad.Addrs)})
+	for _, r := range l.roster[1:] {
+		id, _ := peer.Decode(r.ID)
+		_ = l.t.Send(id, KindLobby, redirect)
+	}
+	l.hosting, l.roster, l.view = false, nil, LobbyView{}
+	l.join(ad.ID)
+	l.advertise() // no longer a host
+}
+
+// redirect points a joiner at host. Only who and where the host is go in
+// it: a roster's seat and readiness are the host's to say, and a redirect
+// carrying them is refused as malformed (a member once forwarded the
+// host's roster entry, ready flag and all, and the joiner never got in).
+func (l *lobby) redirect(host rosterEntry) []byte {
+	return encodeLobbyMsg(lobbyMsg{T: lobbyRedirect, Lobby: l.cfg.Lobby,
+		Players: []rosterEntry{{ID: host.ID, Name: host.Name, Addrs: host.Addrs}}})
 }
 
 func (l *lobby) updateView() {
@@ -585,7 +603,7 @@ func (l *lobby) onJoin(from peer.ID, m lobbyMsg) {
 	if !l.hosting {
 		// A member points the joiner at the host.
 		if l.host != "" && l.inRoster() && len(l.roster) > 0 {
-			_ = l.t.Send(from, KindLobby, encodeLobbyMsg(lobbyMsg{T: lobbyRedirect, Lobby: l.cfg.Lobby, Players: l.roster[:1]}))
+			_ = l.t.Send(from, KindLobby, l.redirect(l.roster[0]))
 		}
 		return
 	}

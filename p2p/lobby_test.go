@@ -3,6 +3,7 @@ package p2p
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"slices"
 	"sync"
 	"testing"
@@ -196,5 +197,81 @@ func TestLobbyRejectsBadBotKinds(t *testing.T) {
 		if _, err := RunLobby(context.Background(), nil, nil, nil, cfg); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// A joiner that reaches a member rather than the host (it was dialled by
+// hand, or it stopped hosting a moment ago) is pointed at the host and
+// gets in. The redirect once carried the host's whole roster entry, ready
+// flag and all, which the joiner refused as malformed: it never got in.
+func TestLobbyMemberRedirectsJoiner(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	trs := []*Transport{newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	addr := func(i int) []peer.AddrInfo {
+		return []peer.AddrInfo{{ID: trs[i].Host().ID(), Addrs: trs[i].Host().Addrs()}}
+	}
+	cfgs := []LobbyConfig{
+		{Player: "Host", Lobby: "relay", Players: 3, Create: true},
+		{Player: "Member", Lobby: "relay", Connect: addr(0), FindFor: time.Hour},
+		// Knows only the member.
+		{Player: "Late", Lobby: "relay", Connect: addr(1), FindFor: time.Hour},
+	}
+	member := make(chan struct{})
+	var once sync.Once
+	cfgs[1].OnChange = func(v LobbyView) {
+		if len(v.Players) == 2 {
+			once.Do(func() { close(member) })
+		}
+	}
+	res := make([]LobbyResult, len(trs))
+	errs := make([]error, len(trs))
+	var wg sync.WaitGroup
+	for i := range trs {
+		if i == 2 {
+			select {
+			case <-member: // the late joiner asks a peer that is in already
+			case <-ctx.Done():
+				t.Fatal("the member never got in")
+			}
+		}
+		cfgs[i].Logger = testLogger(t)
+		wg.Go(func() { res[i], errs[i] = RunLobby(ctx, trs[i], nil, nil, cfgs[i]) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("peer %d: %v", i, err)
+		}
+	}
+	for i, r := range res {
+		if !slices.Contains(r.Setup.Players(), trs[2].Host().ID()) || len(r.Setup.Players()) != 3 {
+			t.Errorf("peer %d: the game seats %v, not all three", i, r.Setup.Players())
+		}
+	}
+}
+
+// A host that hands its lobby over keeps no table of its own: were it
+// still to see itself seated, it would take a join that crossed the new
+// host's own hand-over for answered and never ask again.
+func TestLobbyYieldForgetsOwnTable(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	tr, other := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	l := &lobby{t: tr, cfg: LobbyConfig{Player: "Big", Lobby: "merge", Players: 4}, self: tr.Host().ID(), log: slog.New(slog.DiscardHandler)}
+	l.create()
+	if !l.inRoster() {
+		t.Fatal("a new host is not in its own lobby")
+	}
+	l.yieldTo(Advert{ID: other.Host().ID(), Name: "Small", Addrs: other.Host().Addrs(), Lobby: "merge", Host: true, Free: 3})
+	switch {
+	case l.hosting || l.host != other.Host().ID():
+		t.Errorf("after yielding: hosting %v, host %s", l.hosting, l.host)
+	case l.inRoster() || len(l.roster) > 0 || len(l.view.Players) > 0:
+		t.Errorf("after yielding it still holds a table: roster %v, view %+v", l.roster, l.view)
 	}
 }

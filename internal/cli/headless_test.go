@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -33,6 +34,7 @@ type headlessRun struct {
 	cmd            *exec.Cmd
 	stdout, stderr testout.Buffer
 	dir            string
+	log            string // stderr when it was stopped for running too long
 }
 
 // startHeadless runs a headless peer in peer i's namespace.
@@ -60,8 +62,24 @@ func (r *headlessRun) wait(t testing.TB, within time.Duration) error {
 	case err := <-done:
 		return err
 	case <-time.After(within):
-		r.cmd.Process.Kill()
-		<-done
+		// SIGQUIT rather than a kill: the Go runtime prints every
+		// goroutine's stack, which says where a stuck peer waits. The
+		// failure shows the log before it (r.log); the stacks go to a
+		// file when AEROPLANE_TEST_DUMP names a directory.
+		r.log = r.stderr.String()
+		r.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+			r.cmd.Process.Kill()
+			<-done
+		}
+		if d := os.Getenv("AEROPLANE_TEST_DUMP"); d != "" {
+			f := filepath.Join(d, fmt.Sprintf("%s-%d.txt", strings.ReplaceAll(t.Name(), "/", "_"), time.Now().UnixNano()))
+			if err := os.WriteFile(f, []byte(r.stderr.String()), 0o644); err != nil {
+				t.Log(err)
+			}
+		}
 		return fmt.Errorf("still running after %v", within)
 	}
 }
@@ -347,14 +365,49 @@ func TestResumableGameNumber(t *testing.T) {
 	}
 }
 
+// peerWait is how long a LAN test waits for its peers to finish a game
+// (AEROPLANE_TEST_WAIT shortens it when hunting a stall).
+var peerWait = 3 * time.Minute
+
+func init() {
+	if d, err := time.ParseDuration(os.Getenv("AEROPLANE_TEST_WAIT")); err == nil && d > 0 {
+		peerWait = d
+	}
+}
+
 // sameResults waits for every run to end and checks they all print the
 // same result line; it returns peer 0's order and hash.
 func sameResults(t testing.TB, runs []*headlessRun) (order, hash string) {
 	t.Helper()
+	// Wait for all at once: when one is stuck the others' logs say why, so
+	// every peer's stderr is printed on failure, not just the first's.
+	errs := make([]error, len(runs))
+	done := make(chan struct{})
 	for i, r := range runs {
-		if err := r.wait(t, 3*time.Minute); err != nil {
-			t.Fatalf("peer %d: %v\nstderr:\n%s", i, err, tail(r.stderr.String(), 30))
+		go func() {
+			errs[i] = r.wait(t, peerWait)
+			done <- struct{}{}
+		}()
+	}
+	for range runs {
+		<-done
+	}
+	failed := false
+	for _, err := range errs {
+		failed = failed || err != nil
+	}
+	if failed {
+		var b strings.Builder
+		for i, r := range runs {
+			log := r.log
+			if log == "" {
+				log = r.stderr.String()
+			}
+			fmt.Fprintf(&b, "peer %d: %v\nstderr:\n%s\n", i, errs[i], tail(log, 40))
 		}
+		t.Fatal(b.String())
+	}
+	for i, r := range runs {
 		o, h := r.result(t)
 		if i == 0 {
 			order, hash = o, h
