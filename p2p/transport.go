@@ -351,9 +351,16 @@ func (t *Transport) maybeOpen(p peer.ID) {
 		ctx, cancel := context.WithTimeout(t.ctx, t.cfg.WriteTimeout)
 		defer cancel()
 		s, err := t.h.NewStream(ctx, p, protocol.ID(ProtocolID))
-		t.mu.Lock()
-		delete(t.opening, p)
-		t.mu.Unlock()
+		// Still "opening" until adopt has made it the link: a maintain
+		// tick in between would open a second stream, which replaces the
+		// first, and the other side, seeing the first one reset before
+		// the second arrives, reports us down and up again (a LAN test
+		// caught the flap).
+		defer func() {
+			t.mu.Lock()
+			delete(t.opening, p)
+			t.mu.Unlock()
+		}()
 		if err != nil {
 			t.log.Debug("opening stream failed", "peer", short(p), "err", err)
 			timedOut := errors.Is(err, context.DeadlineExceeded) || isTimeout(err)
@@ -365,9 +372,16 @@ func (t *Transport) maybeOpen(p peer.ID) {
 			}
 			return
 		}
+		if testHookOpened != nil {
+			testHookOpened(t, p)
+		}
 		t.adopt(s)
 	}()
 }
+
+// testHookOpened, set by tests only, runs between a stream's opening and
+// its adoption.
+var testHookOpened func(t *Transport, p peer.ID)
 
 func (t *Transport) handleStream(s network.Stream) {
 	t.adopt(s)

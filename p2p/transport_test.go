@@ -221,3 +221,40 @@ func TestRedialDelayIsCapped(t *testing.T) {
 		}
 	}
 }
+
+// A peer opens one stream to another however its maintain ticks and
+// Connect calls interleave: one that looked in after the stream was opened
+// but before it was adopted used to open a second, which replaced the
+// first, and the other side saw the peer go down and up again.
+func TestTransportOpensOneStream(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	opener, other := a, b
+	if b.Host().ID() < a.Host().ID() {
+		opener, other = b, a
+	}
+	opened := make(chan struct{}, 8)
+	testHookOpened = func(tr *Transport, p peer.ID) {
+		if tr != opener {
+			return
+		}
+		opened <- struct{}{}
+		if len(opened) == 1 {
+			tr.maybeOpen(p) // a maintain tick looks in right now
+		}
+	}
+	t.Cleanup(func() { testHookOpened = nil })
+	connectPair(t, other, opener)
+	waitEvent(t, other, true)
+	// Another stream, were one opened, would be adopted well within this.
+	select {
+	case ev := <-other.Events():
+		t.Fatalf("the other side saw %+v after the first up", ev)
+	case <-time.After(500 * time.Millisecond):
+	}
+	if n := len(opened); n != 1 {
+		t.Fatalf("%d streams opened to one peer, want 1", n)
+	}
+}
