@@ -49,10 +49,11 @@ func (g *game) onTick() {
 			continue
 		}
 		p.waited++
-		// A person choosing a move gets the long ChooseTicks; a player the
+		// A person choosing a move, or to roll (without AutoRoll its
+		// reveal waits for a key), gets the long ChooseTicks; a player the
 		// driver cannot reach is not thinking, so the short wait applies.
 		limit := uint64(n.cfg.AbsentTicks)
-		if g.phase == PhaseMove && !p.unreachable {
+		if g.mayThink(i) && !p.unreachable {
 			limit = uint64(max(n.cfg.ChooseTicks, n.cfg.AbsentTicks))
 		}
 		key := voteKey{i, s}
@@ -64,6 +65,21 @@ func (g *game) onTick() {
 			}
 		}
 	}
+}
+
+// mayThink reports whether player i is the one a person's key may be
+// holding up now: it is to choose a move, or to roll the die (only the
+// player to roll can hold a reveal back on purpose; every other reveal
+// goes out by itself). A peer has no way to tell a person from a bot at
+// another peer, and a bot answers at once anyway.
+func (g *game) mayThink(i int) bool {
+	switch g.phase {
+	case PhaseMove:
+		return true
+	case PhaseReveal:
+		return g.k > 0 && !g.pos.GameOver() && i == g.mover()
+	}
+	return false
 }
 
 // maybeReturn asks for the local player's seat back when it has been voted

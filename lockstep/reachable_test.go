@@ -41,3 +41,57 @@ func TestReachableShortensTheWaitForAChoice(t *testing.T) {
 		}
 	}
 }
+
+// A person to roll (AutoRoll off) holds back its own reveal until it
+// presses the key, like a person choosing a move: the others wait the long
+// ChooseTicks for it, not AbsentTicks, while its connection is up. At the
+// table a player looking away for a few seconds must not lose its seat to
+// a bot; one whose connection is reported down still does.
+func TestReachableSlowRollerIsWaitedFor(t *testing.T) {
+	for seed := uint64(1); seed <= raceScale(4); seed++ {
+		s := newSim(t, seed, 3, 1, simFaults{}, false)
+		for _, p := range s.peers {
+			p.cfg.AbsentTicks = 20
+			p.cfg.ChooseTicks = 1 << 30
+		}
+		slow := s.peers[int(seed)%3]
+		s.setManual(s.index(slow.id), 200) // up to ten times AbsentTicks
+		s.start()
+		s.run()
+		s.check(true)
+		for _, p := range s.peers {
+			if n := countEvents(p, EventAbsent, slow); n != 0 {
+				t.Fatalf("seed %d: %s voted the slow roller absent %d times", seed, short(p.id), n)
+			}
+		}
+		if len(slow.rolled) == 0 {
+			t.Fatalf("seed %d: the slow roller never rolled", seed)
+		}
+	}
+
+	// Its connection reported down, the same player is voted absent after
+	// AbsentTicks and the game ends with a bot in its seat.
+	s := newSim(t, 9, 3, 1, simFaults{}, false)
+	for _, p := range s.peers {
+		p.cfg.AbsentTicks = 20
+		p.cfg.ChooseTicks = 1 << 30
+	}
+	gone := s.peers[1]
+	s.setManual(1, 1<<30) // never rolls
+	s.maxTicks = 50000
+	s.start()
+	for _, p := range s.peers {
+		if p != gone {
+			p.node.Reachable(gone.id, false)
+		}
+	}
+	s.run()
+	for _, p := range s.peers {
+		if p == gone {
+			continue
+		}
+		if n := countEvents(p, EventAbsent, gone); n == 0 || p.node.g.phase != PhaseOver {
+			t.Fatalf("connection reported down: %s saw %d absences of the roller, phase %v; want some and the game over", short(p.id), n, p.node.g.phase)
+		}
+	}
+}

@@ -49,8 +49,9 @@ type NetOptions struct {
 	// YouRoll (default: this player's share of every roll is revealed by
 	// itself). RollWithin is how long a roll is waited for before it is
 	// made for the player, so the other peers never count a slow key as an
-	// absent player (default: 60% of their absence wait, AbsentTicks ticks;
-	// negative: never).
+	// absent player (default: 60% of how long they wait for a person to
+	// roll or choose, 20 × AbsentTicks ticks, about a minute; negative:
+	// never).
 	ManualRoll bool
 	RollWithin time.Duration
 	// Linger keeps answering peers after a game ends (default p2p's, 2 s);

@@ -169,7 +169,10 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 	return nil
 }
 
-// rollWithin is how long a manual roll is waited for (see NetOptions).
+// rollWithin is how long a manual roll is waited for (see NetOptions):
+// 60% of how long the other peers wait for a person to roll or choose
+// (lockstep's ChooseTicks, 20 × AbsentTicks by default) before they vote
+// it absent, so a player who looks away keeps its seat.
 func (s *NetSession) rollWithin() time.Duration {
 	if s.opts.RollWithin != 0 {
 		return s.opts.RollWithin
@@ -185,7 +188,7 @@ func (s *NetSession) rollWithin() time.Duration {
 	if tick <= 0 {
 		tick = 100 * time.Millisecond // p2p's default
 	}
-	return time.Duration(absent) * tick * 6 / 10
+	return time.Duration(20*absent) * tick * 6 / 10
 }
 
 // rollLater makes roll k for the player if it has not rolled it by then:
