@@ -255,7 +255,7 @@ func (d *Discovery) contradicts(ad Advert) []net.IP {
 }
 
 func sameAdvert(a, b Advert) bool {
-	if a.Name != b.Name || a.Lobby != b.Lobby || a.Host != b.Host || a.Free != b.Free || len(a.Addrs) != len(b.Addrs) {
+	if a.Name != b.Name || a.Lobby != b.Lobby || a.Host != b.Host || a.Free != b.Free || a.Taken != b.Taken || a.Rules != b.Rules || len(a.Addrs) != len(b.Addrs) {
 		return false
 	}
 	for i := range a.Addrs {

@@ -283,6 +283,7 @@ func (l *lobby) advertise() {
 	switch {
 	case l.hosting:
 		ad.Lobby, ad.Host, ad.Free = l.cfg.Lobby, true, l.capacity-len(l.roster)
+		ad.Taken, ad.Rules = len(l.roster)+countBots(l.bots), l.rules.String()
 	case l.host != "" && l.inRoster():
 		ad.Lobby, ad.Free = l.cfg.Lobby, l.view.Free
 	}

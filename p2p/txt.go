@@ -8,19 +8,26 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"aeroplane/engine"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 )
 
 // Advert is what a peer announces over mDNS.
 type Advert struct {
-	Version string         // ProtocolVersion of the sender
-	ID      peer.ID        // its libp2p identity
-	Name    string         // the player's name
-	Lobby   string         // the game it created or joined; empty if none
-	Host    bool           // it created Lobby (it starts the game)
-	Free    int            // free seats in Lobby, 0..4
-	Addrs   []ma.Multiaddr // where it listens (never with /p2p/)
+	Version string  // ProtocolVersion of the sender
+	ID      peer.ID // its libp2p identity
+	Name    string  // the player's name
+	Lobby   string  // the game it created or joined; empty if none
+	Host    bool    // it created Lobby (it starts the game)
+	Free    int     // free seats in Lobby, 0..4
+	// A host also says what a lobby listing shows: the seats taken by
+	// players and bots (Taken), and the rules (canonical engine.Rules
+	// text; "" from a peer that does not say).
+	Taken int
+	Rules string
+	Addrs []ma.Multiaddr // where it listens (never with /p2p/)
 }
 
 // Limits of the TXT record. DNS caps each TXT string at 255 bytes, and one
@@ -73,8 +80,14 @@ func EncodeTXT(a Advert) ([]string, error) {
 	if !validName(a.Name) || !validName(a.Lobby) {
 		return nil, fmt.Errorf("%w: name %q or lobby %q not clean (use CleanName)", errTXT, a.Name, a.Lobby)
 	}
-	if a.Free < 0 || a.Free > maxSeats {
-		return nil, fmt.Errorf("%w: %d free seats", errTXT, a.Free)
+	if a.Free < 0 || a.Free > maxSeats || a.Taken < 0 || a.Free+a.Taken > maxSeats {
+		return nil, fmt.Errorf("%w: %d free and %d taken seats", errTXT, a.Free, a.Taken)
+	}
+	if (a.Taken != 0 || a.Rules != "") && !a.Host {
+		return nil, fmt.Errorf("%w: taken seats or rules from a peer that hosts no game", errTXT)
+	}
+	if a.Rules != "" && !canonicalRules(a.Rules) {
+		return nil, fmt.Errorf("%w: rules %q are not canonical (use engine.Rules.String)", errTXT, a.Rules)
 	}
 	txt := []string{
 		"v=" + a.Version,
@@ -84,7 +97,10 @@ func EncodeTXT(a Advert) ([]string, error) {
 		"s=" + strconv.Itoa(a.Free),
 	}
 	if a.Host {
-		txt = append(txt, "h=1")
+		txt = append(txt, "h=1", "t="+strconv.Itoa(a.Taken))
+		if a.Rules != "" {
+			txt = append(txt, "r="+a.Rules)
+		}
 	}
 	for i, addr := range a.Addrs {
 		if i == maxTXTAddrs {
@@ -138,12 +154,21 @@ func ParseTXT(txt []string) (Advert, error) {
 			} else {
 				a.Lobby = v
 			}
-		case "s":
+		case "s", "t":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 || n > maxSeats || strconv.Itoa(n) != v {
-				return Advert{}, fmt.Errorf("%w: free seats %q", errTXT, v)
+				return Advert{}, fmt.Errorf("%w: seats %q", errTXT, s)
 			}
-			a.Free = n
+			if k == "s" {
+				a.Free = n
+			} else {
+				a.Taken = n
+			}
+		case "r":
+			if !canonicalRules(v) {
+				return Advert{}, fmt.Errorf("%w: rules %q", errTXT, v)
+			}
+			a.Rules = v
 		case "h":
 			if v != "1" {
 				return Advert{}, fmt.Errorf("%w: host flag %q", errTXT, v)
@@ -169,5 +194,15 @@ func ParseTXT(txt []string) (Advert, error) {
 	if !seen["v"] || !seen["id"] {
 		return Advert{}, fmt.Errorf("%w: missing version or peer ID", errTXT)
 	}
+	if a.Free+a.Taken > maxSeats || (a.Taken != 0 || a.Rules != "") && !a.Host {
+		return Advert{}, fmt.Errorf("%w: %d free and %d taken seats, rules %q, host %v", errTXT, a.Free, a.Taken, a.Rules, a.Host)
+	}
 	return a, nil
+}
+
+// canonicalRules reports whether s is rules text as engine.Rules.String
+// prints it, so one set of rules has one advert.
+func canonicalRules(s string) bool {
+	r, err := engine.ParseRules(s)
+	return err == nil && r.String() == s
 }

@@ -31,6 +31,9 @@ func TestTXTRoundTrip(t *testing.T) {
 		{Version: ProtocolVersion, ID: id, Name: "Ada", Lobby: "friday night", Host: true, Free: 3,
 			Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.213.0.1/tcp/4001"), ma.StringCast("/ip4/10.213.0.1/udp/4001/quic-v1")}},
 		{Version: "9.9.9", ID: id, Name: strings.Repeat("飞", 10), Lobby: strings.Repeat("x", MaxNameLen), Free: 4},
+		// A host says what its table holds: the listing shows it.
+		{Version: ProtocolVersion, ID: id, Name: "Bo", Lobby: "late", Host: true, Free: 1, Taken: 3,
+			Rules: "takeoff=six,overshoot=bounce,stack=off,flyjump=on"},
 	}
 	for _, a := range cases {
 		txt, err := EncodeTXT(a)
@@ -71,6 +74,12 @@ func TestTXTRejects(t *testing.T) {
 		{"addr with id", []string{"v=1", "id=" + id, "a=/ip4/1.2.3.4/tcp/1/p2p/" + id}},
 		{"bad addr", []string{"v=1", "id=" + id, "a=/ip4/nope"}},
 		{"host flag", []string{"v=1", "id=" + id, "h=yes"}},
+		{"taken without host", []string{"v=1", "id=" + id, "t=2"}},
+		{"rules without host", []string{"v=1", "id=" + id, "r=takeoff=even,overshoot=bounce,stack=on,flyjump=off"}},
+		{"more than four seats", []string{"v=1", "id=" + id, "h=1", "s=3", "t=2"}},
+		{"taken sign", []string{"v=1", "id=" + id, "h=1", "t=-1"}},
+		{"bad rules", []string{"v=1", "id=" + id, "h=1", "r=takeoff=seven"}},
+		{"rules not canonical", []string{"v=1", "id=" + id, "h=1", "r=stack=off"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -104,8 +113,11 @@ func TestCleanName(t *testing.T) {
 // and whatever parses re-encodes to something that parses the same.
 func FuzzParseTXT(f *testing.F) {
 	id := testID(f)
-	txt, _ := EncodeTXT(Advert{Version: ProtocolVersion, ID: id, Name: "Ada", Lobby: "l", Host: true, Free: 2,
+	txt, _ := EncodeTXT(Advert{Version: ProtocolVersion, ID: id, Name: "Ada", Lobby: "l", Host: true, Free: 2, Taken: 1, Rules: "takeoff=six,overshoot=stay,stack=on,flyjump=off",
 		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/10.213.0.1/tcp/4001")}})
+	if len(txt) == 0 {
+		f.Fatal("the seed advert does not encode")
+	}
 	f.Add(strings.Join(txt, "\n"))
 	f.Add("v=1\nid=" + id.String() + "\ns=9")
 	f.Fuzz(func(t *testing.T, s string) {

@@ -23,7 +23,7 @@ func lobbyUI() (*UI, *fakeSession) {
 	u := New(f, Options{Lang: "en"})
 	u.Apply(LobbyUpdate{
 		Me:    Peer{ID: "me", Name: "alice", Addr: "/ip4/10.0.0.1/tcp/4001"},
-		Games: []Game{{ID: "g-bob", Host: Peer{Name: "bob"}}, {ID: "g-carol", Host: Peer{Name: "carol"}}},
+		Games: []Game{{ID: "g-bob", Host: Peer{Name: "bob"}}, {ID: "g-carol", Host: Peer{Name: "carol"}, Taken: 1, Seats: 2}},
 	})
 	return u, f
 }

@@ -63,6 +63,7 @@ type Game struct {
 	ID    string
 	Host  Peer
 	Taken int // seats taken by people and bots
+	Seats int // seats at the table, taken or open (0: not known, shown as all four)
 	Rules engine.Rules
 }
 

@@ -109,7 +109,11 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 		if i == 9 {
 			break
 		}
-		add(fmt.Sprintf("  %d) ", i+1) + u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, engine.NumColours, g.Rules.String()))
+		seats := g.Seats
+		if seats <= 0 {
+			seats = engine.NumColours
+		}
+		add(fmt.Sprintf("  %d) ", i+1) + u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, g.Rules.String()))
 	}
 	add("", "[::u]"+u.t("lobby.players")+"[::-]")
 	if len(u.lobby.Players) == 0 {

@@ -118,7 +118,11 @@ func TestNetGameOverLAN(t *testing.T) {
 		return
 	}
 	a, b := newNetTest(t, "Ann"), newNetTest(t, "Bob")
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+	rules, err := engine.ParseRules("flyjump=on")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateGame(rules); err != nil {
 		t.Fatal(err)
 	}
 	for c, k := range map[engine.Colour]string{engine.Yellow: "random", engine.Green: "random"} {
@@ -148,6 +152,11 @@ func TestNetGameOverLAN(t *testing.T) {
 		}
 		for _, g := range u.Games {
 			if g.Host.ID == a.ID().String() {
+				// The listing, from Ann's advert alone, shows her
+				// table: her rules, four seats, Ann and 0-2 bots in.
+				if g.Rules != rules || g.Seats != engine.NumColours || g.Taken < 1 || g.Taken > 3 {
+					t.Errorf("Bob's listing of Ann's game: rules %s, %d of %d seats taken; want rules %s, 1-3 of 4", g.Rules, g.Taken, g.Seats, rules)
+				}
 				joined = true
 				if err := b.Join(g.ID); err != nil {
 					t.Errorf("join: %v", err)

@@ -112,10 +112,16 @@ func (s *NetSession) emitLobby() {
 		seen[ad.ID] = true
 		u.Players = append(u.Players, p)
 		if ad.Host && ad.Lobby != "" && ad.Free > 0 {
-			// Adverts carry neither the rules nor the bot seats: Taken
-			// counts the players who advertise the lobby, and the rules
-			// show once the game starts.
-			u.Games = append(u.Games, ui.Game{ID: ad.Lobby, Host: p, Taken: members[ad.Lobby], Rules: engine.DefaultRules()})
+			g := ui.Game{ID: ad.Lobby, Host: p, Taken: ad.Taken, Seats: ad.Taken + ad.Free}
+			if r, err := engine.ParseRules(ad.Rules); err == nil && ad.Rules != "" {
+				g.Rules = r
+			} else {
+				// A host that says neither (an older version): count
+				// the players who advertise the lobby, show the
+				// default rules; the game shows its own once it starts.
+				g.Taken, g.Seats, g.Rules = members[ad.Lobby], 0, engine.DefaultRules()
+			}
+			u.Games = append(u.Games, g)
 		}
 	}
 	for _, info := range s.manual {
