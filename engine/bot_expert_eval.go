@@ -25,6 +25,10 @@ type expertTables struct {
 	// that alone used every roll. It counts jumps and the shortcut, so a
 	// plane before square 17 is worth more than its step count.
 	progress [placeSlots]int32
+	// gain[s][r-1] is the progress a plane at slot s makes with roll r
+	// (through jumps and the shortcut, bouncing at the centre), 0 when
+	// it cannot move.
+	gain [placeSlots][6]int32
 	// hits[c][s][r-1] is the mask of squares a group of colour c at slot s
 	// hits with roll r: where it lands, where it jumps or flies to, and
 	// crossingBit when it takes the shortcut.
@@ -124,6 +128,24 @@ func (tb *expertTables) build(rules Rules) {
 	remaining[slot(Hangar)] = remaining[slot(Launch)] + 6*unit/takeoffs
 	for s := range tb.progress {
 		tb.progress[s] = int32(remaining[slot(Hangar)] - remaining[s])
+	}
+	for r := 1; r <= 6; r++ {
+		if rules.Takeoff.Allows(r) {
+			tb.gain[slot(Hangar)][r-1] = tb.progress[slot(Launch)] - tb.progress[slot(Hangar)]
+		}
+		for from := int(Launch); from < Centre; from++ {
+			t := from + r
+			if from == int(Launch) {
+				t = r - 1
+			}
+			switch {
+			case t <= TrackEnd:
+				t, _, _, _ = landing(rules, t)
+			case t > Centre:
+				t = 2*Centre - t
+			}
+			tb.gain[slot(Place(from))][r-1] = tb.progress[slot(Place(t))] - tb.progress[slot(Place(from))]
+		}
 	}
 
 	for c := Colour(0); c < NumColours; c++ {

@@ -51,7 +51,7 @@ func newExpert(t testing.TB) Bot {
 // expertQuick is the expert with one chance layer, for property tests that
 // call it thousands of times.
 func expertQuick() Bot {
-	return &expertBot{maxDepth: 1, budget: expertLeafBudget, w: defaultExpertWeights}
+	return newExpertBot(1)
 }
 
 // randomReachable draws a position reached by random play from the start
@@ -111,7 +111,7 @@ func TestExpertDeterministic(t *testing.T) {
 		}
 		before := p
 		m1 := b.Choose(&p, rules, roll, &outs, 1)
-		m2 := (&expertBot{maxDepth: expertMaxDepth, budget: expertLeafBudget, w: defaultExpertWeights}).Choose(&p, rules, roll, &outs, rapid.Uint64().Draw(t, "seed2"))
+		m2 := newExpertBot(expertMaxDepth).Choose(&p, rules, roll, &outs, rapid.Uint64().Draw(t, "seed2"))
 		if m1 != m2 {
 			t.Fatalf("Choose(%s, roll %d) gave %s and then %s", p, roll, m1, m2)
 		}

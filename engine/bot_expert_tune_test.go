@@ -21,7 +21,7 @@ var (
 // w (weights risk:riskToMove:leader:field:finish:stack:out); "base" is
 // the registered expert.
 func tuneBot(t testing.TB, spec string) *expertBot {
-	b := &expertBot{maxDepth: expertMaxDepth, budget: expertLeafBudget, w: defaultExpertWeights}
+	b := newExpertBot(expertMaxDepth)
 	if spec == "" || spec == "base" {
 		return b
 	}
@@ -31,6 +31,25 @@ func tuneBot(t testing.TB, spec string) *expertBot {
 		switch k {
 		case "d":
 			b.maxDepth = n
+		case "fit": // fit=0: the hand-made utility of bot_expert_eval.go
+			b.fit = nil
+			if n == 1 {
+				w := fitWeights
+				b.fit = &w
+			}
+		case "fz": // zero fitted features, e.g. fz=5+8
+			for _, f := range strings.Split(v, "+") {
+				k, _ := strconv.Atoi(f)
+				for kn := range b.fit {
+					b.fit[kn][k] = 0
+				}
+			}
+		case "fs": // scale a fitted feature, e.g. fs=5:50 (percent)
+			var k, pc int32
+			fmt.Sscanf(v, "%d:%d", &k, &pc)
+			for kn := range b.fit {
+				b.fit[kn][k] = b.fit[kn][k] * pc / 100
+			}
 		case "w":
 			w := &b.w
 			if _, err := fmt.Sscanf(v, "%d:%d:%d:%d:%d:%d:%d", &w.risk, &w.riskToMove, &w.leader, &w.field, &w.finish, &w.stack, &w.out); err != nil {
