@@ -14,8 +14,8 @@ import (
 var openSeat = regexp.MustCompile(`[BYG] open seat`)
 
 // A person alone on the LAN (no --offline): c creates a game, ↓ and b give
-// the three empty seats to bots, enter starts it at once, and the moves
-// are played by key over the real protocol; q in the middle leaves
+// the three empty seats to bots, enter starts it at once, and the rolls
+// and moves are played by key over the real protocol; q in the middle leaves
 // cleanly and the saved log verifies as far as the game went.
 func TestPlayLANAloneWithBots(t *testing.T) {
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
@@ -41,13 +41,21 @@ func TestPlayLANAloneWithBots(t *testing.T) {
 			t.Fatalf("after %d moves the game does not go on:\n%s", moves, tm.screen())
 		}
 		s := tm.screen()
-		if s == last || chooseHint.FindString(bottomLine(s)) == "" {
+		switch {
+		case s == last:
 			time.Sleep(poll)
-			continue
+		case chooseHint.FindString(bottomLine(s)) != "":
+			tm.keys("1")
+			moves++
+			last = s
+		case strings.Contains(bottomLine(s), "space roll"):
+			// The die waits for the key (a minute before it rolls by
+			// itself), as at the table.
+			tm.keys(keyRoll)
+			last = s
+		default:
+			time.Sleep(poll)
 		}
-		tm.keys("1")
-		moves++
-		last = s
 	}
 	tm.quitAndCheck()
 

@@ -50,7 +50,7 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 	tm.waitFor("the two peers and their game in the lobby", 400, func(s string) bool {
 		return strings.Contains(s, "Your name: alice") &&
 			strings.Contains(s, "Your address (for manual connect): /ip4/10.213.0.3/") &&
-			strings.Contains(s, "1) p0's game: 2 of 4 seats taken") &&
+			strings.Contains(s, "1) p0's game: 3 of 4 seats taken") && // two players and the bot
 			len(peerLine.FindAllString(s, -1)) == 2
 	}, peers)
 	tLobby := time.Since(t0)
