@@ -27,6 +27,7 @@ type LobbyInfo struct {
 	Lobby string // the game's name, for LobbyConfig.Lobby
 	Name  string // the creator's name
 	Free  int    // player seats still open
+	Taken int    // seats taken by players and bots (0 from an older peer)
 	Rules engine.Rules
 }
 
@@ -84,7 +85,7 @@ func decodeLobbyInfo(b []byte) (LobbyInfo, error) {
 		return LobbyInfo{}, fmt.Errorf("%w: a %s is no game info", errLobbyMsg, m.T)
 	}
 	r, _ := engine.ParseRules(m.Rules) // checked by decodeLobbyMsg
-	return LobbyInfo{Lobby: m.Lobby, Name: m.Name, Free: m.Free, Rules: r}, nil
+	return LobbyInfo{Lobby: m.Lobby, Name: m.Name, Free: m.Free, Taken: m.Taken, Rules: r}, nil
 }
 
 // infoMsg is the lobby's answer to QueryLobby now (nil: not hosting).
@@ -92,5 +93,6 @@ func (l *lobby) infoMsg() *lobbyMsg {
 	if !l.hosting {
 		return nil
 	}
-	return &lobbyMsg{T: lobbyInfo, Lobby: l.cfg.Lobby, Name: l.cfg.Player, Free: l.capacity - len(l.roster), Rules: l.rules.String()}
+	return &lobbyMsg{T: lobbyInfo, Lobby: l.cfg.Lobby, Name: l.cfg.Player, Free: l.capacity - len(l.roster),
+		Taken: len(l.roster) + countBots(l.bots), Rules: l.rules.String()}
 }

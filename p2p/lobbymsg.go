@@ -42,6 +42,8 @@ type lobbyMsg struct {
 	// In a colour or ready request.
 	Colour int  `json:"c,omitempty"`
 	Ready  bool `json:"r,omitempty"`
+	// In an info: the seats taken by players and bots.
+	Taken int `json:"k,omitempty"`
 }
 
 type rosterEntry struct {
@@ -115,6 +117,9 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	}
 	if len(m.Players)+len(m.Bots) > maxSeats {
 		return bad("%d players and %d bots", len(m.Players), len(m.Bots))
+	}
+	if m.Taken != 0 && (m.T != lobbyInfo || m.Taken < 0 || m.Free+m.Taken > maxSeats) {
+		return bad("%d taken and %d free seats in a %s", m.Taken, m.Free, m.T)
 	}
 	if m.Colour < 0 || m.Colour >= engine.NumColours || (m.Colour != 0 && m.T != lobbyColour) || (m.Ready && m.T != lobbyReady) {
 		return bad("colour %d or ready in a %s", m.Colour, m.T)

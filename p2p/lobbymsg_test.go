@@ -18,7 +18,7 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 		{T: lobbyColour, Lobby: "g", Colour: 3},
 		{T: lobbyReady, Lobby: "g", Ready: true, Ver: 9},
 		{T: lobbyLeave, Lobby: "g"},
-		{T: lobbyInfo, Lobby: "g", Name: "Ada", Free: 2, Rules: "takeoff=even,overshoot=bounce,stack=on,flyjump=off"},
+		{T: lobbyInfo, Lobby: "g", Name: "Ada", Free: 2, Taken: 2, Rules: "takeoff=even,overshoot=bounce,stack=on,flyjump=off"},
 	}
 	for _, m := range cases {
 		got, err := decodeLobbyMsg(encodeLobbyMsg(m))
@@ -58,6 +58,9 @@ func TestLobbyMsgRejects(t *testing.T) {
 		"rules in ready": `{"t":"ready","l":"g","ru":"takeoff=even,overshoot=bounce,stack=on,flyjump=off"}`,
 		"ready in redir": `{"t":"redirect","l":"g","p":[{"id":"` + id + `","n":"a","r":true}]}`,
 		"ver negative":   `{"t":"ready","l":"g","v":-1}`,
+		"taken in join":  `{"t":"join","l":"g","k":1}`,
+		"taken range":    `{"t":"info","l":"g","f":2,"k":3}`,
+		"taken negative": `{"t":"info","l":"g","k":-1}`,
 	}
 	for name, in := range cases {
 		if _, err := decodeLobbyMsg([]byte(in)); !errors.Is(err, errLobbyMsg) {

@@ -272,14 +272,14 @@ func TestQueryLobby(t *testing.T) {
 	}()
 	<-views
 	info, err := QueryLobby(ctx, asker.Host(), host.Host().ID())
-	if err != nil || info != (LobbyInfo{Lobby: "friday", Name: "Ada", Free: 2, Rules: rules}) {
+	if err != nil || info != (LobbyInfo{Lobby: "friday", Name: "Ada", Free: 2, Taken: 2, Rules: rules}) {
 		t.Fatalf("info %+v, %v", info, err)
 	}
 	if err := ctl.SetSeat(engine.Blue, "greedy"); err != nil {
 		t.Fatal(err)
 	}
 	<-views
-	if info, err := QueryLobby(ctx, asker.Host(), host.Host().ID()); err != nil || info.Free != 1 {
+	if info, err := QueryLobby(ctx, asker.Host(), host.Host().ID()); err != nil || info.Free != 1 || info.Taken != 3 {
 		t.Fatalf("after a bot took a seat: %+v, %v", info, err)
 	}
 	if _, err := decodeLobbyInfo(encodeLobbyMsg(lobbyMsg{T: lobbyFull, Lobby: "friday"})); !errors.Is(err, errLobbyMsg) {

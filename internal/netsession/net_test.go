@@ -429,6 +429,27 @@ func TestNetManualJoinPlays(t *testing.T) {
 			t.Fatal("never connected")
 		}
 	}
+	// Without mDNS the listing comes from Ann's answer to QueryLobby:
+	// her table, Ann and 0-2 bots in, four seats.
+	for listed := false; !listed; {
+		select {
+		case e := <-b.Events():
+			u, ok := e.(ui.LobbyUpdate)
+			if !ok {
+				continue
+			}
+			for _, g := range u.Games {
+				if g.Host.ID == a.ID().String() {
+					listed = true
+					if g.Seats != engine.NumColours || g.Taken < 1 || g.Taken > 3 {
+						t.Errorf("Bob's listing of Ann's game: %d of %d seats taken, want 1-3 of 4", g.Taken, g.Seats)
+					}
+				}
+			}
+		case <-deadline:
+			t.Fatal("Ann's game never listed")
+		}
+	}
 	if err := b.Join(lobby); err != nil {
 		t.Fatal(err)
 	}

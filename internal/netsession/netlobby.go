@@ -146,8 +146,13 @@ func (s *NetSession) emitLobby() {
 		if i := slices.IndexFunc(u.Players, func(p ui.Peer) bool { return p.ID == id.String() }); i >= 0 {
 			host = u.Players[i]
 		}
-		// The creator tells its open seats; the rest are taken or bots.
-		u.Games = append(u.Games, ui.Game{ID: info.Lobby, Host: host, Taken: engine.NumColours - info.Free, Rules: info.Rules})
+		g := ui.Game{ID: info.Lobby, Host: host, Taken: info.Taken, Seats: info.Taken + info.Free, Rules: info.Rules}
+		if info.Taken == 0 {
+			// An older creator tells only its open seats: count the
+			// rest of the four as taken.
+			g.Taken, g.Seats = engine.NumColours-info.Free, 0
+		}
+		u.Games = append(u.Games, g)
 	}
 	sort.Slice(u.Games, func(i, j int) bool { return u.Games[i].ID < u.Games[j].ID })
 	if s.lastLobby != nil && reflect.DeepEqual(*s.lastLobby, u) {
