@@ -19,11 +19,7 @@ func TestReachableShortensTheWaitForAChoice(t *testing.T) {
 		victim.onMove = func(s *sim, p *simPeer, e Event) {
 			p.down = true // its lid closes while it is to choose
 			if reported {
-				for _, q := range s.peers {
-					if q != p {
-						q.node.Reachable(p.id, false)
-					}
-				}
+				s.reportDown(p)
 			}
 		}
 		s.run()
@@ -38,6 +34,16 @@ func TestReachableShortensTheWaitForAChoice(t *testing.T) {
 			case !reported && absent != 0:
 				t.Fatalf("connection not reported: %s voted the thinking chooser absent (%d) before ChooseTicks", short(p.id), absent)
 			}
+		}
+	}
+}
+
+// reportDown has every other peer's driver say its connection to p is
+// down (Node.Reachable).
+func (s *sim) reportDown(p *simPeer) {
+	for _, q := range s.peers {
+		if q != p {
+			q.node.Reachable(p.id, false)
 		}
 	}
 }
@@ -80,11 +86,7 @@ func TestReachableSlowRollerIsWaitedFor(t *testing.T) {
 	s.setManual(1, 1<<30) // never rolls
 	s.maxTicks = 50000
 	s.start()
-	for _, p := range s.peers {
-		if p != gone {
-			p.node.Reachable(gone.id, false)
-		}
-	}
+	s.reportDown(gone)
 	s.run()
 	for _, p := range s.peers {
 		if p == gone {
