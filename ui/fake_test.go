@@ -39,9 +39,10 @@ func (f *fakeSession) Connect(a string) error          { return f.rec("connect "
 func (f *fakeSession) SetSeat(c engine.Colour, k string) error {
 	return f.rec(fmt.Sprintf("seat %c %q", c.Letter(), k))
 }
-func (f *fakeSession) Start() error               { return f.rec("start") }
-func (f *fakeSession) Roll() error                { return f.rec("roll") }
-func (f *fakeSession) Choose(m engine.Move) error { return f.rec("choose " + m.String()) }
-func (f *fakeSession) Chat(t string) error        { return f.rec("chat " + t) }
-func (f *fakeSession) Rematch() error             { return f.rec("rematch") }
-func (f *fakeSession) Close() error               { return f.rec("close") }
+func (f *fakeSession) SetRules(r engine.Rules) error { return f.rec("rules " + r.String()) }
+func (f *fakeSession) Start() error                  { return f.rec("start") }
+func (f *fakeSession) Roll() error                   { return f.rec("roll") }
+func (f *fakeSession) Choose(m engine.Move) error    { return f.rec("choose " + m.String()) }
+func (f *fakeSession) Chat(t string) error           { return f.rec("chat " + t) }
+func (f *fakeSession) Rematch() error                { return f.rec("rematch") }
+func (f *fakeSession) Close() error                  { return f.rec("close") }

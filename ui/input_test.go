@@ -65,6 +65,20 @@ func TestKeysToCommands(t *testing.T) {
 			return u, f
 		}, []*tcell.EventKey{key(tcell.KeyDown), ch('b'), key(tcell.KeyDown), key(tcell.KeyDown), ch('b'), key(tcell.KeyUp), key(tcell.KeyUp), key(tcell.KeyUp), ch('b'), key(tcell.KeyEnter)}, "", nil,
 			[]string{`seat B "` + nextKind("random") + `"`, `seat G "` + nextKind("random") + `"`, "start"}},
+		{"rule keys at the creator's table", func(t fataler) (*UI, *fakeSession) {
+			u, f := lobbyUI()
+			u.Apply(table4(false))
+			return u, f
+		}, []*tcell.EventKey{ch('2'), ch('4'), ch('t'), ch('o')}, "", nil,
+			// The fake's table keeps its rules: each key changes one option of them.
+			[]string{"rules takeoff=even,overshoot=stay,stack=on,flyjump=off", "rules takeoff=even,overshoot=bounce,stack=on,flyjump=on"}},
+		{"no rule keys at another's table", func(t fataler) (*UI, *fakeSession) {
+			u, f := lobbyUI()
+			tb := table4(false)
+			tb.Host = false
+			u.Apply(tb)
+			return u, f
+		}, []*tcell.EventKey{ch('1'), ch('2'), ch('3'), ch('4')}, "", nil, nil},
 		{"roll on your turn", func(t fataler) (*UI, *fakeSession) {
 			u, f := gameUI(t, "H,H,H,H/H,H,H,H/H,H,H,H/H,H,H,H R 0 -", engine.DefaultRules())
 			u.Apply(DiceWaiting{ToMove: engine.Red, Waiting: []string{"alice"}, YouRoll: true})

@@ -53,6 +53,35 @@ func (u *UI) tableSetup() bool {
 	return u.free() && u.mode == modeTable && u.table != nil && !u.table.Started
 }
 
+// settingRules: the creator of a table being set up may change its rules.
+func (u *UI) settingRules() bool {
+	_, ok := u.sess.(RulesSetter)
+	return ok && u.hostSetup()
+}
+
+// The keys that change the rule options, in optionLines order: in the
+// lobby (for a game to create) and at the table (its creator).
+const (
+	lobbyRuleKeys = "tokf"
+	tableRuleKeys = "1234"
+)
+
+// nextRule is r with rule option i (optionLines order: takeoff,
+// overshoot, stack, flyjump) set to its next value.
+func nextRule(r engine.Rules, i int) engine.Rules {
+	switch i {
+	case 0:
+		r.Takeoff = (r.Takeoff + 1) % 3
+	case 1:
+		r.StayOnOvershoot = !r.StayOnOvershoot
+	case 2:
+		r.NoStacks = !r.NoStacks
+	case 3:
+		r.FlyJump = !r.FlyJump
+	}
+	return r
+}
+
 // seatChooser is the session when players choose colours and say ready.
 func (u *UI) seatChooser() (SeatChooser, bool) {
 	sc, ok := u.sess.(SeatChooser)
@@ -145,16 +174,25 @@ var keyTable = []binding{
 		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputAddr, "") }},
 	{runes: "t", label: "t", help: "key.takeoff", more: true,
 		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
-		do:   func(u *UI, _ *tcell.EventKey) { u.rules.Takeoff = (u.rules.Takeoff + 1) % 3 }},
+		do:   func(u *UI, _ *tcell.EventKey) { u.rules = nextRule(u.rules, 0) }},
 	{runes: "o", label: "o", help: "key.overshoot", more: true,
 		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
-		do:   func(u *UI, _ *tcell.EventKey) { u.rules.StayOnOvershoot = !u.rules.StayOnOvershoot }},
+		do:   func(u *UI, _ *tcell.EventKey) { u.rules = nextRule(u.rules, 1) }},
 	{runes: "k", label: "k", help: "key.stack", more: true,
 		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
-		do:   func(u *UI, _ *tcell.EventKey) { u.rules.NoStacks = !u.rules.NoStacks }},
+		do:   func(u *UI, _ *tcell.EventKey) { u.rules = nextRule(u.rules, 2) }},
 	{runes: "f", label: "f", help: "key.flyjump", more: true,
 		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
-		do:   func(u *UI, _ *tcell.EventKey) { u.rules.FlyJump = !u.rules.FlyJump }},
+		do:   func(u *UI, _ *tcell.EventKey) { u.rules = nextRule(u.rules, 3) }},
+	// At the table the letters are taken (t chat, k seat up): the
+	// creator changes a rule by its line's number.
+	{runes: tableRuleKeys, label: "1-4", help: "key.tablerule", more: true,
+		when: (*UI).settingRules,
+		do: func(u *UI, ev *tcell.EventKey) {
+			r := nextRule(u.table.Rules, strings.IndexRune(tableRuleKeys, ev.Rune()))
+			rs := u.sess.(RulesSetter)
+			u.do("rules", func() error { return rs.SetRules(r) })
+		}},
 	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown}, runes: "jk", label: "↑↓", help: "key.seat",
 		when: (*UI).choosingSeat,
 		do: func(u *UI, ev *tcell.EventKey) {

@@ -47,6 +47,13 @@ type SeatChooser interface {
 	SetReady(ready bool) error
 }
 
+// RulesSetter is a Session whose creator may change the rules at the
+// table until the game starts. The table that comes back shows them; where
+// players say ready, a change clears every player's Ready.
+type RulesSetter interface {
+	SetRules(r engine.Rules) error
+}
+
 // Event is one thing the session tells the interface; the concrete types
 // below are all of them.
 type Event interface{ event() }

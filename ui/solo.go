@@ -127,6 +127,21 @@ func (s *SoloSession) SetSeat(seat engine.Colour, kind string) error {
 	return nil
 }
 
+// SetRules implements RulesSetter: the table's rules, until the game starts.
+func (s *SoloSession) SetRules(r engine.Rules) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.table == nil:
+		return errors.New("create a game first")
+	case s.playing:
+		return errors.New("the rules are fixed once the game has started")
+	}
+	s.table.Rules, s.rules = r, r
+	s.q.push(*s.table)
+	return nil
+}
+
 // Start implements Session.
 func (s *SoloSession) Start() error {
 	s.mu.Lock()

@@ -30,8 +30,15 @@ func TestSoloPlaysAGame(t *testing.T) {
 	if err := s.SetSeat(engine.Red, "random"); err == nil {
 		t.Fatal("giving away your own seat was accepted")
 	}
+	table, _ := engine.ParseRules("takeoff=six,stack=off")
+	if err := s.SetRules(table); err != nil { // changed at the table
+		t.Fatal(err)
+	}
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
+	}
+	if err := s.SetRules(engine.DefaultRules()); err == nil {
+		t.Fatal("the rules changed after the start")
 	}
 	var pos engine.Position
 	var rules engine.Rules
@@ -41,6 +48,9 @@ func TestSoloPlaysAGame(t *testing.T) {
 		switch e := e.(type) {
 		case GameStarted:
 			pos, rules = e.Position, e.Rules
+			if rules != table {
+				t.Fatalf("the game started with rules %s, the table's are %s", rules, table)
+			}
 			if pos.InPlay(engine.Green) || !pos.InPlay(engine.Yellow) {
 				t.Fatalf("colours in play wrong: %s", pos)
 			}

@@ -123,7 +123,7 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 		add("  " + clean(p.Name, maxName) + "  " + shortID(p.ID) + "  " + clean(p.Addr, 80))
 	}
 	add("", "[::u]"+u.t("lobby.rules")+"[::-]")
-	add(u.optionLines(u.rules, true)...)
+	add(u.optionLines(u.rules, lobbyRuleKeys)...)
 	add("", u.t("lobby.hint"), u.noticeLine())
 	panel(scr, 1, 0, w-2, h, "", lines, false)
 }
@@ -138,8 +138,9 @@ func shortID(id string) string {
 }
 
 // optionLines lists the rule options with the active value marked; with
-// keys, each line starts with the key that changes it in the lobby.
-func (u *UI) optionLines(r engine.Rules, keys bool) []string {
+// keys (one per option, in order), each line starts with the key that
+// changes it.
+func (u *UI) optionLines(r engine.Rules, keys string) []string {
 	mark := func(on bool, s string) string {
 		if on {
 			return "[::r]*" + s + "[::-]"
@@ -147,24 +148,24 @@ func (u *UI) optionLines(r engine.Rules, keys bool) []string {
 		return s
 	}
 	rows := []struct {
-		key, name string
-		vals      []string
-		active    int
+		name   string
+		vals   []string
+		active int
 	}{
-		{"t", "opt.takeoff", []string{"opt.takeoff.even", "opt.takeoff.six", "opt.takeoff.fivesix"}, int(r.Takeoff)},
-		{"o", "opt.overshoot", []string{"opt.overshoot.bounce", "opt.overshoot.stay"}, b2i(r.StayOnOvershoot)},
-		{"k", "opt.stack", []string{"opt.stack.on", "opt.stack.off"}, b2i(r.NoStacks)},
-		{"f", "opt.flyjump", []string{"opt.flyjump.off", "opt.flyjump.on"}, b2i(r.FlyJump)},
+		{"opt.takeoff", []string{"opt.takeoff.even", "opt.takeoff.six", "opt.takeoff.fivesix"}, int(r.Takeoff)},
+		{"opt.overshoot", []string{"opt.overshoot.bounce", "opt.overshoot.stay"}, b2i(r.StayOnOvershoot)},
+		{"opt.stack", []string{"opt.stack.on", "opt.stack.off"}, b2i(r.NoStacks)},
+		{"opt.flyjump", []string{"opt.flyjump.off", "opt.flyjump.on"}, b2i(r.FlyJump)},
 	}
 	var out []string
-	for _, row := range rows {
+	for i, row := range rows {
 		var vals []string
 		for i, v := range row.vals {
 			vals = append(vals, mark(i == row.active, u.t(v)))
 		}
 		s := u.t(row.name) + ": " + strings.Join(vals, "  ")
-		if keys {
-			s = "  [::b]" + row.key + "[::-] " + s
+		if i < len(keys) {
+			s = "  [::b]" + keys[i:i+1] + "[::-] " + s
 		}
 		out = append(out, s)
 	}
@@ -229,7 +230,11 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 		lines = append(lines, cursor+u.seatLine(c, s)+"  "+u.seatStatus(c, s)+ready)
 	}
 	lines = append(lines, "", "[::u]"+u.t("panel.rules")+"[::-]")
-	lines = append(lines, u.optionLines(t.Rules, false)...)
+	keys := ""
+	if u.settingRules() {
+		keys = tableRuleKeys
+	}
+	lines = append(lines, u.optionLines(t.Rules, keys)...)
 	hint := "table.guest"
 	if t.Host {
 		hint = "table.hint"
@@ -274,7 +279,7 @@ func (u *UI) drawGame(scr tcell.Screen, w, h int) {
 	panel(scr, rx, y, rw, th, u.t("panel.turn"), turn, false)
 	y += th
 	if !compact {
-		opts := u.optionLines(u.playing, false)
+		opts := u.optionLines(u.playing, "")
 		panel(scr, rx, y, rw, len(opts)+1, u.t("panel.rules"), opts, false)
 		y += len(opts) + 1
 		st := u.statsLines()
@@ -500,7 +505,7 @@ func (u *UI) rulesText(r engine.Rules) []string {
 		out = append(out, "• "+s)
 	}
 	out = append(out, "", "[::u]"+u.t("rules.options")+"[::-]")
-	return append(out, u.optionLines(r, false)...)
+	return append(out, u.optionLines(r, "")...)
 }
 
 // HandleMouse turns a click on the board into a move choice.

@@ -216,6 +216,24 @@ func (s *LocalSession) SetSeat(seat engine.Colour, kind string) error {
 	return nil
 }
 
+// SetRules implements ui.RulesSetter: the rules of the table, until the
+// game starts.
+func (s *LocalSession) SetRules(r engine.Rules) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return errClosed
+	case s.table == nil:
+		return errors.New("create a game first")
+	case s.playing():
+		return errors.New("the rules are fixed once the game has started")
+	}
+	s.table.Rules, s.rules = r, r
+	s.q.push(*s.table)
+	return nil
+}
+
 // Start implements ui.Session.
 func (s *LocalSession) Start() error {
 	s.mu.Lock()

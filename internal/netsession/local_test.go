@@ -72,6 +72,7 @@ type checker struct {
 	t               *testing.T
 	started, over   bool
 	pos             engine.Position
+	rules           engine.Rules // the game's, from GameStarted
 	pending         *ui.Rolled
 	rolls, moves    int
 	you             engine.Colour
@@ -102,7 +103,7 @@ func (c *checker) see(e ui.Event) {
 		if c.tablesStarted == 0 {
 			t.Fatal("GameStarted before the table said the game started")
 		}
-		c.started, c.pos = true, e.Position
+		c.started, c.pos, c.rules = true, e.Position, e.Rules
 	case ui.DiceWaiting:
 		if !c.started || c.pending != nil {
 			t.Fatalf("DiceWaiting out of place (started %v, pending roll %v)", c.started, c.pending)
@@ -117,7 +118,7 @@ func (c *checker) see(e ui.Event) {
 		if !c.started || c.pending != nil {
 			t.Fatalf("Rolled out of place")
 		}
-		outs := c.pos.Outcomes(engine.DefaultRules(), e.Roll)
+		outs := c.pos.Outcomes(c.rules, e.Roll)
 		if e.Colour != c.pos.ToMove() || !reflect.DeepEqual(e.Moves, outs.Slice()) {
 			t.Fatalf("Rolled %+v, but %s is to move with outcomes %v", e, c.pos.ToMove(), outs.Slice())
 		}
@@ -234,6 +235,18 @@ func verifyLog(t *testing.T, over ui.GameOver, c *checker, seats []lockstep.Seat
 	}
 }
 
+// logRules checks the rules a game's log was played under.
+func logRules(t *testing.T, over ui.GameOver, want engine.Rules) {
+	t.Helper()
+	data, err := os.ReadFile(over.LogPath)
+	if err != nil {
+		t.Fatalf("game log: %v", err)
+	}
+	if v, err := lockstep.Verify(data); err != nil || v.Setup.Rules != want {
+		t.Fatalf("the log's rules: %v (%v), want %v", v.Setup.Rules, err, want)
+	}
+}
+
 func TestLocalFullGame(t *testing.T) {
 	you := lockstep.Seat{Colour: engine.Red, Player: "you"}
 	cases := []struct {
@@ -292,6 +305,11 @@ func TestLocalRematch(t *testing.T) {
 	if err := s.SetSeat(engine.Yellow, "random"); err != nil {
 		t.Fatal(err)
 	}
+	// Rules changed at the table are the game's, and the rematch's.
+	rules, _ := engine.ParseRules("overshoot=stay,flyjump=on")
+	if err := s.SetRules(rules); err != nil {
+		t.Fatal(err)
+	}
 	mustRefuse(t, s, "Rematch before any game", s.Rematch)
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
@@ -299,16 +317,19 @@ func TestLocalRematch(t *testing.T) {
 	mustRefuse(t, s, "Start twice", s.Start)
 	mustRefuse(t, s, "Rematch during a game", s.Rematch)
 	mustRefuse(t, s, "SetSeat during a game", func() error { return s.SetSeat(engine.Blue, "random") })
+	mustRefuse(t, s, "SetRules during a game", func() error { return s.SetRules(engine.DefaultRules()) })
 	seats := []lockstep.Seat{{Colour: engine.Red, Player: "you"}, {Colour: engine.Yellow, Bot: "random"}}
 	c1 := &checker{t: t, you: engine.Red}
 	first := playToEnd(t, s, c1)
 	verifyLog(t, first, c1, seats)
+	logRules(t, first, rules)
 	if err := s.Rematch(); err != nil {
 		t.Fatal(err)
 	}
 	c2 := &checker{t: t, you: engine.Red, tablesStarted: 1, n: 1}
 	second := playToEnd(t, s, c2)
 	verifyLog(t, second, c2, seats)
+	logRules(t, second, rules)
 	if first.LogPath == second.LogPath {
 		t.Fatalf("the rematch overwrote the first game's log %s", first.LogPath)
 	}
@@ -325,6 +346,7 @@ func TestLocalRefusals(t *testing.T) {
 		{"choose before a game", func() error { return s.Choose(engine.Move{Kind: engine.Pass}) }, nil},
 		{"start before create", s.Start, nil},
 		{"seat before create", func() error { return s.SetSeat(engine.Blue, "random") }, nil},
+		{"rules before create", func() error { return s.SetRules(engine.DefaultRules()) }, nil},
 		{"join", func() error { return s.Join("x") }, errOffline},
 		{"connect", func() error { return s.Connect("127.0.0.1:1") }, errOffline},
 		{"empty name", func() error { return s.SetName("") }, nil},

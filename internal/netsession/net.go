@@ -304,6 +304,16 @@ func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
 	return ctl.SetSeat(seat, kind)
 }
 
+// SetRules implements ui.RulesSetter: the creator changes the game's
+// rules at the table; every player's ready is cleared.
+func (s *NetSession) SetRules(r engine.Rules) error {
+	ctl, err := s.lobbyCtl(true)
+	if err != nil {
+		return err
+	}
+	return ctl.SetRules(r)
+}
+
 // ChooseColour asks the creator's lobby for a seat at colour c; the table
 // that comes back says whether this player got it (first asker wins).
 func (s *NetSession) ChooseColour(c engine.Colour) error {

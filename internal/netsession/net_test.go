@@ -509,6 +509,54 @@ func TestNetStartEarly(t *testing.T) {
 	}
 }
 
+// The creator changes the rules at the table (nobody else may); the table
+// shows them, and the game is played under them.
+func TestNetRulesAtTheTable(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	if err := a.SetRules(engine.DefaultRules()); err == nil {
+		t.Fatal("rules changed before any game was created")
+	}
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
+		t.Fatal(err)
+	}
+	rules, _ := engine.ParseRules("takeoff=fivesix,overshoot=stay")
+	if err := a.SetRules(rules); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(20 * time.Second) // a hang guard, not a speed claim
+	shown := false
+	for {
+		select {
+		case e := <-a.Events():
+			switch e := e.(type) {
+			case ui.TableUpdate:
+				if !e.Started && e.Rules == rules && !shown {
+					shown = true
+					if err := a.Start(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case ui.GameStarted:
+				if !shown || e.Rules != rules {
+					t.Fatalf("the game started with rules %s (table showed them: %v), want %s", e.Rules, shown, rules)
+				}
+				if err := a.SetRules(engine.DefaultRules()); err == nil {
+					t.Fatal("the rules changed during the game")
+				}
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no game under the table's rules (table showed them: %v)", shown)
+		}
+	}
+}
+
 // Without multicast, a game is still listed by its name: to a player who
 // connected to its creator, and to one the creator connected to, who is
 // told so and joins it from the lobby.

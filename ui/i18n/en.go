@@ -92,6 +92,7 @@ func init() {
 		"key.overshoot": "overshoot rule",
 		"key.stack":     "stack rule",
 		"key.flyjump":   "flyjump rule",
+		"key.tablerule": "change a rule",
 		"key.seat":      "choose seat",
 		"key.bot":       "bot / open seat",
 		"key.start":     "ready, start",

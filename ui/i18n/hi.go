@@ -94,6 +94,7 @@ func init() {
 		"key.overshoot": "आगे निकलने का नियम",
 		"key.stack":     "ढेर नियम",
 		"key.flyjump":   "उड़ान के बाद छलाँग",
+		"key.tablerule": "नियम बदलें",
 		"key.seat":      "सीट चुनें",
 		"key.bot":       "बॉट / खाली सीट",
 		"key.start":     "तैयार, शुरू",

@@ -94,6 +94,7 @@ func init() {
 		"key.overshoot": "regola del superamento",
 		"key.stack":     "regola delle pile",
 		"key.flyjump":   "regola del salto dopo il volo",
+		"key.tablerule": "cambia una regola",
 		"key.seat":      "scegli posto",
 		"key.bot":       "bot / posto libero",
 		"key.start":     "pronto, inizia",

@@ -94,6 +94,7 @@ func init() {
 		"key.overshoot": "regra de excesso",
 		"key.stack":     "regra de pilha",
 		"key.flyjump":   "regra de salto após voo",
+		"key.tablerule": "mudar uma regra",
 		"key.seat":      "escolher lugar",
 		"key.bot":       "bot / lugar livre",
 		"key.start":     "pronto, começar",

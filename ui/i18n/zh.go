@@ -94,6 +94,7 @@ func init() {
 		"key.overshoot": "超出规则",
 		"key.stack":     "叠子规则",
 		"key.flyjump":   "飞后再跳",
+		"key.tablerule": "改规则",
 		"key.seat":      "选座位",
 		"key.bot":       "机器人/空座位",
 		"key.start":     "准备，开始",
