@@ -44,6 +44,11 @@ type LobbyConfig struct {
 	// Control, if set, changes the lobby while it runs (colour, ready,
 	// bot seats, rules, start).
 	Control *LobbyControl
+	// Prefer lists colours this player would like, best first (a rematch
+	// asks for the one it had): the creator sits at the first of them
+	// that is free, and a joiner asks for the first one, which it gets if
+	// free when its join arrives. Otherwise the next free colour is given.
+	Prefer []engine.Colour
 	// Create creates the lobby at once, without looking for it first
 	// (its name is known to be new).
 	Create bool
@@ -326,6 +331,9 @@ func (l *lobby) askManualPeers() {
 
 func (l *lobby) sendJoin(to peer.ID) {
 	msg := lobbyMsg{T: lobbyJoin, Lobby: l.cfg.Lobby, Name: l.cfg.Player, Addrs: addrStrings(advertisable(l.t.Host().Addrs()))}
+	if len(l.cfg.Prefer) > 0 && l.cfg.Prefer[0] < engine.NumColours {
+		msg.Want = int(l.cfg.Prefer[0]) + 1
+	}
 	if !l.t.Connected(to) {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		err := l.t.Connect(ctx, peer.AddrInfo{ID: to})
@@ -350,9 +358,10 @@ func (l *lobby) create() {
 	l.log.Info("creating lobby", "lobby", l.cfg.Lobby, "players", l.cfg.Players, "bots", l.cfg.Bots)
 	l.hosting, l.host = true, l.self
 	l.capacity, l.bots, l.rules = l.cfg.Players, placeBots(l.cfg), l.cfg.Rules
-	l.roster = []rosterEntry{{ID: l.self.String(), Name: l.cfg.Player, Addrs: addrStrings(advertisable(l.t.Host().Addrs()))}}
-	l.roster[0].Colour = int(freeColours(nil, l.bots, l.seats())[0])
-	l.roster[0].Ready = !l.cfg.ManualReady
+	l.roster = nil // an old table (this peer yielded a lobby before) holds no seat
+	colour := l.seatFor(l.cfg.Prefer)
+	l.roster = []rosterEntry{{ID: l.self.String(), Name: l.cfg.Player, Addrs: addrStrings(advertisable(l.t.Host().Addrs())),
+		Colour: int(colour), Ready: !l.cfg.ManualReady}}
 	l.updateView()
 	l.changed()
 }
@@ -620,7 +629,11 @@ func (l *lobby) onJoin(from peer.ID, m lobbyMsg) {
 	if len(addrs) == 0 {
 		addrs = addrStrings(advertisable(l.t.Host().Peerstore().Addrs(from)))
 	}
-	colour := freeColours(l.roster, l.bots, l.seats())[0] // a seat is open, so a colour is free
+	var want []engine.Colour
+	if m.Want > 0 {
+		want = []engine.Colour{engine.Colour(m.Want - 1)}
+	}
+	colour := l.seatFor(want)
 	l.log.Info("player joined the lobby", "peer", short(from), "name", m.Name, "colour", colour.String())
 	l.roster = append(l.roster, rosterEntry{ID: from.String(), Name: m.Name, Addrs: addrs, Colour: int(colour)})
 	l.tableChanged()

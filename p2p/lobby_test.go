@@ -275,3 +275,51 @@ func TestLobbyYieldForgetsOwnTable(t *testing.T) {
 		t.Errorf("after yielding it still holds a table: roster %v, view %+v", l.roster, l.view)
 	}
 }
+
+// A player asks for a colour (a rematch asks for the one it had): the
+// creator sits at its own; a joiner gets the one it asks for if nobody
+// holds it when its join arrives, and the next free colour otherwise.
+func TestLobbyPreferredColours(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	trs := []*Transport{newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	host := []peer.AddrInfo{{ID: trs[0].Host().ID(), Addrs: trs[0].Host().Addrs()}}
+	cfgs := []LobbyConfig{
+		{Player: "Host", Lobby: "again", Players: 3, Create: true, Prefer: []engine.Colour{engine.Green}},
+		{Player: "Late", Lobby: "again", Connect: host, FindFor: time.Hour, Prefer: []engine.Colour{engine.Green}}, // the host's
+		{Player: "Back", Lobby: "again", Connect: host, FindFor: time.Hour, Prefer: []engine.Colour{engine.Blue}},
+	}
+	in := make(chan int, 8)
+	cfgs[0].OnChange = func(v LobbyView) { in <- len(v.Players) }
+	res := make([]LobbyResult, len(trs))
+	errs := make([]error, len(trs))
+	var wg sync.WaitGroup
+	for i := range trs {
+		cfgs[i].Logger = testLogger(t)
+		wg.Go(func() { res[i], errs[i] = RunLobby(ctx, trs[i], nil, nil, cfgs[i]) })
+		for n := 0; n < i+1; { // one at a time, so the order is known
+			select {
+			case n = <-in:
+			case <-ctx.Done():
+				t.Fatalf("player %d never got in", i)
+			}
+		}
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("peer %d: %v", i, err)
+		}
+	}
+	at := map[peer.ID]engine.Colour{}
+	for _, st := range res[0].Setup.Seats {
+		at[st.Player] = st.Colour
+	}
+	id := func(i int) peer.ID { return trs[i].Host().ID() }
+	if at[id(0)] != engine.Green || at[id(2)] != engine.Blue || at[id(1)] == engine.Green || at[id(1)] == engine.Blue {
+		t.Fatalf("seats %v: want the host at Green, Back at Blue, Late elsewhere", at)
+	}
+}

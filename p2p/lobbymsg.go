@@ -44,6 +44,9 @@ type lobbyMsg struct {
 	Ready  bool `json:"r,omitempty"`
 	// In an info: the seats taken by players and bots.
 	Taken int `json:"k,omitempty"`
+	// In a join: the colour the joiner would like, plus one (0: none).
+	// A host that predates it ignores it, as JSON does unknown fields.
+	Want int `json:"w,omitempty"`
 }
 
 type rosterEntry struct {
@@ -117,6 +120,9 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	}
 	if len(m.Players)+len(m.Bots) > maxSeats {
 		return bad("%d players and %d bots", len(m.Players), len(m.Bots))
+	}
+	if m.Want != 0 && (m.T != lobbyJoin || m.Want < 1 || m.Want > engine.NumColours) {
+		return bad("wanted colour %d in a %s", m.Want, m.T)
 	}
 	if m.Taken != 0 && (m.T != lobbyInfo || m.Taken < 0 || m.Free+m.Taken > maxSeats) {
 		return bad("%d taken and %d free seats in a %s", m.Taken, m.Free, m.T)

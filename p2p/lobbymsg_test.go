@@ -10,6 +10,7 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 	id := testID(t).String()
 	cases := []lobbyMsg{
 		{T: lobbyJoin, Lobby: "g", Name: "Ada", Addrs: []string{"/ip4/10.213.0.2/tcp/1"}},
+		{T: lobbyJoin, Lobby: "g", Name: "Ada", Want: 4},
 		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Free: 2},
 		{T: lobbyStart, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Setup: []byte{1, 2, 3}},
 		{T: lobbyFull, Lobby: "g"},
@@ -59,6 +60,9 @@ func TestLobbyMsgRejects(t *testing.T) {
 		"ready in redir": `{"t":"redirect","l":"g","p":[{"id":"` + id + `","n":"a","r":true}]}`,
 		"ver negative":   `{"t":"ready","l":"g","v":-1}`,
 		"taken in join":  `{"t":"join","l":"g","k":1}`,
+		"want in roster": `{"t":"roster","l":"g","w":1,"p":[{"id":"` + id + `","n":"a"}]}`,
+		"want range":     `{"t":"join","l":"g","w":5}`,
+		"want negative":  `{"t":"join","l":"g","w":-1}`,
 		"taken range":    `{"t":"info","l":"g","f":2,"k":3}`,
 		"taken negative": `{"t":"info","l":"g","k":-1}`,
 	}

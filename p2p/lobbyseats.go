@@ -56,6 +56,18 @@ func freeColours(roster []rosterEntry, bots [engine.NumColours]string, seats int
 	return out
 }
 
+// seatFor is the colour a new player sits at: the first of want that
+// nobody holds, else the next free colour in the table's order (a seat
+// is open, so there is one).
+func (l *lobby) seatFor(want []engine.Colour) engine.Colour {
+	for _, c := range want {
+		if c < engine.NumColours && l.holder(c) == "" {
+			return c
+		}
+	}
+	return freeColours(l.roster, l.bots, l.seats())[0]
+}
+
 func countBots(bots [engine.NumColours]string) int {
 	n := 0
 	for _, b := range bots {

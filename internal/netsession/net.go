@@ -119,7 +119,9 @@ type NetSession struct {
 	sessDone  chan struct{}
 	tr        *Translator
 	myColour  engine.Colour
-	lastLobby *ui.LobbyUpdate
+	// lastColour is the colour played in the last game, for a rematch.
+	lastColour engine.Colour
+	lastLobby  *ui.LobbyUpdate
 	// hostView is the last table of a lobby this player created: a
 	// rematch opens it again with the same bots, seats and rules.
 	hostView *p2p.LobbyView
@@ -154,7 +156,7 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 		return nil, err
 	}
 	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), name: p2p.CleanName(opts.Name),
-		names: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour}
+		names: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour}
 	s.names[s.self] = s.name
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)
@@ -392,8 +394,20 @@ func (s *NetSession) Rematch() error {
 	if s.last == nil {
 		return errors.New("a rematch follows a finished game")
 	}
-	s.launch(*s.last)
+	s.launch(s.rematchPlan())
 	return nil
+}
+
+// rematchPlan is the last game's lobby again, with everyone asking for the
+// colour it had: the lobby seats a player at its colour if still free,
+// whatever order the players come back in. The caller holds mu.
+func (s *NetSession) rematchPlan() lobbyPlan {
+	p := *s.last
+	p.cfg.Prefer = nil
+	if s.lastColour < engine.NumColours {
+		p.cfg.Prefer = []engine.Colour{s.lastColour}
+	}
+	return p
 }
 
 // launch hands a lobby to the owner goroutine; the caller holds mu and

@@ -177,9 +177,15 @@ func TestNetGameOverLAN(t *testing.T) {
 // playBoth runs both players to the end of a game.
 func playBoth(t *testing.T, a, b *NetSession, onA, onB func(ui.Event)) (pa, pb *netPlayer) {
 	t.Helper()
+	return playBothAt(t, a, b, engine.Red, engine.Blue, onA, onB)
+}
+
+// playBothAt is playBoth with a sitting at colour ca and b at cb.
+func playBothAt(t *testing.T, a, b *NetSession, ca, cb engine.Colour, onA, onB func(ui.Event)) (pa, pb *netPlayer) {
+	t.Helper()
 	done := make(chan *netPlayer, 2)
-	pa = &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
-	pb = &netPlayer{s: b, c: &checker{t: t, you: engine.Blue, autoRoll: true}}
+	pa = &netPlayer{s: a, c: &checker{t: t, you: ca, autoRoll: true}}
+	pb = &netPlayer{s: b, c: &checker{t: t, you: cb, autoRoll: true}}
 	go pa.run(t, onA, done)
 	go pb.run(t, onB, done)
 	deadline := time.After(2 * time.Minute) // a hang guard, not a speed claim
@@ -230,8 +236,10 @@ func checkBoth(t *testing.T, pa, pb *netPlayer) {
 	}
 }
 
-// After a game both players ask for a rematch and play it too; commands
-// that make no sense are refused on the way.
+// After a game both players ask for a rematch and play it too, each at
+// the colour it had (Ann moved to Green, Bob was seated at Red: a plain
+// new lobby would seat the creator at Red); commands that make no sense
+// are refused on the way.
 func TestNetRematchAndRefusals(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -252,7 +260,10 @@ func TestNetRematchAndRefusals(t *testing.T) {
 	if err := a.CreateGame(engine.DefaultRules()); err != nil {
 		t.Fatal(err)
 	}
-	for c, k := range map[engine.Colour]string{engine.Yellow: "greedy", engine.Green: "random"} {
+	if err := a.ChooseColour(engine.Green); err != nil {
+		t.Fatal(err)
+	}
+	for c, k := range map[engine.Colour]string{engine.Yellow: "greedy", engine.Blue: "random"} {
 		if err := a.SetSeat(c, k); err != nil {
 			t.Fatal(err)
 		}
@@ -271,14 +282,14 @@ func TestNetRematchAndRefusals(t *testing.T) {
 				}
 			}
 		case ui.Rolled:
-			// Bob is Blue: a Green plane is never his to move.
+			// Bob is Red: a Green plane is never his to move.
 			if err := b.Choose(badChoice); err == nil {
 				t.Errorf("Choose %v accepted", badChoice)
 			}
 			refused++
 		}
 	}
-	pa, pb := playBoth(t, a, b, nil, onB)
+	pa, pb := playBothAt(t, a, b, engine.Green, engine.Red, nil, onB)
 	checkBoth(t, pa, pb)
 	if refused == 0 {
 		t.Fatal("never tried a wrong choice")
@@ -294,7 +305,7 @@ func TestNetRematchAndRefusals(t *testing.T) {
 	if err := a.Rematch(); err != nil {
 		t.Fatal(err)
 	}
-	pa, pb = playBoth(t, a, b, nil, nil)
+	pa, pb = playBothAt(t, a, b, engine.Green, engine.Red, nil, nil)
 	checkBoth(t, pa, pb)
 	if pa.over.LogPath == first {
 		t.Fatal("the rematch wrote over the first game's log")

@@ -32,7 +32,7 @@ func (s *NetSession) owner() {
 				s.mode, s.jobCancel = modeIdle, nil
 			}
 			if s.rematch && s.mode == modeIdle && !s.closed && s.last != nil {
-				s.launch(*s.last)
+				s.launch(s.rematchPlan())
 			}
 			s.rematch, s.gameOver = false, false
 			s.mu.Unlock()
@@ -153,14 +153,14 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 	s.sess, s.tr, s.sessDone = sess, tr, done
 	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
-	table := s.setupTable(res.Setup, names)
+	table := s.setupTable(res.Setup, names, p.hosting)
 	s.mu.Unlock()
 	s.q.push(table)
 	s.log.Info("game started", "game", gid, "log", logPath)
 	st, err := sess.Run(ctx)
 	close(done)
 	s.mu.Lock()
-	s.sess, s.myColour = nil, engine.NoColour
+	s.sess, s.lastColour, s.myColour = nil, s.myColour, engine.NoColour
 	s.mu.Unlock()
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
@@ -206,15 +206,14 @@ func (s *NetSession) rollLater(sess *p2p.Session, tr *Translator, k uint64, afte
 }
 
 // setupTable is the table as the game's Setup fixed it.
-func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string) ui.TableUpdate {
-	t := ui.TableUpdate{GameID: setup.Name, Rules: setup.Rules, Started: true}
+// hosting says this player created the game: its seat may be at any
+// colour, so the setup's first seat does not tell.
+func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string, hosting bool) ui.TableUpdate {
+	t := ui.TableUpdate{GameID: setup.Name, Host: hosting, Rules: setup.Rules, Started: true}
 	for _, st := range setup.Seats {
 		if st.Player == "" {
 			t.Seats[st.Colour] = ui.Seat{Kind: ui.SeatBot, Name: st.Bot, Present: true, Ready: true}
 			continue
-		}
-		if st.Player == s.self && st.Colour == setup.Seats[0].Colour {
-			t.Host = true
 		}
 		n := names[st.Player]
 		if n == "" {
