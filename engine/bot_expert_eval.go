@@ -202,13 +202,10 @@ var rankBonus = [NumColours]int32{400 * expertRoll, 150 * expertRoll, 60 * exper
 // scores values every colour of p on its own: its planes' progress, less
 // what the other colours threaten to take from it before it moves again.
 //
-// With stacks on, a stack moves as one: its planes need the rolls of one
-// plane, so the colour's progress counts the group's remaining rolls once,
-// and a hit on the stack costs every plane in it.
-func (tb *expertTables) scores(p *Position, stacks bool, w *expertWeights) (s [NumColours]int32) {
-	// For each attacker, how many of its six rolls hit each square, as a
-	// bit-sliced 3-bit counter (c0 + 2·c1 + 4·c2) over the square masks.
-	var c0, c1, c2 [NumColours]uint64
+// hitCounts says, for each attacker, how many of its six rolls hit each
+// square, as a bit-sliced 3-bit counter (c0 + 2·c1 + 4·c2) over the
+// square masks.
+func (tb *expertTables) hitCounts(p *Position) (c0, c1, c2 [NumColours]uint64) {
 	for o := Colour(0); o < NumColours; o++ {
 		if p.inPlay&(1<<o) == 0 {
 			continue
@@ -227,6 +224,14 @@ func (tb *expertTables) scores(p *Position, stacks bool, w *expertWeights) (s [N
 		}
 		c0[o], c1[o], c2[o] = countRolls(&masks)
 	}
+	return c0, c1, c2
+}
+
+// With stacks on, a stack moves as one: its planes need the rolls of one
+// plane, so the colour's progress counts the group's remaining rolls once,
+// and a hit on the stack costs every plane in it.
+func (tb *expertTables) scores(p *Position, stacks bool, w *expertWeights) (s [NumColours]int32) {
+	c0, c1, c2 := tb.hitCounts(p)
 	for v := Colour(0); v < NumColours; v++ {
 		if p.inPlay&(1<<v) == 0 {
 			continue

@@ -55,27 +55,7 @@ const fitKnotStep = fitPhaseOne / (fitKnots - 1)
 // fitFeatures is every colour's feature vector in p and the phase of the
 // game (the leader's share of the way, 0..fitPhaseOne).
 func (tb *expertTables) fitFeatures(p *Position, stacks bool, f *[NumColours][fitNF]int32) (phase int32) {
-	// For each attacker, how many of its six rolls hit each square
-	// (bot_expert_eval.go's scores does the same).
-	var c0, c1, c2 [NumColours]uint64
-	for o := Colour(0); o < NumColours; o++ {
-		if p.inPlay&(1<<o) == 0 {
-			continue
-		}
-		pl := &p.planes[o]
-		var masks [6]uint64
-		for i := 0; i < PlanesPerColour; i++ {
-			at := pl[i]
-			if at < Launch || at > TrackEnd {
-				continue
-			}
-			h := &tb.hits[o][slot(at)]
-			for r := range 6 {
-				masks[r] |= h[r]
-			}
-		}
-		c0[o], c1[o], c2[o] = countRolls(&masks)
-	}
+	c0, c1, c2 := tb.hitCounts(p) // how many of each attacker's rolls hit each square
 	*f = [NumColours][fitNF]int32{}
 	hand := tb.scores(p, stacks, &defaultExpertWeights)
 	for c := range hand {
