@@ -79,6 +79,8 @@ func FuzzDecodeLobbyMsg(f *testing.F) {
 	f.Add([]byte(`{"t":"colour","l":"g","c":2}`))
 	f.Add([]byte(`{"t":"ready","l":"g","r":true,"v":4}`))
 	f.Add([]byte(`{"t":"info","l":"g","n":"Ada","f":1,"ru":"takeoff=six,overshoot=bounce,stack=on,flyjump=off"}`))
+	f.Add([]byte(`{"t":"info","l":"g","n":"Ada","f":1,"k":3}`))
+	f.Add([]byte(`{"t":"join","l":"g","n":"Ada","w":3}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeLobbyMsg(b)
 		if err != nil {
