@@ -91,6 +91,9 @@ type Transport struct {
 	h   host.Host
 	cfg TransportConfig
 	log *slog.Logger
+	// opened, set by tests only (before any connection), runs between a
+	// stream's opening and its adoption.
+	opened func(p peer.ID)
 
 	inbox  chan Inbound
 	events chan PeerEvent
@@ -372,16 +375,12 @@ func (t *Transport) maybeOpen(p peer.ID) {
 			}
 			return
 		}
-		if testHookOpened != nil {
-			testHookOpened(t, p)
+		if t.opened != nil {
+			t.opened(p)
 		}
 		t.adopt(s)
 	}()
 }
-
-// testHookOpened, set by tests only, runs between a stream's opening and
-// its adoption.
-var testHookOpened func(t *Transport, p peer.ID)
 
 func (t *Transport) handleStream(s network.Stream) {
 	t.adopt(s)

@@ -236,16 +236,12 @@ func TestTransportOpensOneStream(t *testing.T) {
 		opener, other = b, a
 	}
 	opened := make(chan struct{}, 8)
-	testHookOpened = func(tr *Transport, p peer.ID) {
-		if tr != opener {
-			return
-		}
+	opener.opened = func(p peer.ID) {
 		opened <- struct{}{}
 		if len(opened) == 1 {
-			tr.maybeOpen(p) // a maintain tick looks in right now
+			opener.maybeOpen(p) // a maintain tick looks in right now
 		}
 	}
-	t.Cleanup(func() { testHookOpened = nil })
 	connectPair(t, other, opener)
 	waitEvent(t, other, true)
 	// Another stream, were one opened, would be adopted well within this.
