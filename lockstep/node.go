@@ -10,6 +10,16 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
+// Defaults of Config's waits: a player is waited DefaultAbsentTicks for
+// a reveal, and ChoosePerAbsent times as long when a person may be
+// thinking (to choose or to roll). Drivers that act for a person before
+// the others give up (netsession rolls for a slow player) derive their
+// own timing from these.
+const (
+	DefaultAbsentTicks = 50
+	ChoosePerAbsent    = 20
+)
+
 // Config is what a Node needs. Setup, Self (for a player), Key and Entropy are required.
 type Config struct {
 	Setup Setup
@@ -34,11 +44,12 @@ type Config struct {
 	ResendTicks int
 	// AbsentTicks is how long, in ticks, the game waits for a player's
 	// reveal (sent automatically, so only a dead or cut-off peer is late)
-	// before voting it absent (default 50; 0 uses the default, negative
+	// before voting it absent (DefaultAbsentTicks; 0 uses the default, negative
 	// never votes).
 	AbsentTicks int
 	// ChooseTicks is how long the game waits for a player to choose a move
-	// (a person thinking) before voting it absent (default 20 × AbsentTicks).
+	// or to roll (a person thinking) before voting it absent (default
+	// ChoosePerAbsent × AbsentTicks).
 	ChooseTicks int
 
 	// verify replaces signature checks in simulations that run thousands
@@ -157,10 +168,10 @@ func newNode(cfg Config) (*Node, error) {
 		cfg.ResendTicks = 3
 	}
 	if cfg.AbsentTicks == 0 {
-		cfg.AbsentTicks = 50
+		cfg.AbsentTicks = DefaultAbsentTicks
 	}
 	if cfg.ChooseTicks == 0 {
-		cfg.ChooseTicks = 20 * cfg.AbsentTicks
+		cfg.ChooseTicks = ChoosePerAbsent * cfg.AbsentTicks
 	}
 	n := &Node{cfg: cfg, gid: cfg.Setup.GameID(), rules: cfg.Setup.Rules, chainL: uint64(cfg.ChainLen),
 		pidx: map[peer.ID]int{}, self: -1, verify: cfg.verify, cheatSeen: map[string]bool{}}

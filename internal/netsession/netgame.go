@@ -171,7 +171,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 
 // rollWithin is how long a manual roll is waited for (see NetOptions):
 // 60% of how long the other peers wait for a person to roll or choose
-// (lockstep's ChooseTicks, 20 × AbsentTicks by default) before they vote
+// (lockstep's ChooseTicks, ChoosePerAbsent × AbsentTicks by default) before they vote
 // it absent, so a player who looks away keeps its seat.
 func (s *NetSession) rollWithin() time.Duration {
 	if s.opts.RollWithin != 0 {
@@ -182,13 +182,13 @@ func (s *NetSession) rollWithin() time.Duration {
 	case absent < 0:
 		return -1 // nobody is ever voted absent: wait for the key
 	case absent == 0:
-		absent = 50 // lockstep's default
+		absent = lockstep.DefaultAbsentTicks
 	}
 	tick := s.opts.Tick
 	if tick <= 0 {
 		tick = 100 * time.Millisecond // p2p's default
 	}
-	return time.Duration(20*absent) * tick * 6 / 10
+	return time.Duration(lockstep.ChoosePerAbsent*absent) * tick * 6 / 10
 }
 
 // rollLater makes roll k for the player if it has not rolled it by then:
