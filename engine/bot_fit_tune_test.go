@@ -147,18 +147,7 @@ func fitLogLik(samples []fitSample, theta []float64) float64 {
 	for i := range samples {
 		s := &samples[i]
 		sc, _ := fitScoresF(s, theta)
-		top := math.Inf(-1)
-		for c := range sc {
-			if s.inPlay&(1<<c) != 0 {
-				top = max(top, sc[c])
-			}
-		}
-		z := 0.0
-		for c := range sc {
-			if s.inPlay&(1<<c) != 0 {
-				z += math.Exp(sc[c] - top)
-			}
-		}
+		_, top, z := fitSoftmax(sc, s.inPlay)
 		n := 0.0
 		for c := range sc {
 			if s.wins[c] > 0 {
@@ -197,23 +186,9 @@ func fitNewtonFrom(t *testing.T, train, test []fitSample, iters int, theta []flo
 			s := &train[i]
 			sc, x := fitScoresF(s, theta)
 			b, _ := fitBasis(s.phase)
-			top := math.Inf(-1)
-			for c := range sc {
-				if s.inPlay&(1<<c) != 0 {
-					top = max(top, sc[c])
-				}
-			}
-			var pr [NumColours]float64
-			z := 0.0
-			for c := range sc {
-				if s.inPlay&(1<<c) != 0 {
-					pr[c] = math.Exp(sc[c] - top)
-					z += pr[c]
-				}
-			}
+			pr, _, _ := fitSoftmax(sc, s.inPlay)
 			var mu [2 * fitNF]float64
 			for c := range pr {
-				pr[c] /= z
 				for j := range mu {
 					mu[j] += pr[c] * x[c][j]
 				}
@@ -405,23 +380,7 @@ func fitRankLoss(samples []fitSample, theta []float64, grad bool) (loss float64,
 			}
 			sc, x := fitScoresF(s, theta)
 			b, _ := fitBasis(s.phase)
-			top := math.Inf(-1)
-			for c := range sc {
-				if s.inPlay&(1<<c) != 0 {
-					top = max(top, sc[c])
-				}
-			}
-			var pr [NumColours]float64
-			z := 0.0
-			for c := range sc {
-				if s.inPlay&(1<<c) != 0 {
-					pr[c] = math.Exp(sc[c] - top)
-					z += pr[c]
-				}
-			}
-			for c := range pr {
-				pr[c] /= z
-			}
+			pr, _, _ := fitSoftmax(sc, s.inPlay)
 			u[a] = pr[s.mover]
 			if grad {
 				for l := 0; l < 2*fitNF; l++ {
@@ -519,15 +478,22 @@ func fitChances(tb *expertTables, p *Position, theta []float64) [NumColours]floa
 	}
 	s := newFitSample(tb, p, true)
 	sc, _ := fitScoresF(&s, theta)
-	top := math.Inf(-1)
+	pr, _, _ = fitSoftmax(sc, p.inPlay)
+	return pr
+}
+
+// fitSoftmax is each colour in play's chance under scores sc, with the
+// largest score top and the sum z of exp(sc - top) (log-likelihoods need
+// them: the chances alone may underflow).
+func fitSoftmax(sc [NumColours]float64, inPlay uint8) (pr [NumColours]float64, top, z float64) {
+	top = math.Inf(-1)
 	for c := range sc {
-		if p.inPlay&(1<<c) != 0 {
+		if inPlay&(1<<c) != 0 {
 			top = max(top, sc[c])
 		}
 	}
-	z := 0.0
 	for c := range sc {
-		if p.inPlay&(1<<c) != 0 {
+		if inPlay&(1<<c) != 0 {
 			pr[c] = math.Exp(sc[c] - top)
 			z += pr[c]
 		}
@@ -535,7 +501,7 @@ func fitChances(tb *expertTables, p *Position, theta []float64) [NumColours]floa
 	for c := range pr {
 		pr[c] /= z
 	}
-	return pr
+	return pr, top, z
 }
 
 // fitRelabel sets every sample's label to -fit.lambda of its game's
