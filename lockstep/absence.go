@@ -57,7 +57,7 @@ func (g *game) onTick() {
 			limit = uint64(max(n.cfg.ChooseTicks, n.cfg.AbsentTicks))
 		}
 		key := voteKey{i, s}
-		if p.waited >= limit && !g.myVotes[key] {
+		if p.waited >= limit && !g.voted(key) && n.maySign() {
 			g.myVotes[key] = true
 			if err := n.newMessage(&message{kind: kindAbsent, who: p.id, step: s, vote: voteAbsent}); err != nil {
 				g.halt(err.Error())
@@ -86,7 +86,7 @@ func (g *game) mayThink(i int) bool {
 // absent and no request of its own is pending.
 func (g *game) maybeReturn() {
 	n := g.n
-	if n.self < 0 || n.restoring || g.phase != PhaseReveal && g.phase != PhaseMove {
+	if n.self < 0 || !n.maySign() || g.phase != PhaseReveal && g.phase != PhaseMove {
 		return
 	}
 	me := n.players[n.self]
@@ -112,18 +112,9 @@ func (g *game) onVote(p *player, m *message) {
 		// A player asks again only after it saw its previous request
 		// decided "no", so a newer request replaces an older one.
 		g.returns[vi] = m.step
-		if n.self >= 0 && n.self != vi && !n.restoring && !n.players[n.self].absent {
-			v := uint8(voteReadmitOK)
-			if g.k >= m.step {
-				v = voteReadmitNo
-			}
-			key := voteKey{vi, 1<<63 | m.step}
-			if !g.myVotes[key] {
-				g.myVotes[key] = true
-				if err := n.newMessage(&message{kind: kindAbsent, who: p.id, step: m.step, vote: v}); err != nil {
-					g.halt(err.Error())
-				}
-			}
+		if vi != n.self {
+			g.owed[vi] = m.step
+			g.payVotes()
 		}
 		return
 	}
@@ -142,6 +133,56 @@ func (g *game) onVote(p *player, m *message) {
 	if _, dup := g.votes[key][vi]; !dup {
 		g.votes[key][vi] = m.vote
 	}
+}
+
+// payVotes signs the local player's vote on each return request it owes
+// one, in seat order, once it may sign: a request that came while it
+// replayed its log or recovered after a restore is voted on then. It also
+// votes while absent itself: where it is absent the vote blocks nothing,
+// but a player still behind, at a roll where it counts the voter
+// present, waits for that vote (TestSimFaultsRegressions, seed 2815
+// with a machine crash: the voter was restored, excluded and seated
+// again, and the returning player waited for its vote for ever).
+func (g *game) payVotes() {
+	n := g.n
+	if n.self < 0 || !n.maySign() || len(g.owed) == 0 {
+		return
+	}
+	for i := range n.players {
+		if r, ok := g.owed[i]; ok {
+			delete(g.owed, i)
+			g.voteReadmit(i, r)
+		}
+	}
+}
+
+// voteReadmit signs the local player's vote on player vi's request to
+// fly its seat again from roll r, unless it has voted on it already (a
+// vote recovered from the others after a restore counts).
+func (g *game) voteReadmit(vi int, r uint64) {
+	n := g.n
+	key := voteKey{vi, 1<<63 | r}
+	if g.voted(key) {
+		return
+	}
+	v := uint8(voteReadmitOK)
+	if g.k >= r {
+		v = voteReadmitNo
+	}
+	g.myVotes[key] = true
+	if err := n.newMessage(&message{kind: kindAbsent, who: n.players[vi].id, step: r, vote: v}); err != nil {
+		g.halt(err.Error())
+	}
+}
+
+// voted reports whether the local player has signed a vote under key, in
+// this run or before a restart (its vote is then among the accepted ones).
+func (g *game) voted(key voteKey) bool {
+	if g.myVotes[key] {
+		return true
+	}
+	_, ok := g.votes[key][g.n.self]
+	return ok
 }
 
 // blocked reports whether player i's input for step s must wait: some
@@ -249,6 +290,7 @@ func (g *game) returnVotes(i int, r uint64) (yes, no int, done bool) {
 // request (the player asks again for a later roll).
 func (g *game) checkReturns() bool {
 	n := g.n
+	g.payVotes()
 	idx := make([]int, 0, len(g.returns))
 	for i := range g.returns {
 		idx = append(idx, i)

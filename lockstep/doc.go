@@ -24,7 +24,7 @@
 //		         case ui intent: n.Roll() / n.Choose(move) }  // Choose on EventYourMove
 //		for n.HasReady() {
 //			rd := n.Ready()
-//			f.Write(lockstep.EncodeRecords(rd.LogEntries...)); f.Sync()  // durable BEFORE sending
+//			f.Write(lockstep.EncodeRecords(rd.LogEntries...))  // written BEFORE sending; fsync lazily (once a tick)
 //			for _, e := range rd.Messages { send(e.To, e.Data) }  // To == "": every other player
 //			show(rd.Events, rd.State)
 //			n.Advance(rd)
@@ -35,8 +35,10 @@
 // lockstep.ErrTornTail), keep the records and truncate the file at the
 // *LogError's Offset; any other error means the log is corrupt. Then
 // n, err := lockstep.Restore(cfg, records) with the same Config (same Key
-// and Entropy) and go on driving it: it re-sends what others lack, catches
-// up from the others, and if it was voted absent meanwhile it asks for its
+// and Entropy) and go on driving it: it fetches back from the others the
+// messages of its own that a machine crash took from the log (signing
+// nothing new until it has them: EventRecovered), re-sends what others
+// lack, catches up, and if it was voted absent meanwhile it asks for its
 // seat back by itself. lockstep.Verify(data) re-checks a whole log file.
 //
 // # Identity and setup

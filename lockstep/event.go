@@ -28,10 +28,11 @@ const (
 	EventHalted                              // the game cannot go on safely; Detail says why
 	EventGameOver                            // Ranking is the finishing order, History the agreed history hash
 	EventRolledBack                          // the node undid its tentative steps back to roll Roll (it had gone on while the others voted Peer absent)
+	EventRecovered                           // a restored node has its own messages back from the others and signs again; Peers lists the players it gave up waiting for (none: all answered)
 )
 
 var eventNames = [...]string{"", "setup-confirmed", "game-started", "waiting", "your-roll", "rolled", "your-move",
-	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over", "rolled-back"}
+	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over", "rolled-back", "recovered"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {

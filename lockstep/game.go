@@ -25,6 +25,10 @@ type game struct {
 	votes   map[voteKey]map[int]uint8 // (who, step) → voter → vote
 	myVotes map[voteKey]bool
 	returns map[int]uint64 // player → the roll its Return asks for
+	// owed: player → the roll of a Return we have not voted on yet (it
+	// came while we could not sign); paid by payVotes, kept out of
+	// snapshots: a vote is owed whatever branch the game takes.
+	owed map[int]uint64
 }
 
 // gstate is the part of the game a snapshot copies.
@@ -51,6 +55,7 @@ func (g *game) init(n *Node) {
 	g.votes = map[voteKey]map[int]uint8{}
 	g.myVotes = map[voteKey]bool{}
 	g.returns = map[int]uint64{}
+	g.owed = map[int]uint64{}
 	g.snaps = map[uint64]snapshot{}
 	g.lastSnap = 1<<64 - 1
 	h := sha256.New()
@@ -171,7 +176,7 @@ func (g *game) mayReveal() bool {
 func (g *game) stepReveal() bool {
 	n := g.n
 	moved := false
-	if n.self >= 0 && !n.restoring && g.present(n.self, g.k) && g.myRevealed <= g.k && !g.ownPending(g.k) && g.mayReveal() {
+	if n.self >= 0 && n.maySign() && g.present(n.self, g.k) && g.myRevealed <= g.k && !g.ownPending(g.k) && g.mayReveal() {
 		g.wantRoll = false
 		if err := g.sendReveal(g.k, g.hist, nil); err != nil {
 			g.halt(err.Error())
@@ -439,7 +444,7 @@ func (g *game) stepMove() bool {
 		}
 	}
 	if m == nil {
-		if owner == n.self && !n.restoring && !g.toldMove {
+		if owner == n.self && n.maySign() && !g.toldMove {
 			g.toldMove = true
 			n.emit(Event{Kind: EventYourMove, Roll: g.k, Value: g.roll, Colour: g.pos.ToMove(), Moves: outs.Slice()})
 		}
@@ -487,6 +492,9 @@ func (g *game) choose(mv engine.Move) error {
 	n := g.n
 	if !g.waitingChoice() {
 		return fmt.Errorf("choose %s: it is not your move now (phase %s, roll %d)", mv, g.phase, g.k)
+	}
+	if !n.maySign() {
+		return fmt.Errorf("choose %s: %w", mv, ErrRecovering)
 	}
 	next, _, err := g.pos.Play(n.rules, g.roll, mv)
 	if err != nil {

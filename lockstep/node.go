@@ -91,11 +91,12 @@ type State struct {
 	History  [32]byte      // hash of the agreed history so far
 }
 
-// Ready is what the driver must do: append LogEntries to the log, and
-// flush it to disk before sending if any of Messages is signed by this
-// player (SignedBy; PROTOCOL.md's crash rule says why other players'
-// messages may be flushed later), then send Messages, then show Events;
-// then call Advance.
+// Ready is what the driver must do: write LogEntries to the log (through
+// to the operating system, so that a killed process loses none of them),
+// then send Messages, then show Events; then call Advance. Flushing the
+// log to disk may wait (p2p: once a tick): what a machine crash takes
+// from its tail the restored node fetches back from the other players
+// before it signs anything new (PROTOCOL.md's crash rule, recover.go).
 type Ready struct {
 	Messages   []Envelope
 	Events     []Event
@@ -123,6 +124,7 @@ type Node struct {
 	mySeq      uint64
 	myPrev     [32]byte
 	restoring  bool
+	rec        *recovery // set from Restore until the others' status frames are in
 
 	g game
 
@@ -230,7 +232,7 @@ func (n *Node) Ready() Ready {
 	return Ready{Messages: n.msgs, Events: n.events, LogEntries: n.entries, State: n.state()}
 }
 
-// Advance acknowledges a Ready: its entries are durable and its messages sent.
+// Advance acknowledges a Ready: its entries are written and its messages sent.
 func (n *Node) Advance(rd Ready) {
 	n.msgs = drop(n.msgs, len(rd.Messages))
 	n.events = drop(n.events, len(rd.Events))
@@ -258,6 +260,8 @@ func (n *Node) Step(from peer.ID, data []byte) error {
 			return fmt.Errorf("status frame for game %s, not ours (%s)", GameID(h.game), n.gid)
 		}
 		n.answerHave(from, h)
+		n.noteHave(from, h)
+		n.progress()
 		return nil
 	}
 	m, err := decodeMessage(data)
@@ -267,6 +271,7 @@ func (n *Node) Step(from peer.ID, data []byte) error {
 	if err := n.receive(from, m); err != nil {
 		return err
 	}
+	n.checkRecovered()
 	n.progress()
 	return nil
 }
@@ -282,6 +287,7 @@ func (n *Node) Tick() {
 		n.lastHave = n.tick
 		n.sendHave()
 	}
+	n.checkRecovered()
 	n.g.onTick()
 	n.progress()
 }
@@ -371,7 +377,7 @@ func (n *Node) state() State {
 	st := State{Phase: g.phase, Pos: g.pos, Roll: g.k, History: g.hist}
 	if g.phase == PhaseMove {
 		st.Value = g.roll
-		if n.self >= 0 && g.waitingChoice() {
+		if n.self >= 0 && g.waitingChoice() && n.maySign() {
 			outs := g.pos.Outcomes(n.rules, g.roll)
 			st.Moves = outs.Slice()
 		}

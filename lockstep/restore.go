@@ -10,6 +10,9 @@ import (
 // record is checked again as if it had just arrived. Nothing the log
 // already holds is logged or sent again; the node re-sends what others
 // lack on its next ticks, and the driver goes on with Ready as usual.
+// The log may have lost a tail (recover.go): the node signs nothing new
+// until the others have told it what they hold of its messages
+// (EventRecovered).
 func Restore(cfg Config, records []Record) (*Node, error) {
 	n, err := newNode(cfg)
 	if err != nil {
@@ -28,11 +31,14 @@ func Restore(cfg Config, records []Record) (*Node, error) {
 	n.restoring = false
 	n.msgs, n.entries, n.events = nil, nil, nil
 	if n.self >= 0 && n.mySeq == 0 {
-		// The crash came before our own Confirm reached the log.
+		// The crash came before our own Confirm reached the log. It is
+		// the same bytes again (the anchor comes from the entropy, and
+		// Ed25519 signatures are deterministic), so it needs no recovery.
 		if err := n.sendConfirm(); err != nil {
 			return nil, err
 		}
 	}
+	n.startRecovery()
 	n.progress()
 	return n, nil
 }

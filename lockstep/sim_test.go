@@ -57,7 +57,9 @@ type simPeer struct {
 	id      peer.ID
 	cfg     Config
 	node    *Node
-	log     []Record // what reached the durable log
+	log     []Record // what reached the log (the page cache)
+	flushed int      // how much of log is on the disk (see sim.flushEvery)
+	lost    int      // log records a machine crash took
 	rng     engine.Rand
 	down    bool
 	cheater bool
@@ -102,6 +104,13 @@ type sim struct {
 	maxTicks  int
 	realKeys  bool
 	onDeliver func(s *sim, d delivery) // observes deliveries (tests)
+	// flushEvery is how often, in ticks, the drivers fsync their logs
+	// (0: every tick); machineCrash makes a crash lose what was not
+	// flushed, all or part of it, own messages included, as a stopped
+	// machine does (a killed process loses nothing it wrote).
+	flushEvery   int
+	machineCrash bool
+	onRestore    func(s *sim, p *simPeer) // observes a restored peer (tests)
 }
 
 type simAction struct {
@@ -345,6 +354,11 @@ func (s *sim) run() {
 			}
 		}
 		s.drain()
+		if s.flushEvery <= 1 || s.now%s.flushEvery == 0 {
+			for _, p := range s.peers {
+				p.flushed = len(p.log)
+			}
+		}
 	}
 }
 
@@ -370,17 +384,51 @@ func (s *sim) isolate(at, dur, a int) {
 
 // crash stops peer i at tick at and restarts it from its log dur ticks later.
 func (s *sim) crash(at, dur, i int) {
-	s.addAction(at, func(s *sim) { s.peers[i].down = true })
-	s.addAction(at+dur, func(s *sim) {
+	s.addAction(at, func(s *sim) {
 		p := s.peers[i]
-		recs := roundTripLog(s.t, p.log)
-		n, err := Restore(p.cfg, recs)
-		if err != nil {
-			s.t.Fatalf("seed %d: restore %s: %v", s.seed, short(p.id), err)
+		p.down = true
+		if s.machineCrash {
+			// The driver flushes the setup record before anything is
+			// sent (p2p's logReady), so a log always starts a game.
+			lo := min(max(p.flushed, 1), len(p.log))
+			keep := lo + s.rng.IntN(len(p.log)-lo+1)
+			p.lost += len(p.log) - keep
+			p.log = p.log[:keep:keep]
+			// A machine takes far longer to start again than a frame
+			// takes to arrive: every status frame the restored node
+			// hears was sent after the frames in flight had landed.
+			dur = max(dur, 2*s.faults.maxDelay+1)
 		}
-		p.node = n
-		p.down = false
+		s.addAction(s.now+dur, func(s *sim) { s.restore(i) })
 	})
+}
+
+// restore restarts crashed peer i from what its log kept.
+func (s *sim) restore(i int) {
+	p := s.peers[i]
+	p.flushed = len(p.log) // p2p's OpenGameLog fsyncs a log it reopens
+	recs := roundTripLog(s.t, p.log)
+	n, err := Restore(p.cfg, recs)
+	if err != nil {
+		s.t.Fatalf("seed %d: restore %s: %v", s.seed, short(p.id), err)
+	}
+	p.node = n
+	p.down = false
+	if s.machineCrash {
+		// The moves the lost tail held are applied again: forget
+		// their first showing, as a driver's fresh screen does.
+		var evs []Event
+		var at []int
+		for j, e := range p.events {
+			if e.Kind != EventMoved || e.Roll < n.g.k || n.g.phase == PhaseOver {
+				evs, at = append(evs, e), append(at, p.at[j])
+			}
+		}
+		p.events, p.at = evs, at
+	}
+	if s.onRestore != nil {
+		s.onRestore(s, p)
+	}
 }
 
 func (s *sim) addAction(at int, do func(s *sim)) {

@@ -224,8 +224,11 @@ func (n *Node) answerHave(from peer.ID, h *have) {
 			behind = true
 		}
 	}
-	if behind && n.lastHave != n.tick {
-		// They hold what we lack: tell them now rather than at the next period.
+	if n.lastHave != n.tick && (behind || n.tick-n.lastHave >= uint64(n.cfg.ResendTicks)) {
+		// They hold what we lack: tell them now rather than at the next
+		// period. Otherwise answer at most once a period, so a node
+		// that was just restored learns at once what we hold of its
+		// messages (recover.go), without two nodes echoing each other.
 		n.lastHave = n.tick
 		n.sendHave()
 	}

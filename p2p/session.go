@@ -24,8 +24,8 @@ type SessionConfig struct {
 	Key     crypto.PrivKey
 	Entropy [32]byte // private chain seed; keep it to Restore after a crash
 	// Log is the game log, opened by OpenGameLog. The session writes every
-	// Ready's entries before sending its messages, and fsyncs them before
-	// any message this player signed leaves (see Run).
+	// Ready's entries before sending its messages and fsyncs them lazily
+	// (see Run).
 	Log *GameLog
 	// Records, if not empty, restores the node from its own log (a crash).
 	Records []lockstep.Record
@@ -120,24 +120,19 @@ func (s *Session) Do(f func(*lockstep.Node) error) {
 // final state) or ctx ends.
 //
 // The log's fsync policy. Every Ready's entries are written (to the page
-// cache) before its messages are sent, and fsynced before a Ready sends a
-// message this player signed, or when the game ends; entries that only
-// record other players' messages are otherwise fsynced lazily, once a tick.
-// This keeps the one guarantee a crash must not break: a peer never signs
-// and sends something it can forget. Each own message is on disk before it
-// leaves, and so is everything before it in the log (one fsync covers the
-// whole file), which includes every message its content depends on (the
-// node accepts, and logs, what it has heard before it signs anything
-// that follows from it). After a restart the node therefore continues its
-// own chain from its last sent message and cannot sign a second, different
-// message with the same sequence number (equivocation) or contradict a
-// move or vote it made. What a crash of the machine (not of the process:
-// the page cache survives that) can lose is a tail of other players'
-// messages: signed by them, kept by them and by every other peer, fetched
-// again through the status frames that Restore's node sends; our own
-// messages never depended on them. A failed fsync of any kind stops the
-// game: after one, Linux may report later fsyncs as good although the
-// earlier data never reached the disk.
+// cache) before its messages are sent, so a killed process never sent
+// anything its log lacks; they are fsynced lazily, once a tick and when
+// the game ends, and the first Ready's (the Setup record, with our
+// Confirm) at once, so a log on disk always names its game. A crash of
+// the machine (not of the process: the page cache survives that) can thus
+// lose a tail of the log, messages of our own included. lockstep's
+// restored node gets those back from the other players before it signs
+// anything new (lockstep/recover.go), so it cannot sign a second,
+// different message with a sequence number it used. Until 30 Nov the
+// session fsynced before every own message instead, which put one or two
+// disk flushes on every turn's critical path (docs/PERFORMANCE.md). A
+// failed fsync of any kind stops the game: after one, Linux may report
+// later fsyncs as good although the earlier data never reached the disk.
 func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 	defer close(s.stopped)
 	tick := time.NewTicker(s.cfg.Tick)
@@ -157,7 +152,7 @@ func (s *Session) Run(ctx context.Context) (lockstep.State, error) {
 	for {
 		if s.n.HasReady() {
 			rd := s.n.Ready()
-			if err := logReady(s.cfg.Log, s.t.Host().ID(), rd); err != nil {
+			if err := logReady(s.cfg.Log, rd); err != nil {
 				// Sending what we could not record could let us contradict
 				// ourselves after a restart: stop the game instead.
 				return rd.State, fmt.Errorf("p2p: the game stops: %w", err)
@@ -229,17 +224,14 @@ func servesCatchUp(rd lockstep.Ready) bool {
 	return false
 }
 
-// logReady writes rd's entries to l and fsyncs it if rd sends a message
-// that self signed (Run says why that is enough).
-func logReady(l *GameLog, self peer.ID, rd lockstep.Ready) error {
+// logReady writes rd's entries to l before its messages may leave, and
+// fsyncs them only if they open the game (Run says why that is enough).
+func logReady(l *GameLog, rd lockstep.Ready) error {
 	if err := l.Write(rd.LogEntries); err != nil {
 		return err
 	}
-	if !l.Dirty() {
-		return nil
-	}
-	for _, e := range rd.Messages {
-		if lockstep.SignedBy(e.Data) == self {
+	for _, r := range rd.LogEntries {
+		if r.Type == lockstep.RecordSetup {
 			return l.Sync()
 		}
 	}

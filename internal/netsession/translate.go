@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
@@ -166,6 +167,17 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 		case lockstep.EventStateMismatch:
 			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(),
 				What: fmt.Sprintf("its game state differs from ours at roll %d (%s)", e.Roll, e.Detail)})
+		case lockstep.EventRecovered:
+			// Only a give-up is news to a player: it is the one way a
+			// machine crash can still stop the game (lockstep/recover.go).
+			if len(e.Peers) > 0 {
+				var names []string
+				for _, id := range e.Peers {
+					names = append(names, t.name(id))
+				}
+				out = append(out, ui.Notice{Text: "resumed after the restart without word from " + strings.Join(names, ", ") +
+					": if the crash lost moves of yours that they saw, the game will stop"})
+			}
 		case lockstep.EventHalted:
 			t.over, t.mayRoll, t.choice = true, false, nil
 			text := "the game stopped because it cannot go on safely: " + e.Detail

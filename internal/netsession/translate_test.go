@@ -150,6 +150,10 @@ func TestTranslate(t *testing.T) {
 			[]ui.Event{gs, ui.Rolled{Colour: engine.Red, Roll: 6, Moves: six, YouChoose: true}}, false, six},
 		{"a board that differs from the state is corrected", []batch{{[]lockstep.Event{started}, lockstep.State{Phase: lockstep.PhaseReveal, Roll: 3, Pos: afterTwo}}},
 			[]ui.Event{gs, ui.Resync{Position: afterTwo, Why: "the board was corrected from the game protocol"}}, false, nil},
+		{"recovery after a restart is news only when a player stayed silent", []batch{{[]lockstep.Event{
+			{Kind: lockstep.EventRecovered, Detail: "every other player told us"},
+			{Kind: lockstep.EventRecovered, Peers: []peer.ID{f.other}, Detail: "gave up"}}, lockstep.State{}}},
+			[]ui.Event{ui.Notice{Text: "resumed after the restart without word from Bob: if the crash lost moves of yours that they saw, the game will stop"}}, false, nil},
 		{"halt is a notice and ends the game", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventHalted, Detail: "equivocation"}}, lockstep.State{Phase: lockstep.PhaseHalted}}},
 			[]ui.Event{ui.Notice{Text: "the game stopped because it cannot go on safely: equivocation; the log so far is /g/x.log"}}, false, nil},
