@@ -251,6 +251,7 @@ func drop[T any](s []T, k int) []T {
 // Bad frames return an error and change nothing; provable misbehaviour is
 // also reported as EventCheating.
 func (n *Node) Step(from peer.ID, data []byte) error {
+	n.noteFrame(from)
 	if isHave(data) {
 		h, err := decodeHave(data)
 		if err != nil {
@@ -259,6 +260,7 @@ func (n *Node) Step(from peer.ID, data []byte) error {
 		if h.game != n.gid {
 			return fmt.Errorf("status frame for game %s, not ours (%s)", GameID(h.game), n.gid)
 		}
+		n.forgetLost(from, h)
 		n.answerHave(from, h)
 		n.noteHave(from, h)
 		n.progress()

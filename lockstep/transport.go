@@ -25,6 +25,7 @@ type player struct {
 	// unreachable is the driver's word that its connection to this player
 	// is down (Reachable); it only shortens the wait for a choice.
 	unreachable bool
+	haveReplied uint64 // tick we last answered its status frame with ours (answerHave)
 	pstate
 }
 
@@ -195,12 +196,24 @@ func (n *Node) sendConfirm() error {
 	return n.newMessage(&message{kind: kindConfirm, chainLen: uint32(n.chainL), anchor: n.chain[0], hasAnchor: true})
 }
 
-func (n *Node) sendHave() {
-	h := have{game: n.gid}
+func (n *Node) sendHave() { n.broadcast(n.have().encode()) }
+
+// have is our status: how many messages of each player we hold in a run.
+func (n *Node) have() *have {
+	h := &have{game: n.gid}
 	for _, p := range n.players {
 		h.seqs = append(h.seqs, uint64(len(p.msgs)))
 	}
-	n.broadcast(h.encode())
+	return h
+}
+
+// haveReplyTicks is how often at most we answer one player's status frame
+// with ours when it lacks messages we hold: once an absence wait.
+func (n *Node) haveReplyTicks() uint64 {
+	if n.cfg.AbsentTicks > 0 {
+		return uint64(max(n.cfg.AbsentTicks, n.cfg.ResendTicks))
+	}
+	return DefaultAbsentTicks
 }
 
 // maxResend bounds how many messages one status frame makes us send back.
@@ -214,23 +227,31 @@ func (n *Node) answerHave(from peer.ID, h *have) {
 		return
 	}
 	sent := 0
-	behind := false
+	behind, theyLack := false, false
 	for i, p := range n.players {
 		for s := h.seqs[i]; s < uint64(len(p.msgs)) && sent < maxResend; s++ {
 			n.send(from, p.msgs[s].raw)
 			sent++
 		}
-		if h.seqs[i] > uint64(len(p.msgs)) {
-			behind = true
-		}
+		behind = behind || h.seqs[i] > uint64(len(p.msgs))
+		theyLack = theyLack || h.seqs[i] < uint64(len(p.msgs))
 	}
-	if n.lastHave != n.tick && (behind || n.tick-n.lastHave >= uint64(n.cfg.ResendTicks)) {
+	switch q := n.players[n.pidx[from]]; {
+	case behind && n.lastHave != n.tick:
 		// They hold what we lack: tell them now rather than at the next
-		// period. Otherwise answer at most once a period, so a node
-		// that was just restored learns at once what we hold of its
-		// messages (recover.go), without two nodes echoing each other.
+		// period.
 		n.lastHave = n.tick
 		n.sendHave()
+	case theyLack && (q.haveReplied == 0 || n.tick-q.haveReplied >= n.haveReplyTicks()):
+		// They lack what we hold, a node just restored for one: tell
+		// them what we hold, so a restored node can stop waiting for
+		// us (recover.go). Rarely: under drops peers lag all the time,
+		// and each answer sets off more status frames and re-sends. Once
+		// an absence wait per peer costs 5% more frames in TestSimFaults'
+		// first 500 games (5.11 M against 4.87 M without answers), once
+		// every 30 ticks 8%, once a period (ResendTicks) 13%.
+		q.haveReplied = max(n.tick, 1)
+		n.send(from, n.have().encode())
 	}
 }
 
