@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"errors"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -122,18 +120,7 @@ func TestMachineCrashLosesOwnMessages(t *testing.T) {
 // last message signed by id, and reports the bytes and own messages cut.
 func cutOwnTail(t *testing.T, dir, id string, n int) (lost int64, own int) {
 	t.Helper()
-	logs, _ := filepath.Glob(filepath.Join(dir, "game-*.log"))
-	if len(logs) != 1 {
-		t.Fatalf("want one game log in %s, found %v", dir, logs)
-	}
-	data, err := os.ReadFile(logs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := lockstep.ParseLog(data)
-	if err != nil && !errors.Is(err, lockstep.ErrTornTail) {
-		t.Fatal(err)
-	}
+	path, data, recs := readGameLog(t, dir)
 	var mine []lockstep.Record
 	for _, r := range recs {
 		if r.Type == lockstep.RecordMessage && lockstep.SignedBy(r.Data).String() == id {
@@ -144,7 +131,7 @@ func cutOwnTail(t *testing.T, dir, id string, n int) (lost int64, own int) {
 		t.Fatalf("the log holds %d messages of the victim's, want more than %d", len(mine), n)
 	}
 	cut := mine[len(mine)-n].Offset
-	if err := os.Truncate(logs[0], cut); err != nil {
+	if err := os.Truncate(path, cut); err != nil {
 		t.Fatal(err)
 	}
 	return int64(len(data)) - cut, n

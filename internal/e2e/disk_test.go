@@ -38,6 +38,18 @@ func mountTmpfs(t *testing.T, size, opts string) string {
 // torn last record at most) that verifies as far as it goes.
 func checkLogReadable(t *testing.T, dir string) {
 	t.Helper()
+	path, data, recs := readGameLog(t, dir)
+	v, err := lockstep.VerifyRecords(recs)
+	if err != nil {
+		t.Fatalf("the log of a stopped peer does not verify: %v", err)
+	}
+	t.Logf("%s: %d bytes, %d records, verifies to roll %d", filepath.Base(path), len(data), len(recs), v.Rolls)
+}
+
+// readGameLog reads the one game log of a stopped peer's data directory:
+// its path, bytes and records (a torn tail is left off, as a restart does).
+func readGameLog(t *testing.T, dir string) (string, []byte, []lockstep.Record) {
+	t.Helper()
 	logs, _ := filepath.Glob(filepath.Join(dir, "game-*.log"))
 	if len(logs) != 1 {
 		t.Fatalf("want one game log in %s, found %v", dir, logs)
@@ -50,11 +62,7 @@ func checkLogReadable(t *testing.T, dir string) {
 	if err != nil && !errors.Is(err, lockstep.ErrTornTail) {
 		t.Fatalf("the log of a stopped peer does not read: %v", err)
 	}
-	v, err := lockstep.VerifyRecords(recs)
-	if err != nil {
-		t.Fatalf("the log of a stopped peer does not verify: %v", err)
-	}
-	t.Logf("%s: %d bytes, %d records, verifies to roll %d", filepath.Base(logs[0]), len(data), len(recs), v.Rolls)
+	return logs[0], data, recs
 }
 
 // The disk under --data fills up mid-game: the peer stops with an error
