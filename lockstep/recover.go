@@ -28,23 +28,24 @@ import (
 //
 // Messages a player says it holds are waited for however long it takes
 // (signing without them would surely contradict them); a player that
-// sends nothing at all is waited for AbsentTicks since the restore: it is
-// gone, or its frames are, and a message of ours that only it holds is the
-// one case left in which a machine crash can still end the game as
-// equivocation. A player that sends anything is waited for until its
-// status agrees (it answers ours: answerHave).
+// sends nothing at all for AbsentTicks is given up on: it is gone, or its
+// frames are, and a message of ours that only it holds is the one case
+// left in which a machine crash can still end the game as equivocation.
+// A player that keeps sending is waited for until its status agrees (it
+// answers ours: answerHave).
 
 // ErrRecovering is returned by Choose while a restored node is still
 // fetching its own messages back from the others.
 var ErrRecovering = errors.New("the game is still being recovered from the other players after a restart; try again in a moment")
 
 type recovery struct {
-	since uint64 // tick of the restore
 	// holds[i] is how many of our messages player i's latest status
 	// frame said it holds in a run; heard has bit i once one came.
 	holds []uint64
 	heard uint8
-	seen  uint8 // players any frame came from since the restore
+	// lastFrame[i] is the tick of the last frame of any kind from player
+	// i (the restore's tick before the first).
+	lastFrame []uint64
 }
 
 // maySign reports whether the node may sign new messages now: not while it
@@ -57,7 +58,10 @@ func (n *Node) startRecovery() {
 	if n.self < 0 {
 		return
 	}
-	n.rec = &recovery{since: n.tick, heard: 1 << n.self, seen: 1 << n.self, holds: make([]uint64, len(n.players))}
+	n.rec = &recovery{holds: make([]uint64, len(n.players)), lastFrame: make([]uint64, len(n.players))}
+	for i := range n.rec.lastFrame {
+		n.rec.lastFrame[i] = n.tick
+	}
 	n.lastHave = n.tick
 	n.sendHave()
 }
@@ -65,7 +69,7 @@ func (n *Node) startRecovery() {
 // noteFrame records that a frame came from a player while recovering.
 func (n *Node) noteFrame(from peer.ID) {
 	if i, ok := n.pidx[from]; ok && n.rec != nil {
-		n.rec.seen |= 1 << i
+		n.rec.lastFrame[i] = n.tick
 	}
 }
 
@@ -104,9 +108,10 @@ func (n *Node) noteHave(from peer.ID, h *have) {
 // status says it holds exactly our messages, no more (we fetch those
 // back first) and no fewer: a player that lacks some of ours may hold
 // later ones early, out of order, which its status does not show until
-// our re-sends fill the gap and it tells us again. A player we have had
-// no frame from at all is given up on after AbsentTicks. The caller then
-// runs progress, which signs what the game waits for.
+// our re-sends fill the gap and it tells us again. A player that has
+// sent nothing at all for AbsentTicks is given up on (unless it said it
+// holds messages of ours we lack). The caller then runs progress, which
+// signs what the game waits for.
 func (n *Node) checkRecovered() {
 	r := n.rec
 	if r == nil {
@@ -121,14 +126,13 @@ func (n *Node) checkRecovered() {
 			// It holds messages of ours that we lack: signing on would
 			// surely contradict them, so wait for them however long.
 			return
-		case r.seen&(1<<i) == 0:
+		case n.cfg.AbsentTicks >= 0 && n.tick-r.lastFrame[i] >= uint64(n.cfg.AbsentTicks):
 			silent |= 1 << i
 		default:
 			pending |= 1 << i
 		}
 	}
-	timedOut := n.cfg.AbsentTicks >= 0 && n.tick-r.since >= uint64(n.cfg.AbsentTicks)
-	if pending != 0 || silent != 0 && !timedOut {
+	if pending != 0 {
 		return
 	}
 	n.rec = nil

@@ -176,3 +176,49 @@ func TestRecoveryWaitsForOwnMessagesItWasToldOf(t *testing.T) {
 		t.Fatalf("still recovering with every own message back (seq %d, told of %d)", n.mySeq, h.seqs[0])
 	}
 }
+
+// A player that keeps talking but still lacks some of our messages is
+// waited for (it may hold later ones out of order); one that went quiet
+// for AbsentTicks is given up on, and the event names it.
+func TestRecoveryWaitsForTalkersNotForTheQuiet(t *testing.T) {
+	s := newSim(t, 23, 3, 0, simFaults{}, false)
+	withAbsence(s, 30)
+	s.start()
+	s.run()
+	p, quiet, talker := s.peers[0], s.peers[1], s.peers[2]
+	n, err := Restore(p.cfg, roundTripLog(t, p.log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func(ofOurs uint64) []byte {
+		h := have{game: n.gid}
+		for i := range n.players {
+			h.seqs = append(h.seqs, uint64(len(n.players[i].msgs)))
+		}
+		h.seqs[0] = ofOurs
+		return h.encode()
+	}
+	for tick := 1; tick <= 200; tick++ {
+		if tick == 5 {
+			_ = n.Step(quiet.id, status(n.mySeq-1)) // then nothing more
+		}
+		_ = n.Step(talker.id, status(n.mySeq-1)) // lags, says so every tick
+		n.Tick()
+		if n.rec == nil {
+			t.Fatalf("tick %d: stopped recovering while a talking player still lacks our messages", tick)
+		}
+	}
+	_ = n.Step(talker.id, status(n.mySeq))
+	if n.rec != nil {
+		t.Fatal("still recovering once the talker holds exactly our messages and the other was quiet for 195 ticks")
+	}
+	var named [][]peer.ID
+	for _, e := range n.Ready().Events {
+		if e.Kind == EventRecovered {
+			named = append(named, e.Peers)
+		}
+	}
+	if len(named) != 1 || len(named[0]) != 1 || named[0][0] != quiet.id {
+		t.Errorf("recovered events naming %v, want one naming only the quiet player", named)
+	}
+}
