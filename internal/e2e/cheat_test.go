@@ -213,9 +213,19 @@ func TestCheaterEquivocation(t *testing.T) {
 		}
 	}
 	checkNamed(t, honest, cheater, id, []string{"equivocation"})
+	// Agreement: one honest peer's rolls are a prefix of the other's. One
+	// may derive one roll more before the conflicting copy reaches it: it
+	// got the cheater's first version both directly and relayed, so both
+	// applied the same move and the other's reveal matched its history
+	// (CI saw 8 against 7 once); a halted peer signs no further reveal, so
+	// no one gets two ahead.
 	rolled := regexp.MustCompile(`event rolled roll=\d+ colour=\S+ value=\d`)
 	a, b := rolled.FindAllString(honest[0].stderr.String(), -1), rolled.FindAllString(honest[1].stderr.String(), -1)
-	if strings.Join(a, "\n") != strings.Join(b, "\n") {
-		t.Errorf("the honest peers finalised different rolls before halting: %d vs %d", len(a), len(b))
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if strings.Join(a, "\n") != strings.Join(b[:len(a)], "\n") || len(b)-len(a) > 1 {
+		t.Errorf("the honest peers finalised different rolls before halting: %d and %d, not one a prefix of the other by at most one\n%s\n--\n%s",
+			len(a), len(b), strings.Join(a, "\n"), strings.Join(b, "\n"))
 	}
 }
