@@ -372,7 +372,7 @@ func newGameFiles(dir, lobby string, setup lockstep.Setup, game int, prev lockst
 		return nil, fmt.Errorf("drawing the dice entropy: %w", err)
 	}
 	gid := setup.GameID().String()
-	if err := writeFileSync(filepath.Join(dir, "game-"+gid+".secret"), g.entropy[:], 0o600); err != nil {
+	if err := p2p.WriteFileSync(filepath.Join(dir, "game-"+gid+".secret"), g.entropy[:], 0o600); err != nil {
 		return nil, fmt.Errorf("saving the game secret in --data: %w", err)
 	}
 	glog, recs, err := openGameLog(filepath.Join(dir, "game-"+gid+".log"), out)
@@ -390,7 +390,7 @@ func newGameFiles(dir, lobby string, setup lockstep.Setup, game int, prev lockst
 	if game > 1 {
 		line = fmt.Sprintf("%s %d %s\n", gid, game, prev)
 	}
-	err = writeFileSync(cur+".new", []byte(line), 0o644)
+	err = p2p.WriteFileSync(cur+".new", []byte(line), 0o644)
 	if err == nil {
 		err = os.Rename(cur+".new", cur)
 	}
@@ -477,22 +477,6 @@ func openGameLog(path string, out *headlessLog) (*p2p.GameLog, []lockstep.Record
 		}
 	}
 	return p2p.OpenGameLog(path)
-}
-
-func writeFileSync(path string, data []byte, mode os.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // chooseMove asks the bot for one of the moves lockstep offers.

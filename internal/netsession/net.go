@@ -81,6 +81,9 @@ type lobbyPlan struct {
 	// LobbyControl.Start, so it never closes); ctl changes the lobby.
 	startNow chan struct{}
 	ctl      *p2p.LobbyControl
+	// resume is a game cut short by a crash, taken up again without a
+	// lobby (resume.go).
+	resume *interrupted
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
@@ -115,6 +118,7 @@ type NetSession struct {
 	gen       uint64 // bumps on every launch and on leaving a lobby
 	rematch   bool   // Rematch asked while the last game lingered
 	gameOver  bool   // the game being driven has ended (p2p lingers a moment)
+	gameID    string // the game being driven (or the last one)
 	sess      *p2p.Session
 	sessDone  chan struct{}
 	tr        *Translator
@@ -176,7 +180,24 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	go s.owner()
 	go s.watchLobby()
 	s.emitLobby()
+	s.resumeInterrupted()
 	return s, nil
+}
+
+// resumeInterrupted takes up the game a crash cut short, if any (resume.go).
+func (s *NetSession) resumeInterrupted() {
+	g, skipped := findInterrupted(s.opts.DataDir, s.self, time.Now())
+	for _, err := range skipped {
+		s.log.Warn("game log", "err", err)
+	}
+	if g == nil {
+		return
+	}
+	s.log.Info("resuming an interrupted game", "game", g.setup.GameID().String(), "log", g.logPath, "rolls", g.rolls)
+	s.q.push(ui.Notice{Text: fmt.Sprintf("resuming your game %q, cut short after %d rolls (its log: %s)", g.setup.Name, g.rolls, g.logPath)})
+	s.mu.Lock()
+	s.launch(lobbyPlan{resume: g})
+	s.mu.Unlock()
 }
 
 // Events implements ui.Session.
@@ -578,6 +599,13 @@ func (s *NetSession) Close() error {
 		return nil
 	}
 	s.closed = true
+	if s.mode == modeGame && s.sess != nil && !s.gameOver {
+		// Quitting while a game is on leaves it: the next start must
+		// not take the seat back (resume.go).
+		if err := markLeft(s.opts.DataDir, s.gameID); err != nil {
+			s.log.Warn("could not mark the game left", "err", err)
+		}
+	}
 	s.mu.Unlock()
 	s.cancel()
 	s.wg.Wait()

@@ -57,6 +57,17 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		return // left before it began
 	}
 	s.jobCancel = cancel
+	if p.resume != nil {
+		s.mu.Unlock()
+		// The others still hold our seat: no lobby, just the game. They
+		// dial us as a member once discovery finds us again.
+		s.t.SetMembers(p.resume.setup.Players())
+		if err := s.play(ctx, p, p2p.LobbyResult{Setup: p.resume.setup}); err != nil && ctx.Err() == nil {
+			s.log.Error("resumed game", "err", err)
+			s.q.push(ui.Notice{Text: err.Error()})
+		}
+		return
+	}
 	cfg := p.cfg
 	cfg.Player = s.name
 	cfg.Connect = append([]peer.AddrInfo(nil), s.manual...)
@@ -92,13 +103,17 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 		return fmt.Errorf("cannot create the data directory for the game log: %w", err)
 	}
 	var ent [32]byte
-	if _, err := rand.Read(ent[:]); err != nil {
-		return fmt.Errorf("cannot draw the dice entropy: %w", err)
-	}
-	// The entropy is the secret of this player's dice chain: never in the
-	// shared log, kept private next to it so a restart could resume.
-	if err := os.WriteFile(filepath.Join(s.opts.DataDir, "game-"+gid+".secret"), ent[:], 0o600); err != nil {
-		return fmt.Errorf("cannot save the game secret in %s: %w", s.opts.DataDir, err)
+	if p.resume != nil {
+		ent = p.resume.entropy
+	} else {
+		if _, err := rand.Read(ent[:]); err != nil {
+			return fmt.Errorf("cannot draw the dice entropy: %w", err)
+		}
+		// The entropy is the secret of this player's dice chain: never in
+		// the shared log, kept private next to it so a restart resumes.
+		if err := p2p.WriteFileSync(filepath.Join(s.opts.DataDir, "game-"+gid+".secret"), ent[:], 0o600); err != nil {
+			return fmt.Errorf("cannot save the game secret in %s: %w", s.opts.DataDir, err)
+		}
 	}
 	logPath := filepath.Join(s.opts.DataDir, "game-"+gid+".log")
 	glog, recs, err := p2p.OpenGameLog(logPath)
@@ -149,7 +164,14 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 		s.mu.Unlock()
 		return nil // the player left the lobby as it started
 	}
-	s.last = &p
+	last := p
+	if p.resume != nil {
+		// Whoever created the game reopens its lobby for a rematch; we
+		// cannot tell who that was from the log, so we join it.
+		last = lobbyPlan{cfg: p2p.LobbyConfig{Lobby: res.Setup.Name, FindFor: 24 * time.Hour, ManualReady: true}}
+	}
+	s.last = &last
+	s.gameID = gid
 	s.sess, s.tr, s.sessDone = sess, tr, done
 	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
