@@ -176,16 +176,18 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	for _, a := range opts.Connect {
 		s.connect(a)
 	}
-	s.wg.Add(2)
+	s.wg.Add(3)
 	go s.owner()
 	go s.watchLobby()
 	s.emitLobby()
-	s.resumeInterrupted()
+	go s.resumeInterrupted()
 	return s, nil
 }
 
-// resumeInterrupted takes up the game a crash cut short, if any (resume.go).
+// resumeInterrupted takes up the game a crash cut short, if any
+// (resume.go), unless the player has gone into a lobby meanwhile.
 func (s *NetSession) resumeInterrupted() {
+	defer s.wg.Done()
 	g, skipped := findInterrupted(s.opts.DataDir, s.self, time.Now())
 	for _, err := range skipped {
 		s.log.Warn("game log", "err", err)
@@ -193,11 +195,15 @@ func (s *NetSession) resumeInterrupted() {
 	if g == nil {
 		return
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.mode != modeIdle {
+		s.log.Info("not resuming an interrupted game: the player is in another", "log", g.logPath)
+		return
+	}
 	s.log.Info("resuming an interrupted game", "game", g.setup.GameID().String(), "log", g.logPath, "rolls", g.rolls)
 	s.q.push(ui.Notice{Text: fmt.Sprintf("resuming your game %q, cut short after %d rolls (its log: %s)", g.setup.Name, g.rolls, g.logPath)})
-	s.mu.Lock()
 	s.launch(lobbyPlan{resume: g})
-	s.mu.Unlock()
 }
 
 // Events implements ui.Session.
@@ -602,7 +608,7 @@ func (s *NetSession) Close() error {
 	if s.mode == modeGame && s.sess != nil && !s.gameOver {
 		// Quitting while a game is on leaves it: the next start must
 		// not take the seat back (resume.go).
-		if err := markLeft(s.opts.DataDir, s.gameID); err != nil {
+		if err := markClosed(s.opts.DataDir, s.gameID, "left on purpose"); err != nil {
 			s.log.Warn("could not mark the game left", "err", err)
 		}
 	}

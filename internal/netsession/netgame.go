@@ -188,6 +188,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 		return err
 	}
 	s.log.Info("game ended", "game", gid, "phase", st.Phase)
+	if st.Phase == lockstep.PhaseOver || st.Phase == lockstep.PhaseHalted {
+		if err := markClosed(s.opts.DataDir, gid, st.Phase.String()); err != nil {
+			s.log.Warn("could not mark the game over", "err", err)
+		}
+	}
 	return nil
 }
 

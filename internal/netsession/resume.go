@@ -19,9 +19,12 @@ import (
 // by a crash (a kill, a power cut): the program takes its seat back at
 // once, as `aeroplane headless` does, and lockstep catches it up (and
 // fetches back what the crash took from the log, lockstep/recover.go).
-// Leaving a game on purpose (quitting the program while it is on) marks
-// it game-ID.left, so it is not resumed; neither is one that has not
-// been written to for resumeWithin, whose players have long gone.
+// A game that ended, or that the player left on purpose (quitting the
+// program while it is on), is marked game-ID.closed, so it is not
+// resumed, and its log need not be read at the next start; neither is a
+// game whose log has not been written to for resumeWithin, whose players
+// have long gone. The search runs beside the lobby, so a data directory
+// full of games never delays the start.
 
 // resumeWithin is how recent an interrupted game's log must be to resume.
 const resumeWithin = time.Hour
@@ -67,10 +70,10 @@ func findInterrupted(dir string, self peer.ID, now time.Time) (*interrupted, []e
 
 var errNotMine = errors.New("not a game of ours")
 
-// loadInterrupted reads one game log: nil when it is over or left.
+// loadInterrupted reads one game log: nil when it is over or closed.
 func loadInterrupted(logPath string, self peer.ID) (*interrupted, error) {
 	base := strings.TrimSuffix(logPath, ".log")
-	if _, err := os.Stat(base + ".left"); err == nil {
+	if _, err := os.Stat(base + ".closed"); err == nil {
 		return nil, nil
 	}
 	data, err := os.ReadFile(logPath)
@@ -107,7 +110,8 @@ func loadInterrupted(logPath string, self peer.ID) (*interrupted, error) {
 	return g, nil
 }
 
-// markLeft records that the player left game gid on purpose.
-func markLeft(dir, gid string) error {
-	return os.WriteFile(filepath.Join(dir, "game-"+gid+".left"), []byte("left on purpose\n"), 0o644)
+// markClosed records that game gid is not to be resumed, and why ("over",
+// "left on purpose").
+func markClosed(dir, gid, why string) error {
+	return os.WriteFile(filepath.Join(dir, "game-"+gid+".closed"), []byte(why+"\n"), 0o644)
 }

@@ -110,9 +110,9 @@ func TestFindInterrupted(t *testing.T) {
 			writeGame(t, d, cut, true, time.Minute)
 		}, self, "cut", ""},
 		{"a finished game is not", func(d string) { writeGame(t, d, done, true, time.Minute) }, self, "", ""},
-		{"a game left on purpose is not", func(d string) {
+		{"a game closed (left on purpose, or over) is not", func(d string) {
 			base := writeGame(t, d, cut, true, time.Minute)
-			if err := markLeft(d, strings.TrimPrefix(filepath.Base(base), "game-")); err != nil {
+			if err := markClosed(d, strings.TrimPrefix(filepath.Base(base), "game-"), "left on purpose"); err != nil {
 				t.Fatal(err)
 			}
 		}, self, "", ""},

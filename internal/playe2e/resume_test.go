@@ -1,7 +1,9 @@
 package playe2e
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +14,9 @@ import (
 // A person's program is killed (kill -9) in the middle of a LAN game and
 // started again: it takes the seat back by itself, says so, and the
 // person plays the game to its end screen, whose finishing order is the
-// headless host's. Quitting on purpose is another matter: the log is then
-// marked left and the next start shows the lobby (TestFindInterrupted).
+// headless host's, and the finished game is marked closed. Quitting on
+// purpose is another matter: the game is then marked closed too, and the
+// next start shows the lobby (TestFindInterrupted).
 func TestPlayLANResumeAfterKill(t *testing.T) {
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
@@ -52,6 +55,17 @@ func TestPlayLANResumeAfterKill(t *testing.T) {
 	}
 	if strings.Contains(host.stderr.String(), "event cheating") || strings.Contains(host.stderr.String(), "event halted") {
 		t.Errorf("the host saw cheating or halted:\n%s", tail(host.stderr.String(), 20))
+	}
+	// The game is over, so it is closed: the next start will not read it.
+	var closed []string
+	for i := 0; i < 200 && len(closed) == 0; i++ {
+		closed, _ = filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-*.closed"))
+		time.Sleep(poll)
+	}
+	if len(closed) != 1 {
+		t.Errorf("closed markers after the end: %q, want one", closed)
+	} else if b, _ := os.ReadFile(closed[0]); strings.TrimSpace(string(b)) != "over" {
+		t.Errorf("%s says %q, want over", closed[0], b)
 	}
 	tm2.quitAndCheck()
 	t.Logf("killed after %d rolls by key; resumed and finished: %s %s", before, hostOrder, hash[:16])
