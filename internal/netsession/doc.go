@@ -13,6 +13,7 @@
 //	net.go        NetSession: commands over p2p (lobby, chat, moves)
 //	netgame.go    NetSession: p2p.RunLobby, then p2p.Session with a Translator
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects
+//	resume.go     NetSession: at start, the game a crash cut short, taken up again
 //
 // netsession must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules
