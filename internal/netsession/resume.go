@@ -42,7 +42,11 @@ type interrupted struct {
 // of now, or nil. Logs it cannot use are skipped, and said so in the
 // error list it returns beside (for the log file; they never stop a start).
 func findInterrupted(dir string, self peer.ID, now time.Time) (*interrupted, []error) {
-	paths, _ := filepath.Glob(filepath.Join(dir, "game-*.log"))
+	// LAN games only: game-ID.log beside game-ID.secret (a game alone
+	// with bots, LocalSession's, is named game-DATE-TIME-ID.log and has
+	// no secret to resume with).
+	idLen := len(lockstep.GameID{}.String())
+	paths, _ := filepath.Glob(filepath.Join(dir, "game-"+strings.Repeat("[0-9a-f]", idLen)+".log"))
 	type cand struct {
 		path string
 		mod  time.Time

@@ -119,6 +119,12 @@ func TestFindInterrupted(t *testing.T) {
 		{"a game over an hour old is not", func(d string) { writeGame(t, d, cut, true, 2*time.Hour) }, self, "", ""},
 		{"another player's game is skipped", func(d string) { writeGame(t, d, cut, true, time.Minute) }, stranger, "", "not a game of ours"},
 		{"a game without its secret is skipped, saying why", func(d string) { writeGame(t, d, cut, false, time.Minute) }, self, "", "dice secret"},
+		{"a game alone with bots (another name, no secret) is not even read", func(d string) {
+			base := writeGame(t, d, cut, false, time.Minute)
+			if err := os.Rename(base+".log", filepath.Join(d, "game-20261130-050000-"+strings.TrimPrefix(filepath.Base(base), "game-")+".log")); err != nil {
+				t.Fatal(err)
+			}
+		}, self, "", ""},
 		{"a torn tail is cut, as a restart does", func(d string) {
 			base := writeGame(t, d, cut, true, time.Minute)
 			f, err := os.OpenFile(base+".log", os.O_APPEND|os.O_WRONLY, 0)
