@@ -97,17 +97,22 @@ func short(id peer.ID) string {
 	return s
 }
 
+// shortList is short of each ID, comma-separated.
+func shortList(ids []peer.ID) string {
+	ps := make([]string, len(ids))
+	for i, id := range ids {
+		ps[i] = short(id)
+	}
+	return strings.Join(ps, ",")
+}
+
 // String is a one-line description for logs and headless peers.
 func (e Event) String() string {
 	switch e.Kind {
 	case EventGameStarted:
 		return fmt.Sprintf("game-started first=%s", e.Colour)
 	case EventWaiting:
-		var ps []string
-		for _, p := range e.Peers {
-			ps = append(ps, short(p))
-		}
-		return fmt.Sprintf("waiting roll=%d for=%s", e.Roll, strings.Join(ps, ","))
+		return fmt.Sprintf("waiting roll=%d for=%s", e.Roll, shortList(e.Peers))
 	case EventYourRoll:
 		return fmt.Sprintf("your-roll roll=%d", e.Roll)
 	case EventRolled:

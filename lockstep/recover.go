@@ -2,7 +2,6 @@ package lockstep
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -144,15 +143,4 @@ func (n *Node) checkRecovered() {
 	n.emit(e)
 	// What we held back (reveals, votes, a choice) goes out with the
 	// caller's progress: checkReturns casts the readmission votes.
-}
-
-func shortList(ids []peer.ID) string {
-	var b strings.Builder
-	for i, id := range ids {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(short(id))
-	}
-	return b.String()
 }

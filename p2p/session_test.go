@@ -367,10 +367,10 @@ func TestLazyTailLostInMachineCrash(t *testing.T) {
 	synced := int64(len(lockstep.LogHeader())) // the file's size at its last fsync
 	final := make([]*lockstep.State, len(nodes))
 	crashed, lost := false, int64(0)
-	ownUnsynced, ownLost := 0, 0 // player 0's messages sent since its last fsync; taken by the crash
-	readies, choseAt := 0, -1    // player 0's Readies; the one in which it last chose a move
-	var cut int64                // the log's size before player 0's latest Ready
-	ownHere := 0                 // own messages in player 0's latest Ready
+	ownLost := 0              // player 0's messages the crash took
+	readies, choseAt := 0, -1 // player 0's Readies; the one in which it last chose a move
+	var cut int64             // the log's size before player 0's latest Ready
+	ownHere := 0              // own messages in player 0's latest Ready
 	for tick := 0; tick < 50000; tick++ {
 		done := true
 		for i := range nodes {
@@ -388,7 +388,6 @@ func TestLazyTailLostInMachineCrash(t *testing.T) {
 					ownHere = 0
 					for _, m := range rd.Messages {
 						if lockstep.SignedBy(m.Data) == cfgs[0].Self {
-							ownUnsynced++
 							ownHere++
 						}
 					}
@@ -462,7 +461,7 @@ func TestLazyTailLostInMachineCrash(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				synced, ownUnsynced = st.Size(), 0
+				synced = st.Size()
 			}
 			nodes[i].Tick()
 		}
