@@ -10,20 +10,19 @@ package engine
 // with no legal move is the single outcome Pass, and otherwise the turn
 // passes to the next colour still flying.
 //
-// Multi-player model: each colour scores itself (scores), and a colour's
-// utility is its score less a blend of the best opponent's and the
-// opponents' mean (utility). The root maximises its utility through the
-// search; an opponent is modelled as choosing the move with the best
-// static utility for itself (a one-ply max-n reply), since opponents,
-// bots and people alike, play for themselves rather than against the
-// root. Paranoid search (every opponent minimising the root) was not
-// tried. Modelling the opponents by the greedy bot itself measured no
-// stronger against greedy (34.5% against 32.4% of four-player wins at
-// one layer, 2,000 games each: within the noise).
+// Multi-player model: the root maximises its own value through the
+// search; every opponent is modelled as the greedy bot (bot_greedy.go),
+// since opponents, bots and people alike, play for themselves rather than
+// against the root (see the fourth round below). Paranoid search (every
+// opponent minimising the root) was not tried. Until the fourth round an
+// opponent chose the move with the best static utility for itself (a
+// one-ply max-n reply); the greedy model then measured no stronger at one
+// layer (34.5% against 32.4% of four-player wins, 2,000 games each).
 //
-// Depth: two chance layers. Against three greedy bots one layer won
-// 32.4%, two 33.5%, three 33.1% (2,000 games each, ±2%): the evaluation,
-// not the depth, limits the bot, and two layers cost about 1 ms a move.
+// Depth: five chance layers (the fourth round). In the first round, with
+// opponents replying by their own utility, one layer won 32.4% against
+// three greedy bots, two 33.5%, three 33.1% (2,000 games each, ±2%): with
+// that model depth did not pay.
 //
 // Tried in a second round (TestExpertTune: every variant on the same
 // 600-3,000 four-player games, seats rotated), none clear of the noise
@@ -80,21 +79,44 @@ package engine
 //     (paired +88 over 2,824 games that differ: not clear of the noise)
 //     at five times the cost (p50 1.0 ms, p99 6.4 ms a move).
 //
+// Fourth round: the greedy bot as the opponent model, searched deeper.
+// With each opponent's reply taken from the greedy bot itself (seed 0 for
+// its ties) instead of the reply best for the opponent's fitted chance,
+// an opponent's roll costs one line of play instead of a search over its
+// moves, so four chance layers cost what two did before, and depth pays
+// where it did not: `aeroplane arena -bots X,greedy,greedy,greedy -games
+// 2000`, wins of X on seeds 3 and 4 (and 1 and 2): the previous expert
+// (two layers, fitted replies) 33.7%, 35.4% (35.0%, 34.5%); greedy
+// replies at two layers 34.5%, 35.6%; fitted replies at three layers
+// 34.4%, 34.3%; greedy replies at three layers 37.1%, 36.3%; at four
+// 38.2%, 37.1% (38.0%, 40.1%), at four with ten times the leaves 37.6%;
+// at five (within the budget below, which holds about one move in ten to
+// four) 41.2% on seed 1. The same model at one layer had measured no
+// stronger (round two): an opponent's move is worth modelling only when
+// what follows it is searched, and in a four-player game the fifth layer
+// is the first opponent's answer to the root's next move. Modelling
+// people and other bots as greedy is a guess that holds for any player
+// who takes captures and safety first, which is what most players of
+// this game do.
+//
 // Budget: iterative deepening by chance layers, bounded by a count of
-// evaluated leaves, never by a clock, so the move depends only on the
-// inputs. A layer is started only while the leaves spent so far, times
-// the typical growth of one layer, fit the budget.
+// evaluated leaves and of the outcomes the modelled opponents weighed,
+// never by a clock, so the move depends only on the inputs. A layer is
+// started only while the count so far, times the typical growth of one
+// layer, fits the budget, and a layer that runs past the budget anyway
+// is abandoned: the layer before it decides.
 
-// expertLeafBudget bounds the leaves one Choose may evaluate, so that a
-// position with many choices cannot run long; a leaf costs about 0.5 µs.
-const expertLeafBudget = 60000
+// expertLeafBudget bounds the leaves and opponents' outcomes one Choose
+// may evaluate; one costs about 0.2 µs, so a move stays under 100 ms
+// (BenchmarkExpertMoveLatency: p50 32 ms, p99 86 ms, the most 90 ms).
+const expertLeafBudget = 400000
 
 // expertMaxDepth is the deepest layer of chance nodes searched.
-const expertMaxDepth = 2
+const expertMaxDepth = 5
 
 // expertGrowth is how many times more leaves a layer costs than the one
-// before it (six rolls times about four moves).
-const expertGrowth = 24
+// before it: six rolls, times a few moves where the root moves.
+const expertGrowth = 8
 
 type expertBot struct {
 	maxDepth int
@@ -124,8 +146,13 @@ type expertSearch struct {
 	tb     *expertTables
 	w      *expertWeights
 	fit    *[fitKnots][fitNF]int32
+	need   uint32 // fitNeed(fit)
 	root   Colour
 	leaves int
+	// limit is the most leaves a search may evaluate; a layer that would
+	// pass it is abandoned (aborted) and the layer before it decides.
+	limit   int
+	aborted bool
 }
 
 // Choose searches each outcome of roll and returns the best; ties go to
@@ -144,15 +171,20 @@ func (b *expertBot) choose(p *Position, rules Rules, roll int, outs *MoveList) (
 		return outs.At(0), 0
 	}
 	s := expertSearch{rules: rules, tb: expertTablesFor(rules), w: &b.w, root: p.toMove}
-	if p.nOrder == 0 {
-		s.fit = b.fit
+	if p.nOrder == 0 && b.fit != nil {
+		s.fit, s.need = b.fit, fitNeed(b.fit)
 	}
 	best := 0
 	for depth := 0; depth <= b.maxDepth; depth++ {
 		if depth > 0 && s.leaves*expertGrowth > b.budget {
 			break
 		}
-		best = s.bestAt(p, roll, outs, depth)
+		s.limit = max(b.budget, s.leaves+outs.Len()) // the first layer always completes
+		k := s.bestAt(p, roll, outs, depth)
+		if s.aborted {
+			break
+		}
+		best = k
 	}
 	return outs.At(best), s.leaves
 }
@@ -175,7 +207,7 @@ func (s *expertSearch) bestAt(p *Position, roll int, outs *MoveList, depth int) 
 func (s *expertSearch) leaf(p *Position) int32 {
 	s.leaves++
 	if s.fit != nil {
-		sc := s.tb.fitScores(p, !s.rules.NoStacks, s.fit)
+		sc := s.tb.fitScoresOf(p, !s.rules.NoStacks, s.fit, s.need)
 		return fitWinProb(p, &sc)[s.root]
 	}
 	sc := s.tb.scores(p, !s.rules.NoStacks, s.w)
@@ -186,6 +218,10 @@ func (s *expertSearch) leaf(p *Position) int32 {
 // p is passed by value: a pointer to a loop-local copy would make the
 // recursion allocate.
 func (s *expertSearch) value(p Position, depth int) int32 {
+	if s.aborted || s.leaves > s.limit {
+		s.aborted = true
+		return 0
+	}
 	if depth == 0 || p.GameOver() {
 		return s.leaf(&p)
 	}
@@ -215,32 +251,14 @@ func (s *expertSearch) value(p Position, depth int) int32 {
 	return sum / 6
 }
 
-// reply plays the opponent's move with the best static utility for the
-// opponent and returns the root's value of the result.
+// reply plays the greedy bot's move for the opponent to move and returns
+// the root's value of the result searched depth more chance layers.
 func (s *expertSearch) reply(p *Position, roll int, outs *MoveList, depth int) int32 {
-	mover := p.toMove
-	var bestQ Position
-	bestU, bestRoot := int32(-1<<31), int32(0)
-	for k := 0; k < outs.Len(); k++ {
-		q := *p
-		q.Apply(s.rules, roll, outs.At(k))
-		s.leaves++
-		if s.fit != nil {
-			sc := s.tb.fitScores(&q, !s.rules.NoStacks, s.fit)
-			pr := fitWinProb(&q, &sc)
-			if pr[mover] > bestU {
-				bestU, bestQ, bestRoot = pr[mover], q, pr[s.root]
-			}
-			continue
-		}
-		sc := s.tb.scores(&q, !s.rules.NoStacks, s.w)
-		if u := utility(&q, &sc, mover, s.w); u > bestU {
-			bestU, bestQ = u, q
-			bestRoot = utility(&q, &sc, s.root, s.w)
-		}
+	if s.aborted {
+		return 0
 	}
-	if depth == 0 || bestQ.GameOver() {
-		return bestRoot
-	}
-	return s.value(bestQ, depth)
+	q := *p
+	q.Apply(s.rules, roll, greedyBot{w: defaultGreedyWeights}.Choose(p, s.rules, roll, outs, 0))
+	s.leaves += outs.Len()
+	return s.value(q, depth)
 }

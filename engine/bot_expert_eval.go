@@ -232,6 +232,12 @@ func (tb *expertTables) hitCounts(p *Position) (c0, c1, c2 [NumColours]uint64) {
 // and a hit on the stack costs every plane in it.
 func (tb *expertTables) scores(p *Position, stacks bool, w *expertWeights) (s [NumColours]int32) {
 	c0, c1, c2 := tb.hitCounts(p)
+	return tb.scoresHit(p, stacks, w, &c0, &c1, &c2)
+}
+
+// scoresHit is scores given p's hit counts, which the fitted evaluation
+// shares.
+func (tb *expertTables) scoresHit(p *Position, stacks bool, w *expertWeights, c0, c1, c2 *[NumColours]uint64) (s [NumColours]int32) {
 	for v := Colour(0); v < NumColours; v++ {
 		if p.inPlay&(1<<v) == 0 {
 			continue

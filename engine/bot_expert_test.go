@@ -124,6 +124,32 @@ func TestExpertDeterministic(t *testing.T) {
 	})
 }
 
+// TestExpertRepliesAsGreedy checks the opponent model: where an opponent
+// is to move, the search follows the move the greedy bot would make (with
+// seed 0 for its ties), and values what follows from the root's side.
+func TestExpertRepliesAsGreedy(t *testing.T) {
+	greedy := greedyBot{w: defaultGreedyWeights}
+	rapid.Check(t, func(t *rapid.T) {
+		p, rules, roll := randomReachable(t)
+		outs := p.Outcomes(rules, roll)
+		if outs.Len() < 2 {
+			return
+		}
+		root := p.ToMove().Next()
+		for !p.InPlay(root) {
+			root = root.Next()
+		}
+		s := expertSearch{rules: rules, tb: expertTablesFor(rules), w: &defaultExpertWeights, fit: &fitWeights, root: root}
+		q := p
+		q.Apply(rules, roll, greedy.Choose(&p, rules, roll, &outs, 0))
+		depth := rapid.IntRange(0, 1).Draw(t, "depth")
+		got, want := s.reply(&p, roll, &outs, depth), s.value(q, depth)
+		if got != want {
+			t.Fatalf("reply(%s, roll %d, depth %d) = %d, want %d: the value after greedy's move %s", p, roll, depth, got, want, greedy.Choose(&p, rules, roll, &outs, 0))
+		}
+	})
+}
+
 func TestExpertMoves(t *testing.T) {
 	cases := []struct {
 		name, pos, rules string
@@ -154,6 +180,37 @@ func TestExpertMoves(t *testing.T) {
 				t.Fatalf("Choose(%s, roll %d) = %s, want %s (outcomes %v)\n%s", tc.pos, tc.roll, got, tc.want, outs.Slice(), p.Board())
 			}
 		})
+	}
+}
+
+// TestExpertBudget checks that the leaf budget bounds the search: with
+// none the expert only scores the outcomes of the roll, and with some it
+// searches past the first layer and stops at the budget (a small one, so
+// that busy mid-game positions reach it quickly; the latency benchmark
+// reports the registered budget's most).
+func TestExpertBudget(t *testing.T) {
+	rules := DefaultRules()
+	const budget = 20000
+	for _, s := range expertMidGames {
+		p := mustParse(t, s)
+		for roll := 1; roll <= 6; roll++ {
+			outs := p.Outcomes(rules, roll)
+			if outs.Len() < 2 {
+				continue
+			}
+			b := newExpertBot(expertMaxDepth)
+			b.budget = 0
+			if _, leaves := b.choose(&p, rules, roll, &outs); leaves != outs.Len() {
+				t.Errorf("%s roll %d, budget 0: %d leaves, want the %d outcomes alone", s, roll, leaves, outs.Len())
+			}
+			b.budget = budget
+			_, leaves := b.choose(&p, rules, roll, &outs)
+			// The search stops once past the budget, which the last leaf
+			// and one modelled reply (up to four outcomes) may overshoot.
+			if most := budget + 1 + PlanesPerColour; leaves <= outs.Len()*6 || leaves > most {
+				t.Errorf("%s roll %d: %d leaves, want more than one layer's %d and at most %d", s, roll, leaves, outs.Len()*6, most)
+			}
+		}
 	}
 }
 

@@ -52,15 +52,35 @@ const fitPhaseOne = 256
 
 const fitKnotStep = fitPhaseOne / (fitKnots - 1)
 
+// fitNeed is the set of features that weigh in w: the search evaluates
+// millions of leaves a second, and the registered weights leave half the
+// features at 0, the costliest among them.
+func fitNeed(w *[fitKnots][fitNF]int32) (need uint32) {
+	for k := range w {
+		for i, x := range w[k] {
+			if x != 0 {
+				need |= 1 << i
+			}
+		}
+	}
+	return need
+}
+
 // fitFeatures is every colour's feature vector in p and the phase of the
-// game (the leader's share of the way, 0..fitPhaseOne).
-func (tb *expertTables) fitFeatures(p *Position, stacks bool, f *[NumColours][fitNF]int32) (phase int32) {
+// game (the leader's share of the way, 0..fitPhaseOne). It computes only
+// the features in need (a bit per index) and leaves the others 0; progress
+// is always computed, since the phase depends on it.
+func (tb *expertTables) fitFeatures(p *Position, stacks bool, f *[NumColours][fitNF]int32, need uint32) (phase int32) {
 	c0, c1, c2 := tb.hitCounts(p) // how many of each attacker's rolls hit each square
 	*f = [NumColours][fitNF]int32{}
-	hand := tb.scores(p, stacks, &defaultExpertWeights)
-	for c := range hand {
-		f[c][fHand] = hand[c]
+	if need&(1<<fHand) != 0 {
+		hand := tb.scoresHit(p, stacks, &defaultExpertWeights, &c0, &c1, &c2)
+		for c := range hand {
+			f[c][fHand] = hand[c]
+		}
 	}
+	mobility := need&(1<<fMobility) != 0
+	hits := need&(1<<fLoss|1<<fLossMove|1<<fThreat|1<<fThreatMove) != 0
 	full := tb.progress[slot(Finished)]
 	lead := int32(0)
 	var threat [NumColours]int64
@@ -76,7 +96,7 @@ func (tb *expertTables) fitFeatures(p *Position, stacks bool, f *[NumColours][fi
 			at := pl[i]
 			pr := tb.progress[slot(at)]
 			fv[fProg] += pr
-			if at != Finished && (!stacks || firstAt(pl, i) || at < 0) {
+			if mobility && at != Finished && (!stacks || firstAt(pl, i) || at < 0) {
 				n := int32(1)
 				if stacks && at >= 0 {
 					n = int32(bits.OnesCount8(matchMask(pl, at)))
@@ -99,6 +119,9 @@ func (tb *expertTables) fitFeatures(p *Position, stacks bool, f *[NumColours][fi
 			fv[fOut] += fitUnit
 			if stacks && at >= 0 && at <= HomeLast && !firstAt(pl, i) {
 				fv[fStack] += fitUnit
+			}
+			if !hits {
+				continue
 			}
 			var sh uint
 			switch {
@@ -175,20 +198,32 @@ const fitProbOne = 1 << 20
 
 // fitScores is every colour's score s_c in p, in 1/fitScale nats.
 func (tb *expertTables) fitScores(p *Position, stacks bool, w *[fitKnots][fitNF]int32) (s [NumColours]int32) {
+	return tb.fitScoresOf(p, stacks, w, fitNeed(w))
+}
+
+// fitScoresOf is fitScores given fitNeed(w), which a search computes once.
+func (tb *expertTables) fitScoresOf(p *Position, stacks bool, w *[fitKnots][fitNF]int32, need uint32) (s [NumColours]int32) {
 	var f [NumColours][fitNF]int32
-	phase := tb.fitFeatures(p, stacks, &f)
+	phase := tb.fitFeatures(p, stacks, &f, need)
 	b := min(phase/fitKnotStep, fitKnots-2)
 	a := phase - b*fitKnotStep
 	var wk [fitNF]int64
+	var used [fitNF]uint8
+	n := 0
 	for k := range wk {
+		if need&(1<<k) == 0 {
+			continue
+		}
 		wk[k] = (int64(w[b][k])*int64(fitKnotStep-a) + int64(w[b+1][k])*int64(a)) / fitKnotStep
+		used[n] = uint8(k)
+		n++
 	}
 	for c := Colour(0); c < NumColours; c++ {
 		if p.inPlay&(1<<c) == 0 {
 			continue
 		}
 		sum := int64(0)
-		for k := range wk {
+		for _, k := range used[:n] {
 			sum += wk[k] * int64(f[c][k])
 		}
 		s[c] = int32(sum / fitUnit)

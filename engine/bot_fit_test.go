@@ -42,6 +42,29 @@ func TestFitWinProbIsADistribution(t *testing.T) {
 	})
 }
 
+// The search computes only the features that weigh (fitNeed); the scores
+// must be those of every feature, for the registered weights and for
+// weights that use features the registered ones leave out.
+func TestFitNeedKeepsScores(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, rules, _ := randomReachable(t)
+		tb := expertTablesFor(rules)
+		w := fitWeights
+		for i := range fitNF {
+			if fitNeed(&fitWeights)&(1<<i) == 0 && rapid.Bool().Draw(t, "use") {
+				for k := range w {
+					w[k][i] = int32(rapid.IntRange(1, 400).Draw(t, "w"))
+				}
+			}
+		}
+		got := tb.fitScoresOf(&p, !rules.NoStacks, &w, fitNeed(&w))
+		want := tb.fitScoresOf(&p, !rules.NoStacks, &w, 1<<fitNF-1)
+		if got != want {
+			t.Fatalf("%s: scores %v from the needed features (%016b), %v from all", p, got, fitNeed(&w), want)
+		}
+	})
+}
+
 // Table-driven sanity of the fitted chances: the colour that is plainly
 // ahead is the favourite, and once a colour has finished first its chance
 // is certain.

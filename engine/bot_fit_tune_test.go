@@ -47,7 +47,7 @@ type fitSample struct {
 
 func newFitSample(tb *expertTables, p *Position, stacks bool) fitSample {
 	var fi [NumColours][fitNF]int32
-	ph := tb.fitFeatures(p, stacks, &fi)
+	ph := tb.fitFeatures(p, stacks, &fi, 1<<fitNF-1)
 	s := fitSample{phase: float64(ph) / fitPhaseOne, inPlay: p.inPlay, pos: *p}
 	for c := range fi {
 		for k := range fi[c] {
