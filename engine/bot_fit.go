@@ -208,22 +208,19 @@ func (tb *expertTables) fitScoresOf(p *Position, stacks bool, w *[fitKnots][fitN
 	b := min(phase/fitKnotStep, fitKnots-2)
 	a := phase - b*fitKnotStep
 	var wk [fitNF]int64
-	var used [fitNF]uint8
-	n := 0
 	for k := range wk {
 		if need&(1<<k) == 0 {
 			continue
 		}
 		wk[k] = (int64(w[b][k])*int64(fitKnotStep-a) + int64(w[b+1][k])*int64(a)) / fitKnotStep
-		used[n] = uint8(k)
-		n++
 	}
 	for c := Colour(0); c < NumColours; c++ {
 		if p.inPlay&(1<<c) == 0 {
 			continue
 		}
 		sum := int64(0)
-		for _, k := range used[:n] {
+		for m := need; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros32(m)
 			sum += wk[k] * int64(f[c][k])
 		}
 		s[c] = int32(sum / fitUnit)
