@@ -4,38 +4,61 @@
 // directory describes the messages, the states, the failure handling, why it
 // is safe and the threat table.
 //
-// It must never touch the network, a file, a clock, a goroutine or a random
-// source: inputs are peer messages (Step), local intents (Roll, Choose) and
-// abstract time (Tick); everything it wants done comes out of Ready. The
-// caller supplies the entropy of the player's hash chain.
+// The Node must never touch the network, a file, a clock, a goroutine or a
+// random source: inputs are peer messages (Step), local intents (Roll,
+// Choose) and abstract time (Tick); everything it wants done comes out of
+// Ready. The caller supplies the entropy of the player's hash chain.
 //
-// # Driving a Node (what p2p does)
+// # The driver (driver.go, driver_lanes.go, driver_clock.go)
+//
+// Driver is the one loop that runs a Node, beside it as etcd raft's node.go
+// sits beside rawnode.go; every program (the libp2p game, the local game,
+// the cheating test client, the benchmarks) drives its Node through it and
+// no other code calls Advance. It reaches the world only through two small
+// interfaces it defines, Link (send a frame to one player or all, receive
+// frames, hear of reachability) and Log (write records, sync them), and
+// keeps its one clock behind DriverConfig.Clock:
+//
+//	n, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: myID, Key: myPrivKey, Entropy: ent, AutoRoll: true})
+//	// or lockstep.Restore(cfg, records) after a crash
+//	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: glog, OnReady: show})
+//	go func() { _ = d.Do(func(n *lockstep.Node) error { return n.Choose(m) }) }() // intents, from any goroutine
+//	state, err := d.Run(ctx) // until the end (and Linger after it) or ctx
+//
+// Each turn of its loop: every Ready's LogEntries are written to the Log
+// before any of its Messages goes to the Link, then OnReady sees it, then
+// Advance; frames from the Link are checked for signatures on
+// VerifyLanes goroutines (one lane per sender, so each sender's order is
+// kept) before Step; ticks go to Tick; Do runs actions on the loop's
+// goroutine. The log is synced as DriverConfig.Sync says: SyncLazy (the
+// product: the Setup record at once, the rest once a tick and at the end;
+// what a machine crash takes from the tail the restored node fetches back
+// before it signs anything new), SyncEveryMessage, or SyncNone
+// (benchmarks). After the end it lingers, answering a peer that is still
+// catching up.
+//
+// The driver must never: send a Ready's messages before its records are
+// written, go on after a failed write or sync, hand the Node a frame
+// whose signature nobody checked (a frame the Verifier cannot vouch for
+// goes to Step, which checks it and names the cheat), block a Do for ever
+// once it has stopped, or own a socket or a file (its Link and Log do).
+//
+// # Setting a game up
+//
+// ExampleNewNode (example_test.go) steps two Nodes by hand, as the Node's
+// own tests do; programs use a Driver.
 //
 //	setup := lockstep.Setup{Version: lockstep.Version, Name: lobby,
 //		Seats: []lockstep.Seat{{Colour: engine.Red, Player: idA}, {Colour: engine.Yellow, Player: idB},
 //			{Colour: engine.Blue, Bot: "random"}},
 //		Rules: rules, Nonce: nonce}           // identical bytes on every peer: Setup.Encode / DecodeSetup
 //	var ent [32]byte; crypto/rand.Read(ent[:])  // keep it PRIVATE (0600 file): Restore needs it, the log never holds it
-//	n, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: myID, Key: myPrivKey, Entropy: ent, AutoRoll: true})
-//	f.Write(lockstep.LogHeader())                // a new log file
-//	loop {
-//		select { case m := <-net: n.Step(m.From, m.Data)      // every received frame (errors: log and drop)
-//		         case <-ticker(100ms): n.Tick()               // resends and absence count ticks
-//		         case ui intent: n.Roll() / n.Choose(move) }  // Choose on EventYourMove
-//		for n.HasReady() {
-//			rd := n.Ready()
-//			f.Write(lockstep.EncodeRecords(rd.LogEntries...))  // written BEFORE sending; fsync lazily (once a tick)
-//			for _, e := range rd.Messages { send(e.To, e.Data) }  // To == "": every other player
-//			show(rd.Events, rd.State)
-//			n.Advance(rd)
-//		}
-//	}
 //
 // After a crash: records, err := lockstep.ReadLog(f); if errors.Is(err,
 // lockstep.ErrTornTail), keep the records and truncate the file at the
 // *LogError's Offset; any other error means the log is corrupt. Then
 // n, err := lockstep.Restore(cfg, records) with the same Config (same Key
-// and Entropy) and go on driving it: it fetches back from the others the
+// and Entropy) and go on driving it (Driver): it fetches back from the others the
 // messages of its own that a machine crash took from the log (signing
 // nothing new until it has them: EventRecovered), re-sends what others
 // lack, catches up, and if it was voted absent meanwhile it asks for its

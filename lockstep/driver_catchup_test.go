@@ -1,23 +1,22 @@
-package p2p
+package lockstep
 
 import (
 	"bytes"
 	"testing"
 
 	"aeroplane/engine"
-	"aeroplane/lockstep"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // After the end, a finished peer's Readies re-send signed messages to one
-// peer only when that peer is catching up (what makes Session.Run linger
+// peer only when that peer is catching up (what makes Driver.Run linger
 // on): a player restored from half of its log asks, gets the rest of the
 // game from the finished one, and reaches the same end; a finished peer
 // with nobody behind it sends nothing that would keep it lingering.
 func TestServesCatchUpAfterTheEnd(t *testing.T) {
-	var cfgs []lockstep.Config
+	var cfgs []Config
 	var ids []peer.ID
 	for i := range 2 {
 		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 3)}, 64)))
@@ -26,20 +25,20 @@ func TestServesCatchUpAfterTheEnd(t *testing.T) {
 		}
 		id, _ := peer.IDFromPrivateKey(k)
 		ids = append(ids, id)
-		cfgs = append(cfgs, lockstep.Config{Self: id, Key: k, Entropy: [32]byte{byte(i)}, AutoRoll: true})
+		cfgs = append(cfgs, Config{Self: id, Key: k, Entropy: [32]byte{byte(i)}, AutoRoll: true})
 	}
-	setup := lockstep.Setup{Version: lockstep.Version, Name: "linger",
-		Seats: []lockstep.Seat{{Colour: engine.Red, Player: ids[0]}, {Colour: engine.Yellow, Player: ids[1]}}}
-	nodes := make([]*lockstep.Node, 2)
+	setup := Setup{Version: Version, Name: "linger",
+		Seats: []Seat{{Colour: engine.Red, Player: ids[0]}, {Colour: engine.Yellow, Player: ids[1]}}}
+	nodes := make([]*Node, 2)
 	for i := range cfgs {
 		cfgs[i].Setup = setup
-		n, err := lockstep.NewNode(cfgs[i])
+		n, err := NewNode(cfgs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
 		nodes[i] = n
 	}
-	var lagLog []lockstep.Record
+	var lagLog []Record
 	// run drives the nodes for up to ticks ticks, delivering everything,
 	// and reports each node's phase and whether node 0 served a catch-up.
 	run := func(ticks int) (over [2]bool, served bool) {
@@ -47,7 +46,7 @@ func TestServesCatchUpAfterTheEnd(t *testing.T) {
 			for i, n := range nodes {
 				for n.HasReady() {
 					rd := n.Ready()
-					if i == 0 && rd.State.Phase == lockstep.PhaseOver && servesCatchUp(rd) {
+					if i == 0 && rd.State.Phase == PhaseOver && servesCatchUp(rd) {
 						served = true
 					}
 					if i == 1 {
@@ -62,14 +61,14 @@ func TestServesCatchUpAfterTheEnd(t *testing.T) {
 						}
 					}
 					for _, e := range rd.Events {
-						if e.Kind == lockstep.EventYourMove {
+						if e.Kind == EventYourMove {
 							if err := n.Choose(e.Moves[0]); err != nil {
 								t.Fatal(err)
 							}
 						}
 					}
 					n.Advance(rd)
-					over[i] = rd.State.Phase == lockstep.PhaseOver
+					over[i] = rd.State.Phase == PhaseOver
 				}
 				n.Tick()
 			}
@@ -88,7 +87,7 @@ func TestServesCatchUpAfterTheEnd(t *testing.T) {
 		t.Fatal("a finished peer with nobody behind re-sent messages (it would linger for nothing)")
 	}
 	// Player 1 restarts from the first half of its log, far behind.
-	lagger, err := lockstep.Restore(cfgs[1], lagLog[:len(lagLog)/2])
+	lagger, err := Restore(cfgs[1], lagLog[:len(lagLog)/2])
 	if err != nil {
 		t.Fatal(err)
 	}
