@@ -6,8 +6,10 @@
 // (hashicorp/mdns), lets a user connect by address when multicast is
 // blocked, and moves opaque, length-delimited frames between peer IDs over
 // one long-lived stream per peer pair (protocol /aeroplane/1.0.0) with an
-// application heartbeat. On top of the frames sit the lobby, the chat and
-// the session driver that feeds a lockstep.Node.
+// application heartbeat. On top of the frames sit the lobby and the chat.
+// p2p drives no game: lockstep.Driver does, over a lockstep.Link that the
+// application layer (internal/netsession's TransportLink) makes of a
+// Transport.
 //
 // # Using it
 //
@@ -18,11 +20,12 @@
 //	chat := p2p.NewChat(t)
 //	res, _ := p2p.RunLobby(ctx, t, d, chat, p2p.LobbyConfig{Player: name, Lobby: lobby, Players: 2})
 //	glog, recs, _ := p2p.OpenGameLog(path)             // recs non-empty: resuming after a crash
-//	s, _ := p2p.NewSession(t, p2p.SessionConfig{Setup: res.Setup, Key: key, Entropy: ent,
+//	g, _ := netsession.NewGame(t, netsession.GameConfig{Setup: res.Setup, Key: key, Entropy: ent,
 //		Log: glog, Records: recs, Pending: res.Pending, Chat: chat, OnReady: show})
-//	state, _ := s.Run(ctx)                             // s.Do(func(n *lockstep.Node) error {...}) for intents
+//	state, _ := g.Run(ctx)                             // g.Do(func(n *lockstep.Node) error {...}) for intents
 //
-// RunLobby owns the transport's inbox until it returns, the Session after.
+// RunLobby owns the transport's inbox until it returns, the game's
+// TransportLink after.
 // A joiner that cannot see mDNS lists the creator in LobbyConfig.Connect:
 // the creator's answer to its join makes it the lobby's host. The
 // creator's lobby is the authority on the table: it seats each joiner at
@@ -38,8 +41,6 @@
 // A player that leaves a lobby while staying connected (it goes to
 // another game) says so, and its seat is free at once; a creator that
 // leaves tells its players the lobby is gone.
-// SessionConfig.ManualRoll makes the player Roll (by Do) at EventYourRoll
-// instead of revealing its share of its own rolls at once.
 // p2p.DialableAddrs(h) is what a player reads out to another whose
 // multicast is blocked; p2p.ResolveAddr turns what that one typed (a full
 // /p2p/ multiaddr, a multiaddr without it, or HOST:PORT) into a peer:
@@ -79,7 +80,7 @@
 //	lobbyseats.go the creator's table: colours, bots, ready, who may start
 //	lobbyctl.go   LobbyControl: the player's changes while the lobby runs
 //	lobbyinfo.go  a lobby's creator names its game to a peer reached by address
-//	session.go    drives a lockstep.Node; the durable game log
+//	session.go    the durable game log (GameLog)
 //
 // p2p must never: send a packet anywhere but the LAN (no relays, no public
 // bootstrap peers, no UPnP/NAT-PMP, no AutoNAT), panic or corrupt state on

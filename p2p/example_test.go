@@ -23,7 +23,7 @@ func ExampleCleanName() {
 	// Output: "Friday night game"
 }
 
-// How a peer starts: identity, host, transport, discovery, lobby, session.
+// How a peer starts: identity, host, transport, discovery, lobby, game log.
 // (Not run: it needs a network namespace; see the LAN tests.)
 func Example() {
 	key, _ := p2p.LoadOrCreateIdentity("/tmp/example-identity.key")
@@ -34,8 +34,7 @@ func Example() {
 	fmt.Println(p2p.DialableAddrs(h)) // what another player types into --connect
 	// res, err := p2p.RunLobby(ctx, t, d, p2p.NewChat(t), p2p.LobbyConfig{Player: "Ada", Lobby: "friday"})
 	// glog, recs, err := p2p.OpenGameLog(path)
-	// s, err := p2p.NewSession(t, p2p.SessionConfig{Setup: res.Setup, Key: key, Entropy: ent, Log: glog, Records: recs})
-	// state, err := s.Run(ctx)
+	// then the game: netsession.NewGame(t, ...) runs a lockstep.Driver over the transport
 	t.Close()
 	h.Close()
 }

@@ -18,6 +18,52 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
+// testLink is the smallest lockstep.Link over a Transport, for p2p's own
+// game tests (the product's is netsession.TransportLink): the lobby's
+// leftover game frames first, then the inbox's, until ctx ends.
+type testLink struct {
+	t      *Transport
+	frames chan lockstep.Frame
+}
+
+func (l *testLink) Send(to peer.ID, data []byte) error {
+	if to == "" {
+		return l.t.Broadcast(KindGame, data)
+	}
+	return l.t.Send(to, KindGame, data)
+}
+func (l *testLink) Frames() <-chan lockstep.Frame { return l.frames }
+func (l *testLink) Reach() <-chan lockstep.Reach  { return nil }
+
+func (l *testLink) run(ctx context.Context, pending []Inbound) {
+	put := func(in Inbound) bool {
+		if in.Kind != KindGame {
+			return true
+		}
+		select {
+		case l.frames <- lockstep.Frame{From: in.From, Data: in.Data}:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for _, in := range pending {
+		if !put(in) {
+			return
+		}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case in := <-l.t.Inbox():
+			if !put(in) {
+				return
+			}
+		}
+	}
+}
+
 // playTestGame drives res's game at tr to its end, choosing the first
 // legal move whenever it is ours to choose, and returns the final state.
 func playTestGame(ctx context.Context, t *testing.T, tr *Transport, res LobbyResult) (lockstep.State, error) {
@@ -30,10 +76,18 @@ func playTestGame(ctx context.Context, t *testing.T, tr *Transport, res LobbyRes
 		return lockstep.State{}, err
 	}
 	defer glog.Close()
-	var s *Session
+	n, err := lockstep.NewNode(lockstep.Config{Setup: res.Setup, Self: tr.Host().ID(), Key: tr.Host().Peerstore().PrivKey(tr.Host().ID()),
+		Entropy: ent, AutoRoll: true})
+	if err != nil {
+		return lockstep.State{}, err
+	}
+	link := &testLink{t: tr, frames: make(chan lockstep.Frame, 64)}
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go link.run(lctx, res.Pending)
+	var d *lockstep.Driver
 	chosen := uint64(0)
-	s, err = NewSession(tr, SessionConfig{Setup: res.Setup, Key: tr.Host().Peerstore().PrivKey(tr.Host().ID()),
-		Entropy: ent, Log: glog, Pending: res.Pending, Linger: 300 * time.Millisecond, Logger: testLogger(t),
+	d, err = lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: glog, Linger: 300 * time.Millisecond, Logger: testLogger(t),
 		OnReady: func(rd lockstep.Ready) {
 			st := rd.State
 			if st.Phase != lockstep.PhaseMove || len(st.Moves) == 0 || st.Roll == chosen {
@@ -41,12 +95,12 @@ func playTestGame(ctx context.Context, t *testing.T, tr *Transport, res LobbyRes
 			}
 			chosen = st.Roll
 			m := st.Moves[0]
-			go s.Do(func(n *lockstep.Node) error { return n.Choose(m) }) // Do blocks while OnReady runs
+			go d.Do(func(n *lockstep.Node) error { return n.Choose(m) }) // Do waits for the driver, and OnReady runs on it
 		}})
 	if err != nil {
 		return lockstep.State{}, err
 	}
-	return s.Run(ctx)
+	return d.Run(ctx)
 }
 
 // With multicast blocked, a joiner that reaches the creator only by the
@@ -127,76 +181,6 @@ func testPair(t *testing.T) (lockstep.Setup, []peer.ID, []*lockstep.Node) {
 	return setup, ids, nodes
 }
 
-// The log policy of Session.Run: every Ready's entries are in the file
-// (written through to the operating system, where a killed process cannot
-// lose them) before its messages may leave, and only the first Ready, with
-// the Setup record, is fsynced; the rest waits for the lazy flush. A whole
-// game, with player 0 logged by logReady, checks both.
-func TestLogReadyWritesBeforeSending(t *testing.T) {
-	_, ids, nodes := testPair(t)
-	path := filepath.Join(t.TempDir(), "game.log")
-	glog, _, err := OpenGameLog(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer glog.Close()
-	opened := glog.Syncs() // OpenGameLog's own
-	size := int64(len(lockstep.LogHeader()))
-	readies, own := 0, 0
-	over := false
-	for tick := 0; tick < 20000 && !over; tick++ {
-		for i, n := range nodes {
-			for n.HasReady() {
-				rd := n.Ready()
-				if i == 0 {
-					before := glog.Syncs()
-					if err := logReady(glog, rd); err != nil {
-						t.Fatal(err)
-					}
-					size += int64(len(lockstep.EncodeRecords(rd.LogEntries...)))
-					if st, err := os.Stat(path); err != nil || st.Size() != size {
-						t.Fatalf("tick %d: the log file holds %v bytes before the Ready's messages leave, want %d (%v)", tick, st.Size(), size, err)
-					}
-					opens := len(rd.LogEntries) > 0 && rd.LogEntries[0].Type == lockstep.RecordSetup
-					if synced := glog.Syncs() != before; synced != opens {
-						t.Fatalf("tick %d: fsynced %v for a Ready that opens the game %v", tick, synced, opens)
-					}
-					for _, m := range rd.Messages {
-						if lockstep.SignedBy(m.Data) == ids[0] {
-							own++
-						}
-					}
-					readies++
-				}
-				for _, m := range rd.Messages {
-					if err := nodes[1-i].Step(ids[i], m.Data); err != nil {
-						t.Fatal(err)
-					}
-				}
-				for _, e := range rd.Events {
-					switch e.Kind {
-					case lockstep.EventGameOver:
-						over = true
-					case lockstep.EventYourMove:
-						if err := n.Choose(e.Moves[0]); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				n.Advance(rd)
-			}
-			n.Tick()
-		}
-	}
-	if !over {
-		t.Fatal("the game did not finish")
-	}
-	if got := glog.Syncs() - opened; got != 1 || own < 10 {
-		t.Fatalf("%d fsyncs over %d Readies that sent %d own messages: want 1 (the setup)", got, readies, own)
-	}
-	t.Logf("%d Readies, %d own messages sent, %d fsync", readies, own, glog.Syncs()-opened)
-}
-
 // A machine crash can leave the unsynced tail of a log as zeros (the file
 // grew, its blocks never reached the disk): OpenGameLog cuts them off like
 // a torn record; bad bytes that are not zeros are still an error.
@@ -237,87 +221,6 @@ func TestOpenGameLogTails(t *testing.T) {
 				t.Fatalf("log is %d bytes, want %d (the tail cut)", st.Size(), len(good))
 			}
 		})
-	}
-}
-
-// The verify stage keeps each sender's frames in order, vouches for
-// exactly the game frames with good signatures, and passes everything else
-// on unvouched (forged, stranger's, chat), to be checked by Node.Step.
-func TestVerifyFramesOrderAndVouching(t *testing.T) {
-	setup, ids, nodes := testPair(t)
-	var frames [2][][]byte // each player's signed frames, in order
-	for r := 0; r < 6; r++ {
-		for i, n := range nodes {
-			for n.HasReady() {
-				rd := n.Ready()
-				for _, m := range rd.Messages {
-					if lockstep.SignedBy(m.Data) == ids[i] {
-						frames[i] = append(frames[i], m.Data)
-					}
-					_ = nodes[1-i].Step(ids[i], m.Data)
-				}
-				n.Advance(rd)
-			}
-		}
-	}
-	if len(frames[0]) < 3 || len(frames[1]) < 3 {
-		t.Fatalf("too few frames: %d, %d", len(frames[0]), len(frames[1]))
-	}
-	v, err := lockstep.NewVerifier(setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stranger := peer.ID("stranger")
-	type sent struct {
-		in     Inbound
-		vouch  bool
-		serial int
-	}
-	var all []sent
-	for k := 0; k < len(frames[0]) || k < len(frames[1]); k++ {
-		for i := range frames {
-			if k < len(frames[i]) {
-				all = append(all, sent{in: Inbound{From: ids[i], Kind: KindGame, Data: frames[i][k]}, vouch: true})
-				forged := bytes.Clone(frames[i][k])
-				forged[len(forged)-1] ^= 1
-				all = append(all, sent{in: Inbound{From: ids[i], Kind: KindGame, Data: forged}})
-				all = append(all, sent{in: Inbound{From: ids[i], Kind: KindChat, Data: []byte{byte(k)}}})
-			}
-		}
-		all = append(all, sent{in: Inbound{From: stranger, Kind: KindGame, Data: frames[0][0]}, vouch: true}) // a relayed copy is still signed by its author
-	}
-	tr := &Transport{inbox: make(chan Inbound, len(all))}
-	for i := range all {
-		all[i].serial = i
-		tr.inbox <- all[i].in
-	}
-	s := &Session{t: tr, v: v}
-	ctx, cancel := context.WithCancel(context.Background())
-	out := make(chan checked)
-	var wg sync.WaitGroup
-	s.verifyFrames(ctx, out, &wg)
-	last := map[peer.ID]int{}
-	next := map[peer.ID]int{}
-	for range all {
-		c := <-out
-		// It must be the next frame its sender sent.
-		from := c.in.From
-		j := next[from]
-		for ; all[j].in.From != from; j++ {
-		}
-		next[from] = j + 1
-		if !bytes.Equal(all[j].in.Data, c.in.Data) || all[j].in.Kind != c.in.Kind {
-			t.Fatalf("sender %s: frame %d out of order", from, j)
-		}
-		if c.ok != all[j].vouch {
-			t.Fatalf("frame %d (%v from %s): vouched %v, want %v", j, c.in.Kind, from, c.ok, all[j].vouch)
-		}
-		last[from] = j
-	}
-	cancel()
-	wg.Wait()
-	if len(last) != 3 {
-		t.Fatalf("frames from %d senders, want 3", len(last))
 	}
 }
 
@@ -382,7 +285,7 @@ func TestLazyTailLostInMachineCrash(t *testing.T) {
 					if st, err := os.Stat(path); err == nil {
 						cut = st.Size()
 					}
-					if err := logReady(glog, rd); err != nil {
+					if err := writeLazily(glog, rd); err != nil {
 						t.Fatal(err)
 					}
 					ownHere = 0
@@ -453,7 +356,7 @@ func TestLazyTailLostInMachineCrash(t *testing.T) {
 			if final[i] == nil {
 				done = false
 			}
-			if i == 0 && tick%5 == 4 { // the session's lazy flush, once a tick of its own
+			if i == 0 && tick%5 == 4 { // the driver's lazy flush, once a tick of its own
 				if err := glog.Sync(); err != nil {
 					t.Fatal(err)
 				}
@@ -481,4 +384,18 @@ func TestLazyTailLostInMachineCrash(t *testing.T) {
 		}
 	}
 	t.Logf("the crash lost %d unsynced bytes with %d own message(s); the game finished with one history", lost, ownLost)
+}
+
+// writeLazily is what lockstep.Driver does with a Ready under SyncLazy:
+// write its entries, and sync only those that open the game.
+func writeLazily(l *GameLog, rd lockstep.Ready) error {
+	if err := l.Write(rd.LogEntries); err != nil {
+		return err
+	}
+	for _, r := range rd.LogEntries {
+		if r.Type == lockstep.RecordSetup {
+			return l.Sync()
+		}
+	}
+	return nil
 }

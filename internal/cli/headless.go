@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/netsession"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 
@@ -291,14 +292,14 @@ func playHeadlessGame(ctx context.Context, e *env, o headlessOpts, out *headless
 	logPath := g.glog.Path()
 
 	var (
-		sess       *p2p.Session
+		sess       *netsession.Game
 		lastChosen = int64(-1)
 		ranking    []engine.Colour
 		history    [32]byte
 		halted     string
 		err        error
 	)
-	sess, err = p2p.NewSession(t, p2p.SessionConfig{
+	sess, err = netsession.NewGame(t, netsession.GameConfig{
 		Setup: g.setup, Key: key, Entropy: g.entropy, Log: g.glog, Records: g.recs,
 		Pending: g.pending, Chat: chat, Logger: logger,
 		OnChat: func(l p2p.ChatLine) { out.printf("chat %s: %s", l.From, l.Text) },
@@ -318,7 +319,7 @@ func playHeadlessGame(ctx context.Context, e *env, o headlessOpts, out *headless
 			}
 			lastChosen = int64(st.Roll)
 			m := chooseMove(bot, st, g.setup.Rules)
-			choose := func() { sess.Do(func(n *lockstep.Node) error { return n.Choose(m) }) }
+			choose := func() { _ = sess.Do(func(n *lockstep.Node) error { return n.Choose(m) }) }
 			if o.think > 0 {
 				time.AfterFunc(o.think, choose)
 			} else {

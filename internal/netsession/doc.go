@@ -11,7 +11,11 @@
 //	gamelog.go    the durable game log: header, records, fsync
 //	local.go      LocalSession: one person + bot seats, no network at all
 //	net.go        NetSession: commands over p2p (lobby, chat, moves)
-//	netgame.go    NetSession: p2p.RunLobby, then p2p.Session with a Translator
+//	link.go       TransportLink: a p2p.Transport as a lockstep.Link (game
+//	              frames to the driver, chat to the chat, the lobby's
+//	              leftovers first); Game: a lockstep.Driver over it, for
+//	              NetSession and `aeroplane --headless`
+//	netgame.go    NetSession: p2p.RunLobby, then a Game with a Translator
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects
 //	resume.go     NetSession: at start, the game a crash cut short, taken up again
 //

@@ -54,7 +54,7 @@ type NetOptions struct {
 	// never).
 	ManualRoll bool
 	RollWithin time.Duration
-	// Linger keeps answering peers after a game ends (default p2p's, 2 s);
+	// Linger keeps answering peers after a game ends (default the driver's, 2 s);
 	// Rematch waits for it.
 	Linger time.Duration
 	// FindFor is how long Start looks for a lobby of the same name before
@@ -69,7 +69,7 @@ type netMode uint8
 const (
 	modeIdle  netMode = iota // browsing the lobby
 	modeLobby                // in p2p.RunLobby: seats, colours, ready
-	modeGame                 // a p2p.Session drives the game
+	modeGame                 // a Game drives the game
 )
 
 // lobbyPlan is what RunLobby is called with, kept for a rematch.
@@ -88,7 +88,7 @@ type lobbyPlan struct {
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
 // mDNS discovery and manual connects, games are set up with p2p.RunLobby
-// and played with p2p.Session driving a lockstep.Node; every Ready is
+// and played with a Game (lockstep.Driver over the transport); every Ready is
 // translated by a Translator. It is the only part of netsession that
 // opens a network listener (through p2p).
 type NetSession struct {
@@ -119,7 +119,7 @@ type NetSession struct {
 	rematch   bool   // Rematch asked while the last game lingered
 	gameOver  bool   // the game being driven has ended (p2p lingers a moment)
 	gameID    string // the game being driven (or the last one)
-	sess      *p2p.Session
+	sess      *Game
 	sessDone  chan struct{}
 	tr        *Translator
 	myColour  engine.Colour
@@ -509,7 +509,7 @@ func (s *NetSession) Choose(m engine.Move) error {
 }
 
 type gameRefs struct {
-	sess *p2p.Session
+	sess *Game
 	tr   *Translator
 	done chan struct{}
 }

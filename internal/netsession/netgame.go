@@ -17,7 +17,7 @@ import (
 )
 
 // owner is the one goroutine that reads the transport's inbox outside
-// p2p's lobby and session (which own it while they run): between games it
+// p2p's lobby and the game's TransportLink (which own it while they run): between games it
 // takes chat lines and drops the rest.
 func (s *NetSession) owner() {
 	defer s.wg.Done()
@@ -95,8 +95,9 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 	}
 }
 
-// play drives one game with p2p's session; it returns when the game is
-// over (after p2p's linger) or the session closes.
+// play drives one game with a Game (lockstep's driver over the
+// transport); it returns when the game is over (after the driver's
+// linger) or the session closes.
 func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult) error {
 	gid := res.Setup.GameID().String()
 	if err := os.MkdirAll(s.opts.DataDir, 0o755); err != nil {
@@ -134,8 +135,8 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 	s.mu.Unlock()
 	tr := NewTranslator(res.Setup, s.self, names, logPath)
 	rollWithin := s.rollWithin()
-	var sess *p2p.Session
-	sess, err = p2p.NewSession(s.t, p2p.SessionConfig{
+	var sess *Game
+	sess, err = NewGame(s.t, GameConfig{
 		Setup: res.Setup, Key: s.opts.Key, Entropy: ent, Log: glog, Records: recs,
 		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
@@ -213,16 +214,16 @@ func (s *NetSession) rollWithin() time.Duration {
 	}
 	tick := s.opts.Tick
 	if tick <= 0 {
-		tick = 100 * time.Millisecond // p2p's default
+		tick = 100 * time.Millisecond // the driver's default
 	}
 	return time.Duration(lockstep.ChoosePerAbsent*absent) * tick * 6 / 10
 }
 
 // rollLater makes roll k for the player if it has not rolled it by then:
 // the other peers would soon vote it absent and a bot would fly its seat.
-func (s *NetSession) rollLater(sess *p2p.Session, tr *Translator, k uint64, after time.Duration) {
+func (s *NetSession) rollLater(sess *Game, tr *Translator, k uint64, after time.Duration) {
 	time.AfterFunc(after, func() {
-		sess.Do(func(n *lockstep.Node) error {
+		_ = sess.Do(func(n *lockstep.Node) error {
 			if !tr.CanRoll() || tr.rollK != k {
 				return nil // rolled by key, or the roll is long gone
 			}

@@ -1,36 +1,34 @@
 package perf
 
 import (
+	"cmp"
+	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/memnet"
 	"aeroplane/lockstep"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// DiceTable is players lockstep nodes wired to each other in memory: the
-// whole dice protocol (signed commits, reveals, moves, state hashes) with
-// no network, no log and no clock, so its cost per roll can be measured
-// alone.
+// DiceTable is players lockstep nodes, each run by the real loop
+// (lockstep.Driver), wired to each other by an in-memory network
+// (internal/memnet): the whole dice protocol (signed commits, reveals on
+// the verification lanes, moves, state hashes) with no sockets, no disk
+// (SyncNone) and a clock that never ticks, so its cost per roll can be
+// measured alone.
 type DiceTable struct {
 	nodes []*lockstep.Node
 	ids   []peer.ID
 	index map[peer.ID]int
-	queue []envelope
-	pick  uint64
 	// Frames and Bytes count what the nodes sent (a broadcast counts once
 	// per receiver, as the transport sends it).
 	Frames, Bytes int
-}
-
-type envelope struct {
-	from peer.ID
-	to   int
-	data []byte
 }
 
 // NewDiceTable makes the nodes (with fresh keys and chains) for a game
@@ -77,67 +75,94 @@ func NewDiceTable(players int) (*DiceTable, error) {
 	return d, nil
 }
 
-// Play delivers every frame at once, in order, until the game is over or
-// maxRolls rolls are applied on every node (0: no limit), and returns the
-// rolls played.
+// Play runs the drivers until the game is over or maxRolls rolls are
+// applied on every node (0: no limit), and returns the rolls played.
 func (d *DiceTable) Play(maxRolls int) (int, error) {
-	rolls := make([]uint64, len(d.nodes))
-	phases := make([]lockstep.Phase, len(d.nodes))
-	for {
-		progress := false
-		for i, n := range d.nodes {
-			for n.HasReady() {
-				progress = true
-				rd := n.Ready()
-				for _, e := range rd.Messages {
-					d.post(d.ids[i], e)
-				}
-				n.Advance(rd)
-				phases[i] = rd.State.Phase
+	net := memnet.New(d.ids...)
+	defer net.Close()
+	// A perfect network needs no re-sends and nobody is ever late: a
+	// game that stops moving is stuck, and this bounds the wait for it.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	var (
+		mu      sync.Mutex
+		rolls   = make([]uint64, len(d.nodes))
+		failure error
+	)
+	played := func() int {
+		m := rolls[0]
+		for _, r := range rolls {
+			m = min(m, r)
+		}
+		return int(m)
+	}
+	drivers := make([]*lockstep.Driver, len(d.nodes))
+	for i, n := range d.nodes {
+		pick := uint64(i) + 1
+		var err error
+		drivers[i], err = lockstep.NewDriver(n, lockstep.DriverConfig{Link: net.Link(d.ids[i]), Log: discardLog{},
+			Sync: lockstep.SyncNone, Linger: -1, Clock: stillClock{},
+			OnReady: func(rd lockstep.Ready) {
 				for _, ev := range rd.Events {
 					switch ev.Kind {
 					case lockstep.EventYourMove:
 						// Any legal move: the choice's cost is the engine's.
-						d.pick = d.pick*6364136223846793005 + 1442695040888963407
-						if err := n.Choose(ev.Moves[(d.pick>>33)%uint64(len(ev.Moves))]); err != nil {
-							return 0, err
-						}
+						pick = pick*6364136223846793005 + 1442695040888963407
+						m := ev.Moves[(pick>>33)%uint64(len(ev.Moves))]
+						go drivers[i].Do(func(n *lockstep.Node) error { return n.Choose(m) })
 					case lockstep.EventMoved:
+						mu.Lock()
 						rolls[i] = ev.Roll
+						if maxRolls > 0 && played() >= maxRolls {
+							cancel()
+						}
+						mu.Unlock()
 					case lockstep.EventHalted, lockstep.EventCheating, lockstep.EventStateMismatch:
-						return 0, fmt.Errorf("perf: node %d: %s", i, ev)
+						mu.Lock()
+						failure = cmp.Or(failure, fmt.Errorf("perf: node %d: %s", i, ev))
+						mu.Unlock()
+						cancel()
 					}
 				}
-			}
-		}
-		for len(d.queue) > 0 {
-			progress = true
-			e := d.queue[0]
-			d.queue = d.queue[1:]
-			// A frame lockstep rejects shows up as an event above.
-			_ = d.nodes[e.to].Step(e.from, e.data)
-		}
-		played, over := rolls[0], true
-		for i := range d.nodes {
-			played = min(played, rolls[i])
-			over = over && phases[i] == lockstep.PhaseOver
-		}
-		if (maxRolls > 0 && played >= uint64(maxRolls)) || over {
-			return int(played), nil
-		}
-		if !progress {
-			return int(played), errors.New("perf: the dice table is stuck")
+			}})
+		if err != nil {
+			return 0, err
 		}
 	}
+	var wg sync.WaitGroup
+	states := make([]lockstep.State, len(drivers))
+	errs := make([]error, len(drivers))
+	for i, dr := range drivers {
+		wg.Go(func() { states[i], errs[i] = dr.Run(ctx) })
+	}
+	wg.Wait()
+	d.Frames, d.Bytes = int(net.Frames.Load()), int(net.Bytes.Load())
+	mu.Lock()
+	defer mu.Unlock()
+	if failure != nil {
+		return 0, failure
+	}
+	if maxRolls > 0 && played() >= maxRolls {
+		return played(), nil
+	}
+	for i, st := range states {
+		if errs[i] != nil || st.Phase != lockstep.PhaseOver {
+			return played(), fmt.Errorf("perf: the dice table is stuck: node %d in phase %s (%v)", i, st.Phase, errs[i])
+		}
+	}
+	return played(), nil
 }
 
-func (d *DiceTable) post(from peer.ID, e lockstep.Envelope) {
-	for j, id := range d.ids {
-		if id == from || (e.To != "" && e.To != id) {
-			continue
-		}
-		d.queue = append(d.queue, envelope{from, j, e.Data})
-		d.Frames++
-		d.Bytes += len(e.Data)
-	}
-}
+// discardLog is a game log that keeps nothing: the table measures the
+// protocol, not the disk.
+type discardLog struct{}
+
+func (discardLog) Write([]lockstep.Record) error { return nil }
+func (discardLog) Sync() error                   { return nil }
+
+// stillClock never ticks: on a perfect network nothing needs re-sending.
+type stillClock struct{}
+
+func (stillClock) Now() time.Time                                  { return time.Time{} }
+func (stillClock) After(time.Duration) <-chan time.Time            { return nil }
+func (stillClock) Ticker(time.Duration) (<-chan time.Time, func()) { return nil, func() {} }

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// BenchmarkLogAppend: what the session driver does with every Ready: append
+// BenchmarkLogAppend: what a sync before every send (SyncEveryMessage)
+// costs each Ready, and the lazy policy once a tick: append
 // one record's worth of bytes (about a signed reveal) to the game log and
 // fsync it, on the test's temp dir (disk) and on /dev/shm (tmpfs).
 func BenchmarkLogAppend(b *testing.B) {

@@ -11,13 +11,14 @@ import (
 )
 
 // A few rolls among four real peers over libp2p on loopback, driven by
-// p2p.Session and by the stand-in driver: every roll is applied by every
-// peer, each timed, next to ping round trips on the same connections.
+// lockstep.Driver with the product's log policy and with a sync before
+// every send: every roll is applied by every peer, each timed, next to
+// ping round trips on the same connections.
 func TestRunTurnsSmoke(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	for _, policy := range []Sync{SyncSession, SyncChoices} {
+	for _, policy := range []Sync{SyncLazy, SyncEveryMessage} {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		rep, err := RunTurns(ctx, TurnConfig{Players: 4, LogDir: t.TempDir(), MaxRolls: 8, IdlePings: 2, PingEvery: 10 * time.Millisecond, Sync: policy})
@@ -43,10 +44,9 @@ func TestRunTurnsSmoke(t *testing.T) {
 				t.Fatalf("%s: a non-positive turn or round trip %v", policy, d)
 			}
 		}
-		// The session fsyncs at least every peer's setup confirmation; the
-		// stand-in only flushes after a choice, and 8 early rolls may have
-		// none (every move forced).
-		if rep.Conns == "" || (policy == SyncSession && rep.Syncs < 4) {
+		// Both fsync at least every peer's setup confirmation; a sync
+		// before every send is at least one a roll for each peer.
+		if rep.Conns == "" || rep.Syncs < 4 || (policy == SyncEveryMessage && rep.Syncs < 4*rep.Rolls) {
 			t.Errorf("%s: connections %q, %d fsyncs", policy, rep.Conns, rep.Syncs)
 		}
 	}
@@ -67,7 +67,8 @@ func TestMeasureDiscoverySmoke(t *testing.T) {
 }
 
 // BenchmarkTurnLatency: whole 4-player games of real p2p peers (libp2p
-// hosts, transports, fsynced game logs, session drivers, random moves) in
+// hosts, transports, game logs, lockstep drivers with the product's log
+// policy, random moves) in
 // this process, in a private namespace, over TCP or QUIC on 127.0.0.1,
 // with the logs on disk (the test's temp dir) or tmpfs (/dev/shm). One op
 // is one game. Metrics: roll→applied (the mover's roll to every peer
@@ -80,19 +81,20 @@ func BenchmarkTurnLatency(b *testing.B) {
 	}
 	for _, tr := range []string{"tcp", "quic"} {
 		for _, logs := range []string{"disk", "tmpfs"} {
-			b.Run(tr+"/"+logs, func(b *testing.B) { benchTurns(b, tr, logs, SyncSession) })
+			b.Run(tr+"/"+logs, func(b *testing.B) { benchTurns(b, tr, logs, SyncLazy) })
 		}
 	}
 }
 
 // BenchmarkTurnLatencyDriver: BenchmarkTurnLatency over TCP with the logs
-// on disk, driven by a stand-in for p2p.Session with another log policy
-// (driver.go), to measure what changing Session.Run would gain.
+// on disk, the same driver with the other log policies: a sync before
+// every send (the product until 30 Nov) and none at all (what the disk
+// costs).
 func BenchmarkTurnLatencyDriver(b *testing.B) {
 	if !netlab.Enter(b) {
 		return
 	}
-	for _, s := range []Sync{SyncBatched, SyncBeforeSend, SyncChoices} {
+	for _, s := range []Sync{SyncEveryMessage, SyncNone} {
 		b.Run("tcp/disk/"+s.String(), func(b *testing.B) { benchTurns(b, "tcp", "disk", s) })
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"aeroplane/engine"
@@ -31,8 +30,8 @@ type TurnConfig struct {
 	// 127.0.0.1, transport, game log and session driver, connected
 	// directly (no lobby, no mDNS).
 	Players int
-	// LogDir holds the game logs; the session fsyncs them before each of
-	// its player's messages leaves, so a disk and a tmpfs give different
+	// LogDir holds the game logs; with a policy that syncs on the
+	// critical path (SyncEveryMessage) a disk and a tmpfs give different
 	// latencies.
 	LogDir string
 	// Transport picks the connections: "tcp", "quic" or "" (libp2p's choice).
@@ -42,15 +41,9 @@ type TurnConfig struct {
 	// Pings before the game, per pair, and the pause between pings during it.
 	IdlePings int
 	PingEvery time.Duration
-	// Sync picks the session driver: the product's p2p.Session, or a
-	// stand-in with another log policy.
+	// Sync is the drivers' log policy (default SyncLazy, the product's):
+	// every peer runs the real loop, lockstep.Driver, with it.
 	Sync Sync
-}
-
-// runner is what drives one peer's node: p2p.Session or driver.
-type runner interface {
-	Run(ctx context.Context) (lockstep.State, error)
-	Do(f func(*lockstep.Node) error)
 }
 
 // TurnReport is what one game measured.
@@ -86,7 +79,8 @@ type labPeer struct {
 	key  crypto.PrivKey
 	h    host.Host
 	t    *p2p.Transport
-	sess runner
+	sess *lockstep.Driver
+	link *gameLink
 	log  *p2p.GameLog
 }
 
@@ -166,13 +160,11 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	var (
 		mu     sync.Mutex
 		stamps []stamp
-		// syncs0 is the session logs' fsyncs before the game (the header).
+		// syncs0 is the logs' fsyncs before the game (the header).
 		syncs0 int64
-		// driverSyncs counts the stand-in drivers' fsyncs.
-		driverSyncs atomic.Int64
-		rolls       = map[uint64]int{} // roll -> peers that applied it
-		done        = make(chan struct{})
-		once        sync.Once
+		rolls  = map[uint64]int{} // roll -> peers that applied it
+		done   = make(chan struct{})
+		once   sync.Once
 	)
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -199,30 +191,25 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 				if ev.Kind == lockstep.EventYourMove {
 					moves := ev.Moves
 					s := p.sess
-					// Do blocks while the driver is busy, and onReady
-					// runs on the driver.
+					// Do waits for the driver, and onReady runs on it.
 					go s.Do(func(n *lockstep.Node) error { return n.Choose(moves[mrand.IntN(len(moves))]) })
 				}
 			}
 		}
 		path := filepath.Join(cfg.LogDir, fmt.Sprintf("peer%d.log", i))
-		var err error
-		if cfg.Sync != SyncSession {
-			lc := lockstep.Config{Setup: setup, Self: p.h.ID(), Key: p.key, Entropy: ent, AutoRoll: true}
-			if p.sess, err = newDriver(p.t, lc, path, cfg.Sync, onReady, &driverSyncs); err != nil {
-				return rep, err
-			}
-			continue
-		}
 		glog, _, err := p2p.OpenGameLog(path)
 		if err != nil {
 			return rep, err
 		}
 		p.log = glog
 		syncs0 += glog.Syncs()
-		p.sess, err = p2p.NewSession(p.t, p2p.SessionConfig{
-			Setup: setup, Key: p.key, Entropy: ent, Log: glog, Linger: 100 * time.Millisecond, OnReady: onReady,
-		})
+		n, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: p.h.ID(), Key: p.key, Entropy: ent, AutoRoll: true})
+		if err != nil {
+			return rep, err
+		}
+		p.link = newGameLink(p.t)
+		p.sess, err = lockstep.NewDriver(n, lockstep.DriverConfig{Link: p.link, Log: glog, Sync: cfg.Sync,
+			Linger: measuredLinger, OnReady: onReady})
 		if err != nil {
 			return rep, err
 		}
@@ -258,6 +245,7 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	}
 	ends := make(chan ended, len(peers))
 	for _, p := range peers {
+		go p.link.run(gctx)
 		go func() {
 			st, err := p.sess.Run(gctx)
 			ends <- ended{st, err}
@@ -291,7 +279,7 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	rep.fill(stamps, colourOf, len(peers))
-	rep.Syncs = int(driverSyncs.Load() - syncs0)
+	rep.Syncs = int(-syncs0)
 	for _, p := range peers {
 		if p.log != nil {
 			rep.Syncs += int(p.log.Syncs())

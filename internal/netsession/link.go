@@ -1,0 +1,171 @@
+package netsession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"aeroplane/lockstep"
+	"aeroplane/p2p"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// TransportLink makes a p2p.Transport a lockstep.Link for one game. While
+// it runs (Game.Run) it is the only reader of the transport's inbox and
+// peer events: the lobby's leftover frames first, then game frames go to
+// the driver, chat frames to the chat, late lobby frames nowhere. Each
+// kind keeps each sender's order.
+type TransportLink struct {
+	t       *p2p.Transport
+	pending []p2p.Inbound
+	chat    *p2p.Chat
+	onChat  func(p2p.ChatLine)
+	frames  chan lockstep.Frame
+	reach   chan lockstep.Reach
+}
+
+// NewTransportLink makes the link; it reads nothing until run.
+// pending are the frames the lobby read but left (p2p.LobbyResult.Pending).
+func NewTransportLink(t *p2p.Transport, pending []p2p.Inbound, chat *p2p.Chat, onChat func(p2p.ChatLine)) *TransportLink {
+	return &TransportLink{t: t, pending: pending, chat: chat, onChat: onChat,
+		frames: make(chan lockstep.Frame, 64), reach: make(chan lockstep.Reach, 16)}
+}
+
+// Send implements lockstep.Link.
+func (l *TransportLink) Send(to peer.ID, data []byte) error {
+	if to == "" {
+		return l.t.Broadcast(p2p.KindGame, data)
+	}
+	return l.t.Send(to, p2p.KindGame, data)
+}
+
+// Frames implements lockstep.Link.
+func (l *TransportLink) Frames() <-chan lockstep.Frame { return l.frames }
+
+// Reach implements lockstep.Link.
+func (l *TransportLink) Reach() <-chan lockstep.Reach { return l.reach }
+
+// run reads the transport until ctx ends.
+func (l *TransportLink) run(ctx context.Context) {
+	for _, in := range l.pending {
+		if !l.route(ctx, in) {
+			return
+		}
+	}
+	l.pending = nil
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case in, ok := <-l.t.Inbox():
+			if !ok || !l.route(ctx, in) {
+				return
+			}
+		case ev := <-l.t.Events():
+			select {
+			case l.reach <- lockstep.Reach{Peer: ev.Peer, Up: ev.Up, Reason: ev.Reason}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+// route hands in on; false once ctx has ended.
+func (l *TransportLink) route(ctx context.Context, in p2p.Inbound) bool {
+	switch in.Kind {
+	case p2p.KindGame:
+		select {
+		case l.frames <- lockstep.Frame{From: in.From, Data: in.Data}:
+		case <-ctx.Done():
+			return false
+		}
+	case p2p.KindChat:
+		if l.chat == nil {
+			return true
+		}
+		if line, err := l.chat.Receive(in); err == nil && l.onChat != nil {
+			l.onChat(line)
+		}
+	case p2p.KindLobby:
+		// A late roster or start: the game has begun, nothing to do.
+	}
+	return true
+}
+
+// GameConfig is one networked game of this player's.
+type GameConfig struct {
+	Setup   lockstep.Setup
+	Key     crypto.PrivKey
+	Entropy [32]byte // private chain seed; kept to Restore after a crash
+	// Log is the game log (p2p.OpenGameLog); Records, if not empty, are
+	// the records it held: the node is restored from them (a crash).
+	Log     lockstep.Log
+	Records []lockstep.Record
+	// Tick, AbsentTicks and Linger as lockstep.DriverConfig and
+	// lockstep.Config have them (0: their defaults).
+	Tick        time.Duration
+	AbsentTicks int
+	Linger      time.Duration
+	// ManualRoll makes the player Roll (by Do) at EventYourRoll instead of
+	// revealing its share of its own rolls at once (headless peers and
+	// bots want the latter). Roll in time: peers vote absent a player who
+	// keeps them waiting.
+	ManualRoll bool
+	// Pending, Chat and OnChat go to the TransportLink.
+	Pending []p2p.Inbound
+	Chat    *p2p.Chat
+	OnChat  func(p2p.ChatLine)
+	// OnReady sees every Ready after it was logged and sent; it runs on
+	// the driver's goroutine (act on the node through Do, from another).
+	OnReady func(lockstep.Ready)
+	Logger  *slog.Logger
+}
+
+// Game is a lockstep.Driver over a TransportLink.
+type Game struct {
+	*lockstep.Driver
+	link *TransportLink
+}
+
+// NewGame creates (or restores) the node and its driver over t.
+func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
+	if cfg.Log == nil {
+		return nil, errors.New("netsession: a game needs a game log")
+	}
+	lc := lockstep.Config{Setup: cfg.Setup, Self: t.Host().ID(), Key: cfg.Key, Entropy: cfg.Entropy,
+		AutoRoll: !cfg.ManualRoll, AbsentTicks: cfg.AbsentTicks}
+	var n *lockstep.Node
+	var err error
+	if len(cfg.Records) > 0 {
+		n, err = lockstep.Restore(lc, cfg.Records)
+	} else {
+		n, err = lockstep.NewNode(lc)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("starting the game: %w", err)
+	}
+	link := NewTransportLink(t, cfg.Pending, cfg.Chat, cfg.OnChat)
+	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
+		OnReady: cfg.OnReady, Logger: cfg.Logger})
+	if err != nil {
+		return nil, err
+	}
+	return &Game{Driver: d, link: link}, nil
+}
+
+// Run plays the game (lockstep.Driver.Run) while the link reads the
+// transport; once it returns, the transport's inbox is free for others.
+func (g *Game) Run(ctx context.Context) (lockstep.State, error) {
+	lctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { g.link.run(lctx) })
+	defer wg.Wait()
+	defer stop()
+	return g.Driver.Run(ctx)
+}
