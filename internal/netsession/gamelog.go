@@ -29,26 +29,31 @@ func createGameLog(dir string, gid lockstep.GameID, now time.Time) (*gameLog, er
 		return nil, fmt.Errorf("cannot create the game log (choose another data directory): %w", err)
 	}
 	l := &gameLog{f: f, path: path}
-	if err := l.write(lockstep.LogHeader()); err != nil {
+	if _, err := f.Write(lockstep.LogHeader()); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("game log %s: %w", path, err)
+	}
+	if err := l.Sync(); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return l, nil
 }
 
-// append makes records durable: lockstep's rule is that a Ready's entries
-// are on disk before its messages leave.
-func (l *gameLog) append(recs []lockstep.Record) error {
+// Write appends records without waiting for the disk; the driver Syncs
+// them (lockstep.SyncLazy).
+func (l *gameLog) Write(recs []lockstep.Record) error {
 	if len(recs) == 0 {
 		return nil
 	}
-	return l.write(lockstep.EncodeRecords(recs...))
-}
-
-func (l *gameLog) write(b []byte) error {
-	if _, err := l.f.Write(b); err != nil {
+	if _, err := l.f.Write(lockstep.EncodeRecords(recs...)); err != nil {
 		return fmt.Errorf("game log %s: %w", l.path, err)
 	}
+	return nil
+}
+
+// Sync makes what was written durable.
+func (l *gameLog) Sync() error {
 	if err := l.f.Sync(); err != nil {
 		return fmt.Errorf("game log %s: %w", l.path, err)
 	}

@@ -1,6 +1,7 @@
 package netsession
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -44,23 +45,28 @@ const localSeat = engine.Red
 
 // LocalSession is a ui.Session for one person against bots on this
 // machine, played through the real lockstep protocol: a one-player Node
-// with bot seats, dice from the player's hash chain, and a durable log
-// that `aeroplane verify` accepts. It opens no network listener.
+// with bot seats, run by lockstep.Driver over a link to nobody, dice from
+// the player's hash chain, and a durable log that `aeroplane verify`
+// accepts. It opens no network listener.
 type LocalSession struct {
-	mu     sync.Mutex
-	opts   LocalOptions
-	q      *queue
-	key    crypto.PrivKey
-	self   peer.ID
-	name   string
-	table  *ui.TableUpdate
-	rules  engine.Rules
-	node   *lockstep.Node
-	tr     *Translator
-	log    *gameLog
-	closed bool
-	ticker *time.Ticker
-	done   chan struct{}
+	mu    sync.Mutex
+	opts  LocalOptions
+	q     *queue
+	key   crypto.PrivKey
+	self  peer.ID
+	name  string
+	table *ui.TableUpdate
+	rules engine.Rules
+	// The game being played: its driver (the only goroutine that touches
+	// the node and tr), its log, and whether it is over (set by the
+	// driver before the GameOver event is shown).
+	drv     *lockstep.Driver
+	tr      *Translator
+	log     *gameLog // closed by the driver's goroutine when it is done
+	over    bool
+	stop    context.CancelFunc
+	runDone chan struct{} // closes when the driver and the log are done
+	closed  bool
 }
 
 // errOffline answers the lobby commands a local game has no use for.
@@ -97,33 +103,15 @@ func NewLocal(opts LocalOptions) (*LocalSession, error) {
 	if err != nil {
 		return nil, fmt.Errorf("local game: %w", err)
 	}
-	s := &LocalSession{opts: opts, key: key, self: self, name: opts.Name, done: make(chan struct{})}
+	s := &LocalSession{opts: opts, key: key, self: self, name: opts.Name}
 	s.q = newQueue(func(e ui.Event) time.Duration {
 		if r, ok := e.(ui.Rolled); ok && r.Colour != localSeat {
 			return opts.BotDelay
 		}
 		return 0
 	})
-	s.ticker = time.NewTicker(opts.Tick)
-	go s.tickLoop()
 	s.emitLobby()
 	return s, nil
-}
-
-func (s *LocalSession) tickLoop() {
-	for {
-		select {
-		case <-s.ticker.C:
-			s.mu.Lock()
-			if !s.closed && s.playing() {
-				s.node.Tick()
-				s.drain()
-			}
-			s.mu.Unlock()
-		case <-s.done:
-			return
-		}
-	}
 }
 
 // Events implements ui.Session.
@@ -133,7 +121,7 @@ func (s *LocalSession) emitLobby() {
 	s.q.push(ui.LobbyUpdate{Me: ui.Peer{ID: s.self.String(), Name: s.name}})
 }
 
-func (s *LocalSession) playing() bool { return s.node != nil && !s.tr.Over() }
+func (s *LocalSession) playing() bool { return s.drv != nil && !s.over }
 
 // SetName implements ui.Session.
 func (s *LocalSession) SetName(name string) error {
@@ -237,31 +225,50 @@ func (s *LocalSession) SetRules(r engine.Rules) error {
 // Start implements ui.Session.
 func (s *LocalSession) Start() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
-	}
+	var err error
 	switch {
+	case s.closed:
+		err = errClosed
 	case s.table == nil:
-		return errors.New("create a game first")
+		err = errors.New("create a game first")
 	case s.playing():
-		return errors.New("the game has already started")
+		err = errors.New("the game has already started")
+	default:
+		err = s.start()
 	}
-	return s.start()
+	s.mu.Unlock()
+	return s.started(err)
+}
+
+// started waits, once a game has started, until its driver has logged and
+// shown what the node had ready (the setup first): when Start returns, the
+// log names its game. It runs without s.mu, which the driver may take.
+func (s *LocalSession) started(err error) error {
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	drv := s.drv
+	s.mu.Unlock()
+	_ = drv.Do(func(*lockstep.Node) error { return nil })
+	return nil
 }
 
 // Rematch implements ui.Session: a new game (new nonce, new dice chain,
 // new log) with the same seats and rules.
 func (s *LocalSession) Rematch() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errClosed
+	var err error
+	switch {
+	case s.closed:
+		err = errClosed
+	case s.drv == nil || s.playing():
+		err = errors.New("a rematch follows a finished game")
+	default:
+		err = s.start()
 	}
-	if s.node == nil || s.playing() {
-		return errors.New("a rematch follows a finished game")
-	}
-	return s.start()
+	s.mu.Unlock()
+	return s.started(err)
 }
 
 // setup is the lockstep Setup of the table as it is now.
@@ -284,6 +291,8 @@ func (s *LocalSession) setup() (lockstep.Setup, error) {
 	return st, st.Validate()
 }
 
+// start begins a new game; s.mu is held. The last game, if any, is over:
+// its driver has shown its last Ready and only syncs and closes its log.
 func (s *LocalSession) start() error {
 	setup, err := s.setup()
 	if err != nil {
@@ -297,73 +306,117 @@ func (s *LocalSession) start() error {
 	if err != nil {
 		return fmt.Errorf("cannot start the game: %w", err)
 	}
+	if s.runDone != nil {
+		<-s.runDone
+	}
 	lg, err := createGameLog(s.opts.DataDir, node.GameID(), time.Now())
 	if err != nil {
 		return err
 	}
-	s.closeLog()
-	s.node, s.log = node, lg
-	s.tr = NewTranslator(setup, s.self, map[peer.ID]string{s.self: s.name}, lg.path)
+	tr := NewTranslator(setup, s.self, map[peer.ID]string{s.self: s.name}, lg.path)
+	drv, err := lockstep.NewDriver(node, lockstep.DriverConfig{Link: noLink{}, Log: &localLog{l: lg, s: s, tr: tr},
+		Tick: s.opts.Tick, Linger: -1, Logger: s.opts.Logger, OnReady: func(rd lockstep.Ready) {
+			evs := tr.Translate(rd.Events, rd.State)
+			if tr.Over() {
+				s.mu.Lock()
+				s.over = true // before GameOver is shown: a Rematch may follow at once
+				s.mu.Unlock()
+			}
+			s.q.push(evs...)
+		}})
+	if err != nil {
+		lg.close()
+		return fmt.Errorf("cannot start the game: %w", err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	s.drv, s.tr, s.log, s.over, s.stop, s.runDone = drv, tr, lg, false, stop, done
 	s.table.Started = true
 	s.table.Seats[localSeat].Ready = true
 	s.q.push(*s.table)
 	s.opts.Logger.Info("local game started", "game", node.GameID(), "log", lg.path)
-	s.drain()
+	go func() {
+		defer close(done)
+		if _, err := drv.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			s.opts.Logger.Error("local game", "err", err)
+			s.q.push(ui.Notice{Text: "the game stopped: " + err.Error()})
+		}
+		if err := lg.close(); err != nil {
+			s.opts.Logger.Error("game log", "err", err)
+		}
+	}()
 	return nil
 }
 
-// drain does what the node's Readies ask: log durably, show the events.
-// The messages would go to other players; a local game has none.
-func (s *LocalSession) drain() {
-	for s.node.HasReady() {
-		rd := s.node.Ready()
-		if s.log != nil {
-			if err := s.log.append(rd.LogEntries); err != nil {
-				s.opts.Logger.Error("game log", "err", err)
-				s.q.push(ui.Notice{Text: "the game log cannot be saved, the game goes on without it: " + err.Error()})
-				s.closeLog()
-				s.tr.SetLogPath("")
-			}
-		}
-		evs := s.tr.Translate(rd.Events, rd.State)
-		s.node.Advance(rd)
-		s.q.push(evs...)
-	}
-	if s.tr.Over() {
-		s.closeLog()
-	}
+// noLink is a local game's network: the node has no other player to
+// send to, and nothing ever arrives.
+type noLink struct{}
+
+func (noLink) Send(peer.ID, []byte) error    { return nil }
+func (noLink) Frames() <-chan lockstep.Frame { return nil }
+func (noLink) Reach() <-chan lockstep.Reach  { return nil }
+
+// localLog is the game log of a local game: if it cannot be written, the
+// player is told once and the game goes on without it (nobody else
+// could be misled by what it lacks).
+type localLog struct {
+	l      *gameLog
+	s      *LocalSession
+	tr     *Translator // touched on the driver's goroutine only, as Write is
+	failed bool
 }
 
-func (s *LocalSession) closeLog() {
-	if s.log != nil {
-		if err := s.log.close(); err != nil {
-			s.opts.Logger.Error("game log", "err", err)
-		}
-		s.log = nil
+func (g *localLog) Write(recs []lockstep.Record) error {
+	if g.failed {
+		return nil
 	}
+	if err := g.l.Write(recs); err != nil {
+		g.fail(err)
+	}
+	return nil
+}
+
+func (g *localLog) Sync() error {
+	if g.failed {
+		return nil
+	}
+	if err := g.l.Sync(); err != nil {
+		g.fail(err)
+	}
+	return nil
+}
+
+func (g *localLog) fail(err error) {
+	g.failed = true
+	g.s.opts.Logger.Error("game log", "err", err)
+	g.s.q.push(ui.Notice{Text: "the game log cannot be saved, the game goes on without it: " + err.Error()})
+	g.tr.SetLogPath("")
 }
 
 // Roll implements ui.Session.
 func (s *LocalSession) Roll() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.canAct(); err != nil {
-		return err
-	}
-	err := s.tr.Roll(s.node)
-	s.drain()
-	return err
+	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Roll(n) })
 }
 
 // Choose implements ui.Session.
 func (s *LocalSession) Choose(m engine.Move) error {
+	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Choose(n, m) })
+}
+
+// act runs f on the game's driver (never holding s.mu, which the driver
+// takes to mark the end) and returns its answer.
+func (s *LocalSession) act(f func(*Translator, *lockstep.Node) error) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.canAct(); err != nil {
+	err := s.canAct()
+	drv, tr := s.drv, s.tr
+	s.mu.Unlock()
+	if err != nil {
 		return err
 	}
-	err := s.tr.Choose(s.node, m)
-	s.drain()
+	err = drv.Do(func(n *lockstep.Node) error { return f(tr, n) })
+	if errors.Is(err, lockstep.ErrStopped) {
+		return ErrGameOver
+	}
 	return err
 }
 
@@ -371,7 +424,7 @@ func (s *LocalSession) canAct() error {
 	switch {
 	case s.closed:
 		return errClosed
-	case s.node == nil:
+	case s.drv == nil:
 		return errors.New("no game is on: create one and start it")
 	}
 	return nil
@@ -392,14 +445,18 @@ func (s *LocalSession) Chat(text string) error {
 // verifies as far as it went.
 func (s *LocalSession) Close() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.closed {
-		s.closed = true
-		s.ticker.Stop()
-		close(s.done)
-		s.closeLog()
-		s.q.close()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
 	}
+	s.closed = true
+	stop, done := s.stop, s.runDone
+	s.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+	}
+	s.q.close()
 	return nil
 }
 

@@ -23,20 +23,23 @@ type snapshot struct {
 	logSize int64
 }
 
+// probe reads the node and the translator on the driver's goroutine.
 func (s *LocalSession) probe() snapshot {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	drv, tr, lg := s.drv, s.tr, s.log
+	s.mu.Unlock()
 	var sn snapshot
-	if s.node == nil {
+	if drv == nil {
 		return sn
 	}
-	sn.state, sn.stats = s.node.Ready().State, s.node.Stats()
-	sn.canRoll, sn.choices = s.tr.CanRoll(), s.tr.Choices()
-	if s.log != nil {
-		if fi, err := s.log.f.Stat(); err == nil {
+	_ = drv.Do(func(n *lockstep.Node) error {
+		sn.state, sn.stats = n.Ready().State, n.Stats()
+		sn.canRoll, sn.choices = tr.CanRoll(), tr.Choices()
+		if fi, err := lg.f.Stat(); err == nil {
 			sn.logSize = fi.Size()
 		}
-	}
+		return nil
+	})
 	return sn
 }
 
