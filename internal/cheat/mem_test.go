@@ -80,8 +80,22 @@ func memGame(t *testing.T, attacks []string) (honest map[peer.ID][]lockstep.Even
 				}
 			}
 		}
-		if m, ok := c.pump(context.Background()); ok {
-			_ = c.node.Choose(m)
+		// The cheater's node, stepped by hand through the same rewriting
+		// as forgeLink and the same OnReady as drive.
+		chose := false
+		for c.node.HasReady() {
+			rd := c.node.Ready()
+			for _, e := range rd.Messages {
+				c.out(e)
+			}
+			m, ok := c.onReady(context.Background(), rd)
+			c.node.Advance(rd)
+			if ok {
+				_ = c.node.Choose(m)
+				chose = true
+			}
+		}
+		if chose {
 			continue
 		}
 		if len(queue) == 0 {
@@ -94,7 +108,9 @@ func memGame(t *testing.T, attacks []string) (honest map[peer.ID][]lockstep.Even
 		f := queue[0]
 		queue = queue[1:]
 		if f.to == ids[3] {
-			c.in(p2p.Inbound{From: f.from, Kind: p2p.KindGame, Data: f.data})
+			if data, ok := c.incoming(p2p.Inbound{From: f.from, Kind: p2p.KindGame, Data: f.data}); ok {
+				_ = c.node.Step(f.from, data)
+			}
 		} else {
 			_ = nodes[f.to].Step(f.from, f.data)
 		}

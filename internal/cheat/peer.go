@@ -56,8 +56,13 @@ type Peer struct {
 	colour  engine.Colour
 	players []peer.ID
 	chain   *Chain
-	node    *lockstep.Node
+	node    *lockstep.Node // run by lockstep.Driver (drive), or by hand in tests
 	state   lockstep.State
+
+	// mu guards everything below, and state: the driver's goroutine
+	// (sends, OnReady) and the link's reader (received frames) both
+	// rewrite.
+	mu sync.Mutex
 
 	// The cheater owns its message chain on the wire: every message of
 	// its honest node is renumbered after the forged ones and re-signed.
@@ -112,10 +117,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	p.h, p.t = h, t
 	p.say("game %s colour=%s players=%d", p.gid, p.colour, len(p.players))
-	for _, in := range res.Pending {
-		p.in(in)
-	}
-	return p.drive(ctx)
+	return p.drive(ctx, res.Pending)
 }
 
 func (p *Peer) say(format string, a ...any) {
@@ -150,80 +152,130 @@ func newPeer(cfg Config, setup lockstep.Setup, self peer.ID) (*Peer, error) {
 	return p, nil
 }
 
-// drive is p2p.Session.Run with the rewriting layer and the attacks.
-func (p *Peer) drive(ctx context.Context) error {
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	var over <-chan time.Time
-	moves := make(chan engine.Move, 1)
-	for {
-		if m, ok := p.pump(ctx); ok {
-			time.AfterFunc(p.cfg.Think, func() { moves <- m })
-		}
-		if over == nil && (p.state.Phase == lockstep.PhaseOver || p.state.Phase == lockstep.PhaseHalted) {
-			over = time.After(3 * time.Second)
+// forgeLink is the cheater's lockstep.Link: what its honest node sends is
+// renumbered onto the wire chain (out) and forged messages go out beside
+// it; what arrives is rewritten to hide that (incoming) before the
+// driver sees it.
+type forgeLink struct {
+	p       *Peer
+	pending []p2p.Inbound
+	frames  chan lockstep.Frame
+}
+
+func (l *forgeLink) Send(to peer.ID, data []byte) error {
+	l.p.mu.Lock()
+	defer l.p.mu.Unlock()
+	l.p.out(lockstep.Envelope{To: to, Data: data})
+	return nil
+}
+
+func (l *forgeLink) Frames() <-chan lockstep.Frame { return l.frames }
+func (l *forgeLink) Reach() <-chan lockstep.Reach  { return nil }
+
+// run reads the transport (the lobby's leftovers first) until ctx ends.
+func (l *forgeLink) run(ctx context.Context) {
+	put := func(in p2p.Inbound) bool {
+		l.p.mu.Lock()
+		data, ok := l.p.incoming(in)
+		l.p.mu.Unlock()
+		if !ok {
+			return true
 		}
 		select {
-		case <-over:
-			if len(p.queue) > 0 {
-				return fmt.Errorf("cheat: the game ended before attacks %v", p.queue)
-			}
-			return nil
+		case l.frames <- lockstep.Frame{From: in.From, Data: data}:
+			return true
 		case <-ctx.Done():
-			return ctx.Err()
-		case in := <-p.t.Inbox():
-			p.in(in)
-		case m := <-moves:
-			if err := p.node.Choose(m); err != nil {
-				p.log.Debug("choose", "err", err)
+			return false
+		}
+	}
+	for _, in := range l.pending {
+		if !put(in) {
+			return
+		}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case in := <-l.p.t.Inbox():
+			if !put(in) {
+				return
 			}
-		case <-tick.C:
-			p.node.Tick()
-		case <-p.t.Events():
+		case <-l.p.t.Events():
 		}
 	}
 }
 
-// pump hands out everything the node has ready, runs a due attack, and
-// returns the honest move to play if the node waits for one.
-func (p *Peer) pump(ctx context.Context) (engine.Move, bool) {
-	var move engine.Move
-	var ok bool
-	for p.node.HasReady() {
-		rd := p.node.Ready()
-		for _, e := range rd.Messages {
-			p.out(e)
-		}
-		for _, ev := range rd.Events {
-			p.log.Info("event " + ev.String())
-			if ev.Kind == lockstep.EventGameOver {
-				var b []byte
-				for _, c := range ev.Ranking {
-					b = append(b, c.Letter())
-				}
-				p.say("result %s hash=%x", b, ev.History)
+// drive runs the honest node with lockstep.Driver over the forging link,
+// making the attacks as the game gives them their chance.
+func (p *Peer) drive(ctx context.Context, pending []p2p.Inbound) error {
+	link := &forgeLink{p: p, pending: pending, frames: make(chan lockstep.Frame, 64)}
+	var d *lockstep.Driver
+	d, err := lockstep.NewDriver(p.node, lockstep.DriverConfig{Link: link, Log: discardLog{}, Sync: lockstep.SyncNone,
+		Linger: 3 * time.Second, Logger: p.log,
+		OnReady: func(rd lockstep.Ready) {
+			p.mu.Lock()
+			m, ok := p.onReady(ctx, rd)
+			p.mu.Unlock()
+			if ok {
+				time.AfterFunc(p.cfg.Think, func() { _ = d.Do(func(n *lockstep.Node) error { return n.Choose(m) }) })
 			}
-			if ev.Kind == lockstep.EventHalted {
-				p.say("halted %s", ev.Detail)
+		}})
+	if err != nil {
+		return err
+	}
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go link.run(lctx)
+	if _, err := d.Run(ctx); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.queue) > 0 {
+		return fmt.Errorf("cheat: the game ended before attacks %v", p.queue)
+	}
+	return nil
+}
+
+// discardLog: the cheater keeps no log (it never restarts).
+type discardLog struct{}
+
+func (discardLog) Write([]lockstep.Record) error { return nil }
+func (discardLog) Sync() error                   { return nil }
+
+// onReady sees a Ready of the honest node after its messages went out:
+// it reports the end, runs a due attack, and returns the honest move to
+// play if the node waits for one.
+func (p *Peer) onReady(ctx context.Context, rd lockstep.Ready) (move engine.Move, ok bool) {
+	for _, ev := range rd.Events {
+		p.log.Info("event " + ev.String())
+		if ev.Kind == lockstep.EventGameOver {
+			var b []byte
+			for _, c := range ev.Ranking {
+				b = append(b, c.Letter())
 			}
+			p.say("result %s hash=%x", b, ev.History)
 		}
-		p.node.Advance(rd)
-		p.state = rd.State
-		p.attack(ctx)
-		if len(p.state.Moves) > 0 && int64(p.state.Roll) != p.lastPick {
-			p.lastPick = int64(p.state.Roll)
-			move, ok = p.state.Moves[int(p.state.Roll)%len(p.state.Moves)], true
+		if ev.Kind == lockstep.EventHalted {
+			p.say("halted %s", ev.Detail)
 		}
+	}
+	p.state = rd.State
+	p.attack(ctx)
+	if len(p.state.Moves) > 0 && int64(p.state.Roll) != p.lastPick {
+		p.lastPick = int64(p.state.Roll)
+		move, ok = p.state.Moves[int(p.state.Roll)%len(p.state.Moves)], true
 	}
 	return move, ok
 }
 
-// in feeds a received frame to the node, hiding the wire renumbering: our
-// own messages relayed back are dropped, and status frames are answered
-// for our own chain here.
-func (p *Peer) in(in p2p.Inbound) {
+// incoming rewrites a received frame for the node, hiding the wire
+// renumbering: our own messages relayed back are dropped (false), and
+// status frames are answered for our own chain here.
+func (p *Peer) incoming(in p2p.Inbound) ([]byte, bool) {
 	if in.Kind != p2p.KindGame {
-		return
+		return nil, false
 	}
 	data := in.Data
 	if IsHave(data) {
@@ -238,7 +290,7 @@ func (p *Peer) in(in p2p.Inbound) {
 		}
 	} else if m, err := Decode(data); err == nil {
 		if m.From == p.self {
-			return
+			return nil, false
 		}
 		if len(p.replayable) < 5 && m.From == p.others()[0] {
 			p.replayable = append(p.replayable, slices.Clone(data))
@@ -249,9 +301,7 @@ func (p *Peer) in(in p2p.Inbound) {
 			p.flushHeld()
 		}
 	}
-	if err := p.node.Step(in.From, data); err != nil {
-		p.log.Debug("step", "err", err)
-	}
+	return data, true
 }
 
 // out sends what the node wants sent, renumbered onto the wire chain.
