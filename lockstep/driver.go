@@ -262,7 +262,7 @@ func (d *Driver) Run(ctx context.Context) (State, error) {
 			}
 			r.done <- err
 		case r := <-d.cfg.Link.Reach():
-			d.log.Info("peer event", "peer", short(r.Peer), "up", r.Up, "reason", r.Reason)
+			d.log.Info("peer event", "peer", logPeer(r.Peer), "up", r.Up, "reason", r.Reason)
 			d.n.Reachable(r.Peer, r.Up)
 		}
 	}
@@ -316,4 +316,15 @@ func servesCatchUp(rd Ready) bool {
 		}
 	}
 	return false
+}
+
+// logPeer names a peer in the driver's log lines as the transport's do
+// (the last 8 characters of its ID), so one grep follows a peer through
+// both.
+func logPeer(id peer.ID) string {
+	s := id.String()
+	if len(s) > 12 {
+		return s[len(s)-8:]
+	}
+	return s
 }

@@ -93,6 +93,6 @@ func (d *Driver) stepChecked(c checked) {
 		err = d.n.Step(c.in.From, c.in.Data)
 	}
 	if err != nil {
-		d.log.Warn("game frame rejected", "peer", short(c.in.From), "err", err)
+		d.log.Warn("game frame rejected", "peer", logPeer(c.in.From), "err", err)
 	}
 }
