@@ -2,10 +2,15 @@ package cheat
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
+	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/memnet"
 	"aeroplane/lockstep"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
@@ -35,63 +40,78 @@ func TestWireMatchesLockstep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := map[peer.ID]*lockstep.Node{idA: a, idB: b}
 	keys := map[peer.ID]crypto.PrivKey{idA: keyA, idB: keyB}
+	ents := map[peer.ID][32]byte{idA: entA, idB: entB}
+	var mu sync.Mutex
 	kinds := map[uint8]int{}
-	for round := 0; round < 4000 && (kinds[KindReveal] < 50 || kinds[KindMove] == 0); round++ {
-		for id, n := range nodes {
-			if !n.HasReady() {
-				n.Tick()
-				continue
+	var bad []string
+	// check rebuilds a frame a node sends with the forger's code.
+	check := func(data []byte) error {
+		if IsHave(data) {
+			if h, err := DecodeHave(data); err != nil || !bytes.Equal(h.Encode(), data) {
+				return fmt.Errorf("have frame %x: %v", data, err)
 			}
-			rd := n.Ready()
-			for _, e := range rd.Messages {
-				if !IsHave(e.Data) {
-					m, err := Decode(e.Data)
-					if err != nil {
-						t.Fatalf("decode %x: %v", e.Data, err)
-					}
-					kinds[m.Kind]++
-					if m.Kind == KindConfirm {
-						ent := map[peer.ID][32]byte{idA: entA, idB: entB}[m.From]
-						if got := NewChain(setup.GameID(), m.From, ent, int(m.ChainLen)).Link(0); got != m.Anchor {
-							t.Fatalf("rebuilt anchor %x, confirmed %x", got[:6], m.Anchor[:6])
-						}
-					}
-					if m.Kind == KindReveal {
-						ent := map[peer.ID][32]byte{idA: entA, idB: entB}[m.From]
-						if got := NewChain(setup.GameID(), m.From, ent, lockstep.DefaultChainLen).Link(m.K + 1); got != m.Link {
-							t.Fatalf("rebuilt link for roll %d differs", m.K)
-						}
-					}
-					raw, _, err := m.Seal(keys[m.From])
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !bytes.Equal(raw, e.Data) {
-						t.Fatalf("re-sealed %d bytes differ from lockstep's:\n%x\n%x", m.Kind, raw, e.Data)
-					}
-				} else if h, err := DecodeHave(e.Data); err != nil || !bytes.Equal(h.Encode(), e.Data) {
-					t.Fatalf("have frame %x: %v", e.Data, err)
-				}
-				for other, o := range nodes {
-					if other != id {
-						_ = o.Step(id, e.Data)
-					}
-				}
-			}
-			n.Advance(rd)
-			for _, e := range rd.Events {
-				if e.Kind == lockstep.EventYourRoll {
-					_ = n.Roll()
-				}
-			}
-			if len(rd.State.Moves) > 0 {
-				_ = n.Choose(rd.State.Moves[0])
+			return nil
+		}
+		m, err := Decode(data)
+		if err != nil {
+			return fmt.Errorf("decode %x: %v", data, err)
+		}
+		kinds[m.Kind]++
+		ent := ents[m.From]
+		if m.Kind == KindConfirm {
+			if got := NewChain(setup.GameID(), m.From, ent, int(m.ChainLen)).Link(0); got != m.Anchor {
+				return fmt.Errorf("rebuilt anchor %x, confirmed %x", got[:6], m.Anchor[:6])
 			}
 		}
+		if m.Kind == KindReveal {
+			if got := NewChain(setup.GameID(), m.From, ent, lockstep.DefaultChainLen).Link(m.K + 1); got != m.Link {
+				return fmt.Errorf("rebuilt link for roll %d differs", m.K)
+			}
+		}
+		raw, _, err := m.Seal(keys[m.From])
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(raw, data) {
+			return fmt.Errorf("re-sealed %d bytes differ from lockstep's:\n%x\n%x", m.Kind, raw, data)
+		}
+		return nil
+	}
+	net := memnet.New(idA, idB)
+	defer net.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
+	defer cancel()
+	states, errs := net.Play(ctx, []*lockstep.Node{a, b}, memnet.PlayConfig{
+		Link: func(_ int, l *memnet.Link) lockstep.Link {
+			return checkedLink{l, func(data []byte) {
+				mu.Lock()
+				defer mu.Unlock()
+				if err := check(data); err != nil {
+					bad = append(bad, err.Error())
+				}
+			}}
+		}})
+	for i, err := range errs {
+		if err != nil || states[i].Phase != lockstep.PhaseOver {
+			t.Fatalf("player %d: %v in phase %s", i, err, states[i].Phase)
+		}
+	}
+	if len(bad) > 0 {
+		t.Fatalf("%d frames differ, the first: %s", len(bad), bad[0])
 	}
 	if kinds[KindConfirm] == 0 || kinds[KindReveal] < 50 || kinds[KindMove] == 0 {
 		t.Fatalf("saw too few messages: %v", kinds)
 	}
+}
+
+// checkedLink shows every frame to check before it leaves.
+type checkedLink struct {
+	*memnet.Link
+	check func([]byte)
+}
+
+func (l checkedLink) Send(to peer.ID, data []byte) error {
+	l.check(data)
+	return l.Link.Send(to, data)
 }

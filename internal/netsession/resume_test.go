@@ -2,13 +2,16 @@ package netsession
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/memnet"
 	"aeroplane/lockstep"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -39,35 +42,40 @@ func playedLog(t *testing.T, nonce byte, rolls uint64) (peer.ID, []lockstep.Reco
 		}
 		nodes = append(nodes, n)
 	}
-	var recs []lockstep.Record
-	for tick := 0; tick < 20000; tick++ {
-		for i, n := range nodes {
-			for n.HasReady() {
-				rd := n.Ready()
-				if i == 0 {
-					recs = append(recs, rd.LogEntries...)
-				}
-				for _, m := range rd.Messages {
-					_ = nodes[1-i].Step(cfgs[i].Self, m.Data)
-				}
-				for _, e := range rd.Events {
-					if e.Kind == lockstep.EventYourMove {
-						if err := n.Choose(e.Moves[0]); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				n.Advance(rd)
-				if i == 0 && (rd.State.Phase == lockstep.PhaseOver || rolls > 0 && rd.State.Roll >= rolls) {
-					return cfgs[0].Self, recs
-				}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
+	defer cancel()
+	net := memnet.New(cfgs[0].Self, cfgs[1].Self)
+	defer net.Close()
+	// Player 0's log as its driver writes it; its records once the stop
+	// is reached (the driver may write more before it sees the cancel).
+	var mu sync.Mutex
+	var written, recs []lockstep.Record
+	_, errs := net.Play(ctx, nodes, memnet.PlayConfig{
+		Log: func(i int) lockstep.Log {
+			if i == 0 {
+				return recordLog(func(r []lockstep.Record) { mu.Lock(); written = append(written, r...); mu.Unlock() })
 			}
-			n.Tick()
-		}
+			return recordLog(func([]lockstep.Record) {})
+		},
+		OnReady: func(i int, rd lockstep.Ready) {
+			mu.Lock()
+			defer mu.Unlock()
+			if i == 0 && recs == nil && (rd.State.Phase == lockstep.PhaseOver || rolls > 0 && rd.State.Roll >= rolls) {
+				recs = append([]lockstep.Record(nil), written...)
+				cancel()
+			}
+		}})
+	if recs == nil {
+		t.Fatalf("the game did not reach its end: %v", errs)
 	}
-	t.Fatal("the game did not reach its end")
-	return "", nil
+	return cfgs[0].Self, recs
 }
+
+// recordLog is a game log that hands what is written to a function.
+type recordLog func([]lockstep.Record)
+
+func (l recordLog) Write(r []lockstep.Record) error { l(r); return nil }
+func (l recordLog) Sync() error                     { return nil }
 
 func writeGame(t *testing.T, dir string, recs []lockstep.Record, secret bool, age time.Duration) string {
 	t.Helper()

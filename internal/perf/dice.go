@@ -96,46 +96,29 @@ func (d *DiceTable) Play(maxRolls int) (int, error) {
 		}
 		return int(m)
 	}
-	drivers := make([]*lockstep.Driver, len(d.nodes))
-	for i, n := range d.nodes {
-		pick := uint64(i) + 1
-		var err error
-		drivers[i], err = lockstep.NewDriver(n, lockstep.DriverConfig{Link: net.Link(d.ids[i]), Log: discardLog{},
-			Sync: lockstep.SyncNone, Linger: -1, Clock: stillClock{},
-			OnReady: func(rd lockstep.Ready) {
-				for _, ev := range rd.Events {
-					switch ev.Kind {
-					case lockstep.EventYourMove:
-						// Any legal move: the choice's cost is the engine's.
-						pick = pick*6364136223846793005 + 1442695040888963407
-						m := ev.Moves[(pick>>33)%uint64(len(ev.Moves))]
-						go drivers[i].Do(func(n *lockstep.Node) error { return n.Choose(m) })
-					case lockstep.EventMoved:
-						mu.Lock()
-						rolls[i] = ev.Roll
-						if maxRolls > 0 && played() >= maxRolls {
-							cancel()
-						}
-						mu.Unlock()
-					case lockstep.EventHalted, lockstep.EventCheating, lockstep.EventStateMismatch:
-						mu.Lock()
-						failure = cmp.Or(failure, fmt.Errorf("perf: node %d: %s", i, ev))
-						mu.Unlock()
+	picks := make([]uint64, len(d.nodes)) // each touched by its node's driver only
+	states, errs := net.Play(ctx, d.nodes, memnet.PlayConfig{
+		// Any legal move: the choice's cost is the engine's.
+		Choose: func(i int, moves []engine.Move) engine.Move {
+			picks[i] = picks[i]*6364136223846793005 + 1442695040888963407
+			return moves[(picks[i]>>33)%uint64(len(moves))]
+		},
+		OnReady: func(i int, rd lockstep.Ready) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, ev := range rd.Events {
+				switch ev.Kind {
+				case lockstep.EventMoved:
+					rolls[i] = ev.Roll
+					if maxRolls > 0 && played() >= maxRolls {
 						cancel()
 					}
+				case lockstep.EventHalted, lockstep.EventCheating, lockstep.EventStateMismatch:
+					failure = cmp.Or(failure, fmt.Errorf("perf: node %d: %s", i, ev))
+					cancel()
 				}
-			}})
-		if err != nil {
-			return 0, err
-		}
-	}
-	var wg sync.WaitGroup
-	states := make([]lockstep.State, len(drivers))
-	errs := make([]error, len(drivers))
-	for i, dr := range drivers {
-		wg.Go(func() { states[i], errs[i] = dr.Run(ctx) })
-	}
-	wg.Wait()
+			}
+		}})
 	d.Frames, d.Bytes = int(net.Frames.Load()), int(net.Bytes.Load())
 	mu.Lock()
 	defer mu.Unlock()
@@ -152,17 +135,3 @@ func (d *DiceTable) Play(maxRolls int) (int, error) {
 	}
 	return played(), nil
 }
-
-// discardLog is a game log that keeps nothing: the table measures the
-// protocol, not the disk.
-type discardLog struct{}
-
-func (discardLog) Write([]lockstep.Record) error { return nil }
-func (discardLog) Sync() error                   { return nil }
-
-// stillClock never ticks: on a perfect network nothing needs re-sending.
-type stillClock struct{}
-
-func (stillClock) Now() time.Time                                  { return time.Time{} }
-func (stillClock) After(time.Duration) <-chan time.Time            { return nil }
-func (stillClock) Ticker(time.Duration) (<-chan time.Time, func()) { return nil, func() {} }
