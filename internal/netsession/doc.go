@@ -8,8 +8,10 @@
 //	translate.go  lockstep Ready (Events + State) → ui events, and ui
 //	              commands (Roll, Choose) → node intents; no IO, no driver
 //	queue.go      a never-blocking event channel, optionally paced
-//	gamelog.go    the durable game log: header, records, fsync
-//	local.go      LocalSession: one person + bot seats, no network at all
+//	gamelog.go    a local game's durable log: header, records, fsync; one
+//	              that fails is reported once and the game goes on
+//	local.go      LocalSession: one person + bot seats, lockstep.Driver over
+//	              a link to nobody: no network at all
 //	net.go        NetSession: commands over p2p (lobby, chat, moves)
 //	link.go       TransportLink: a p2p.Transport as a lockstep.Link (game
 //	              frames to the driver, chat to the chat, the lobby's

@@ -356,43 +356,6 @@ func (noLink) Send(peer.ID, []byte) error    { return nil }
 func (noLink) Frames() <-chan lockstep.Frame { return nil }
 func (noLink) Reach() <-chan lockstep.Reach  { return nil }
 
-// localLog is the game log of a local game: if it cannot be written, the
-// player is told once and the game goes on without it (nobody else
-// could be misled by what it lacks).
-type localLog struct {
-	l      *gameLog
-	s      *LocalSession
-	tr     *Translator // touched on the driver's goroutine only, as Write is
-	failed bool
-}
-
-func (g *localLog) Write(recs []lockstep.Record) error {
-	if g.failed {
-		return nil
-	}
-	if err := g.l.Write(recs); err != nil {
-		g.fail(err)
-	}
-	return nil
-}
-
-func (g *localLog) Sync() error {
-	if g.failed {
-		return nil
-	}
-	if err := g.l.Sync(); err != nil {
-		g.fail(err)
-	}
-	return nil
-}
-
-func (g *localLog) fail(err error) {
-	g.failed = true
-	g.s.opts.Logger.Error("game log", "err", err)
-	g.s.q.push(ui.Notice{Text: "the game log cannot be saved, the game goes on without it: " + err.Error()})
-	g.tr.SetLogPath("")
-}
-
 // Roll implements ui.Session.
 func (s *LocalSession) Roll() error {
 	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Roll(n) })

@@ -2,6 +2,8 @@
 // behind docs/PERFORMANCE.md that need a network namespace, the real binary
 // or several peers at once, and the small helpers they share (quantiles,
 // /proc readings, building the binary, a four-peer game in one process).
+// Every game it measures is played by the product's loop, lockstep.Driver,
+// with the log policy under test (TurnConfig.Sync).
 //
 // The engine's own micro-benchmarks live next to the engine
 // (engine/bench_test.go, internal/arena); this package does not repeat
