@@ -285,7 +285,12 @@ func TestDriverSyncsOnTick(t *testing.T) {
 	for _, m := range other.Ready().Messages {
 		_ = net.Link(cfgs[1].Self).Send(m.To, m.Data)
 	}
-	for lg.records < 3 {
+	records := func() int {
+		lg.mu.Lock()
+		defer lg.mu.Unlock()
+		return lg.records
+	}
+	for records() < 3 {
 		_ = syncs()
 	}
 	clk.ticks <- time.Time{}
