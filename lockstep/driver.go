@@ -167,8 +167,8 @@ func NewDriver(n *Node, cfg DriverConfig) (*Driver, error) {
 
 // Do runs f on the driver's goroutine (Roll, Choose...) and returns its
 // error (also logged); once Run has returned, or if it returns before f
-// ran, Do returns ErrStopped at once. Never call it from OnReady, which
-// runs on that goroutine.
+// ran, Do returns ErrStopped at once. Before Run starts, Do waits for it.
+// Never call it from OnReady, which runs on that goroutine.
 func (d *Driver) Do(f func(*Node) error) error {
 	r := doReq{f: f, done: make(chan error, 1)}
 	select {

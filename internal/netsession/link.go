@@ -117,7 +117,8 @@ type GameConfig struct {
 	// bots want the latter). Roll in time: peers vote absent a player who
 	// keeps them waiting.
 	ManualRoll bool
-	// Pending, Chat and OnChat go to the TransportLink.
+	// Pending, Chat and OnChat go to the TransportLink; OnChat runs on
+	// its reading goroutine, not the driver's.
 	Pending []p2p.Inbound
 	Chat    *p2p.Chat
 	OnChat  func(p2p.ChatLine)
