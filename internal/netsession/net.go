@@ -540,18 +540,11 @@ func (s *NetSession) act(f func(*Translator, *lockstep.Node) error) error {
 	if err != nil {
 		return err
 	}
-	reply := make(chan error, 1)
-	go g.sess.Do(func(n *lockstep.Node) error {
-		err := f(g.tr, n)
-		reply <- err
-		return err
-	})
-	select {
-	case err := <-reply:
-		return err
-	case <-g.done:
+	err = g.sess.Do(func(n *lockstep.Node) error { return f(g.tr, n) })
+	if errors.Is(err, lockstep.ErrStopped) {
 		return ErrGameOver
 	}
+	return err
 }
 
 // Chat implements ui.Session: the line goes to every connected player (in
