@@ -64,7 +64,7 @@
 //
 // # Layers, bottom up
 //
-//	identity.go   Ed25519 key on disk (mode 0600)
+//	identity.go   Ed25519 key on disk (mode 0600; a regular file, never a link or FIFO)
 //	host.go       libp2p host with the game's options
 //	gater.go      the host's gater: an IP flooding us with connections is refused a while
 //	frame.go      frame codec

@@ -417,3 +417,28 @@ func sameResults(t testing.TB, runs []*headlessRun) (order, hash string) {
 	}
 	return order, hash
 }
+
+// An identity path that is not a key file stops the program at once with
+// an error naming it and --identity, before any network is started (it
+// used to loop for ever on a dangling link and block on a FIFO).
+func TestHeadlessIdentityNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.key")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling.key")
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{{fifo, "a FIFO"}, {dangling, "a symbolic link"}} {
+		var out, errb bytes.Buffer
+		code := Main([]string{"--headless", "--lobby", "x", "--identity", c.path, "--data", t.TempDir()}, strings.NewReader(""), &out, &errb)
+		if code == 0 || !strings.Contains(errb.String(), c.want) || !strings.Contains(errb.String(), "--identity") {
+			t.Errorf("--identity %s: exit %d, stderr %q; want an error saying %q", c.path, code, errb.String(), c.want)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".identity-*")); len(left) != 0 {
+			t.Errorf("temporary files left: %v", left)
+		}
+	}
+}
