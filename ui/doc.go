@@ -23,10 +23,9 @@
 //
 // Commands return at once; their effects come back as events
 // (LobbyUpdate, TableUpdate, GameStarted, DiceWaiting, Rolled, Moved,
-// ChatLine, Presence, CheatDetected, GameOver, Notice, Resync). SoloSession plays
-// a person against bots offline with engine.Rand dice; the networked
-// session (lockstep over p2p) implements the same interface, and also
-// SeatChooser (ChooseColour, SetReady): with it, the table's c key asks
+// ChatLine, Presence, CheatDetected, GameOver, Notice, Resync). The
+// sessions of internal/netsession implement it (offline against bots, and
+// on the LAN), the networked one also SeatChooser (ChooseColour, SetReady): with it, the table's c key asks
 // for the colour under the cursor (or the next free one) and r toggles
 // the player's ready; the creator's lobby decides and answers with a
 // TableUpdate.

@@ -3,9 +3,8 @@ package ui
 import "aeroplane/engine"
 
 // Session is what the interface needs from a game: a stream of events to
-// show and a few commands. The solo session (SoloSession) implements it
-// with local bots; the networked session (lockstep over p2p) implements it
-// for games on the LAN. Every command must return promptly: what it causes
+// show and a few commands. internal/netsession implements it, for a game
+// offline against bots and for games on the LAN, both over lockstep. Every command must return promptly: what it causes
 // comes back later as events. A command that makes no sense now returns an
 // error that the interface shows as a notice; it must not change anything.
 type Session interface {
