@@ -26,11 +26,14 @@ import (
 func init() {
 	register(command{
 		name:    "play",
-		usage:   "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay DURATION]",
+		usage:   playSynopsis,
 		summary: "play in the terminal: the LAN lobby, or --offline against bots (the default command)",
 		run:     func(e *env) error { return play(e, runTerminal) },
 	})
 }
+
+// playSynopsis is play's usage line, in help and after a usage error.
+const playSynopsis = "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE]"
 
 // playEnv is what play reads from the system; tests replace it.
 var playEnv = os.Getenv
@@ -67,8 +70,13 @@ func play(e *env, run func(playSetup) error) error {
 	noDiscovery := fs.Bool("no-discovery", false, "do not use mDNS: find players only with --connect or the connect key")
 	lang := fs.String("lang", "", "`CODE` of the interface language: "+fmt.Sprint(i18n.Languages())+" (default: from LC_ALL, LC_MESSAGES or LANG)")
 	rulesText := fs.String("rules", "", "`RULES` of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
-	botDelay := fs.Duration("bot-delay", 700*time.Millisecond, "--offline: pause before each bot's roll, so that people can follow\n(on the LAN, bots play at the pace of the protocol)")
-	fs.Usage = func() { playUsage(e.stderr, fs.PrintDefaults, dir, defData) }
+	botDelay := new(time.Duration)
+	*botDelay = 700 * time.Millisecond
+	fs.Var(pauseFlag{botDelay}, "bot-delay", "--offline: `PAUSE` before each bot's roll, so that people can follow (e.g. 1s, 0)\n(on the LAN, bots play at the pace of the protocol)")
+	e.help = func(w io.Writer) {
+		fs.SetOutput(w)
+		playUsage(w, fs.PrintDefaults, dir, defData)
+	}
 	pos, err := parseFlags(fs, e.args)
 	if err != nil {
 		return err
@@ -76,12 +84,10 @@ func play(e *env, run func(playSetup) error) error {
 	if len(pos) > 0 {
 		return usageError("unexpected argument %q (flags start with --)", pos[0])
 	}
-	if *botDelay < 0 {
-		return usageError("--bot-delay %v: want a pause of 0 or more", *botDelay)
-	}
 	if *port < 0 || *port > 65535 {
 		return usageError("--port %d: want 0 (any) to 65535", *port)
 	}
+	*lang = strings.ToLower(*lang)
 	if *lang != "" && i18n.Messages(*lang) == nil {
 		return usageError("--lang %q: no such language (have %v)", *lang, i18n.Languages())
 	}
@@ -128,9 +134,8 @@ func play(e *env, run func(playSetup) error) error {
 // playUsage is `aeroplane play -h`: what the command does and where it
 // keeps things, before the flags, so the help says where to look.
 func playUsage(w io.Writer, flags func(), stateDir, dataDir string) {
-	fmt.Fprint(w, `Usage: aeroplane [play] [FLAGS]
-
-Opens the lobby: the games and players found on your local network (mDNS),
+	fmt.Fprintf(w, "Usage: aeroplane [play] %s\n\n", playSynopsis)
+	fmt.Fprint(w, `Opens the lobby: the games and players found on your local network (mDNS),
 your name and your address for manual connect. Create a game (c), give
 empty seats to bots or leave them open for friends, and start; or join a
 game from the list (1-9). Alone, create a game, give the seats to bots and
