@@ -95,6 +95,10 @@ func FuzzParseLog(f *testing.F) {
 func FuzzDecodeSetup(f *testing.F) {
 	recs := goldenRecords(f)
 	f.Add(recs[0].Data)
+	_, bad := badSetups(f) // each must fail to decode
+	for _, tc := range bad {
+		f.Add(tc.setup.Encode())
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := DecodeSetup(b)
 		if err != nil {

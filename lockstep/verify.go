@@ -69,7 +69,7 @@ func verifyRecords(recs []Record, verify func(peer.ID, []byte, []byte) bool) (*V
 	if len(recs) == 0 || recs[0].Type != RecordSetup {
 		return nil, fmt.Errorf("log: no setup record")
 	}
-	setup, err := DecodeSetup(recs[0].Data)
+	setup, err := decodeSetup(recs[0].Data, verify == nil)
 	if err != nil {
 		return nil, fmt.Errorf("log: setup record at byte %d: %w", recs[0].Offset, err)
 	}
