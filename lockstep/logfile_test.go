@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func finishedLog(t *testing.T, players, bots int) (*sim, []byte) {
+func finishedLog(t testing.TB, players, bots int) (*sim, []byte) {
 	t.Helper()
 	s := newSim(t, 3, players, bots, simFaults{drop: 0.1, maxDelay: 3}, true)
 	s.start()
