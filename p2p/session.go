@@ -1,7 +1,6 @@
 package p2p
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -374,7 +373,7 @@ func OpenGameLog(path string) (*GameLog, []lockstep.Record, error) {
 	}
 	recs, err := lockstep.ParseLog(data)
 	var lerr *lockstep.LogError
-	if errors.As(err, &lerr) && !lerr.Torn && lerr.Offset >= int64(len(lockstep.LogHeader())) && zeros(data[lerr.Offset:]) {
+	if errors.As(err, &lerr) && !lerr.Torn && lockstep.TornTail(data, lerr.Offset) {
 		// A machine crash after the file grew but before its new blocks
 		// were written leaves zeros: like a torn record, never fsynced, so
 		// never the base of anything we sent (see Session.Run).
@@ -409,10 +408,6 @@ func OpenGameLog(path string) (*GameLog, []lockstep.Record, error) {
 		return nil, nil, err
 	}
 	return l, recs, nil
-}
-
-func zeros(b []byte) bool {
-	return len(bytes.Trim(b, "\x00")) == 0
 }
 
 // Path is where the log lives.
