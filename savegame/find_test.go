@@ -13,7 +13,7 @@ import (
 
 // Find: the newest game of ours, not closed, within the hour; every log
 // it cannot use is skipped, saying why.
-func TestFind(t *testing.T) {
+func TestFindInterrupted(t *testing.T) {
 	self, cut := playedLog(t, 1, 12)
 	_, older := playedLog(t, 2, 30)
 	_, done := playedLog(t, 3, 0)

@@ -33,7 +33,7 @@ func (s *LocalSession) probe() snapshot {
 	sn.state, sn.stats = s.node.Ready().State, s.node.Stats()
 	sn.canRoll, sn.choices = s.tr.CanRoll(), s.tr.Choices()
 	if s.log != nil {
-		if fi, err := s.log.f.Stat(); err == nil {
+		if fi, err := os.Stat(s.log.Path()); err == nil {
 			sn.logSize = fi.Size()
 		}
 	}
