@@ -176,7 +176,7 @@ func ParseLog(data []byte) ([]Record, error) {
 // whose header, or header and part of its payload, made it and the rest is
 // zeros). A bad record followed by anything else non-zero is corruption:
 // bytes after it were written, so it was whole once. Records that pass
-// their checksum are never torn. The game's log (p2p's OpenGameLog) and
+// their checksum are never torn. The game's log (savegame.OpenLog) and
 // verify both classify with this one rule: what the game cuts off as torn
 // on resuming, verify reports as torn, and the reverse.
 func TornTail(data []byte, off int64) bool {

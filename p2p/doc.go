@@ -17,9 +17,9 @@
 //	d, _ := p2p.StartDiscovery(h, p2p.Advert{Name: name}, p2p.DiscoveryConfig{})
 //	chat := p2p.NewChat(t)
 //	res, _ := p2p.RunLobby(ctx, t, d, chat, p2p.LobbyConfig{Player: name, Lobby: lobby, Players: 2})
-//	glog, recs, _ := p2p.OpenGameLog(path)             // recs non-empty: resuming after a crash
-//	s, _ := p2p.NewSession(t, p2p.SessionConfig{Setup: res.Setup, Key: key, Entropy: ent,
-//		Log: glog, Records: recs, Pending: res.Pending, Chat: chat, OnReady: show})
+//	g, _ := dir.Create(res.Setup, self, nil)           // savegame: the secret and the log (Resume after a crash)
+//	s, _ := p2p.NewSession(t, p2p.SessionConfig{Setup: res.Setup, Key: key, Entropy: g.Entropy,
+//		Log: g.Log, Records: g.Records, Pending: res.Pending, Chat: chat, OnReady: show})
 //	state, _ := s.Run(ctx)                             // s.Do(func(n *lockstep.Node) error {...}) for intents
 //
 // RunLobby owns the transport's inbox until it returns, the Session after.
@@ -79,7 +79,7 @@
 //	lobbyseats.go the creator's table: colours, bots, ready, who may start
 //	lobbyctl.go   LobbyControl: the player's changes while the lobby runs
 //	lobbyinfo.go  a lobby's creator names its game to a peer reached by address
-//	session.go    drives a lockstep.Node; the durable game log
+//	session.go    drives a lockstep.Node, writing its log (a savegame.Log) before sending
 //
 // p2p must never: send a packet anywhere but the LAN (no relays, no public
 // bootstrap peers, no UPnP/NAT-PMP, no AutoNAT), panic or corrupt state on

@@ -33,8 +33,8 @@ func Example() {
 	_ = d
 	fmt.Println(p2p.DialableAddrs(h)) // what another player types into --connect
 	// res, err := p2p.RunLobby(ctx, t, d, p2p.NewChat(t), p2p.LobbyConfig{Player: "Ada", Lobby: "friday"})
-	// glog, recs, err := p2p.OpenGameLog(path)
-	// s, err := p2p.NewSession(t, p2p.SessionConfig{Setup: res.Setup, Key: key, Entropy: ent, Log: glog, Records: recs})
+	// g, err := dir.Create(res.Setup, h.ID(), nil) // savegame: the dice secret and the log
+	// s, err := p2p.NewSession(t, p2p.SessionConfig{Setup: res.Setup, Key: key, Entropy: g.Entropy, Log: g.Log, Records: g.Records})
 	// state, err := s.Run(ctx)
 	t.Close()
 	h.Close()

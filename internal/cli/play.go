@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -19,6 +17,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/internal/netsession"
 	"aeroplane/p2p"
+	"aeroplane/savegame"
 	"aeroplane/ui"
 	"aeroplane/ui/i18n"
 )
@@ -240,35 +239,19 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 }
 
 // checkDataDir makes sure game logs can be saved in dir before any network
-// starts, rather than after the lobby or at a game's first roll. It
-// creates dir but not its parents: a missing parent is more likely a typo
-// than a wish for a new tree.
+// starts, rather than after the lobby or at a game's first roll
+// (savegame.Open: it creates dir, 0700, but not its parents).
 func checkDataDir(dir string) error {
-	hint := "or choose another directory with --data DIR"
-	fi, err := os.Stat(dir)
-	switch {
-	case err == nil && !fi.IsDir():
-		return fmt.Errorf("cannot save games in %s: it is a file, not a directory (move it away, %s)", dir, hint)
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-		parent := filepath.Dir(filepath.Clean(dir))
-		if pfi, perr := os.Stat(parent); perr != nil {
-			return fmt.Errorf("cannot save games in %s: its parent %s does not exist (create it first, %s)", dir, parent, hint)
-		} else if !pfi.IsDir() {
-			return fmt.Errorf("cannot save games in %s: its parent %s is a file, not a directory (%s)", dir, parent, strings.TrimPrefix(hint, "or "))
-		}
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			return fmt.Errorf("cannot create %s for saved games: %w (make %s writable, %s)", dir, err, parent, hint)
-		}
-	case err != nil:
-		return fmt.Errorf("cannot save games in %s: %w (%s)", dir, err, strings.TrimPrefix(hint, "or "))
-	}
-	f, err := os.CreateTemp(dir, ".write-test-*")
+	_, err := openDataDir(dir)
+	return err
+}
+
+func openDataDir(dir string) (*savegame.Dir, error) {
+	d, err := savegame.Open(dir)
 	if err != nil {
-		return fmt.Errorf("cannot save games in %s: %w (make it writable, %s)", dir, err, hint)
+		return nil, fmt.Errorf("%w; or choose another directory with --data DIR", err)
 	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
+	return d, nil
 }
 
 // defaultName is the system user name, as the issue asks.

@@ -3,17 +3,22 @@
 // shows, even one person against bots, is played through the real
 // commit-reveal protocol and leaves a log that `aeroplane verify` accepts.
 //
+// Every game's files (its log, the dice secret, finding the game a crash
+// cut short, marking games closed) are package savegame's: LocalSession
+// and NetSession write their logs with the same savegame.Log and the same
+// policy (each Ready's entries written at once, fsynced lazily, the
+// Setup's at once), and NetSession's start takes up the game
+// savegame.Find finds, beside the lobby.
+//
 // Pieces, bottom up:
 //
 //	translate.go  lockstep Ready (Events + State) → ui events, and ui
 //	              commands (Roll, Choose) → node intents; no IO, no driver
 //	queue.go      a never-blocking event channel, optionally paced
-//	gamelog.go    the durable game log: header, records, fsync
 //	local.go      LocalSession: one person + bot seats, no network at all
 //	net.go        NetSession: commands over p2p (lobby, chat, moves)
 //	netgame.go    NetSession: p2p.RunLobby, then p2p.Session with a Translator
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects
-//	resume.go     NetSession: at start, the game a crash cut short, taken up again
 //
 // netsession must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules

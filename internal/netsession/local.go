@@ -11,6 +11,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+	"aeroplane/savegame"
 	"aeroplane/ui"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -57,7 +58,8 @@ type LocalSession struct {
 	rules  engine.Rules
 	node   *lockstep.Node
 	tr     *Translator
-	log    *gameLog
+	dir    *savegame.Dir // opened at the first game
+	log    *savegame.Log
 	closed bool
 	ticker *time.Ticker
 	done   chan struct{}
@@ -116,6 +118,7 @@ func (s *LocalSession) tickLoop() {
 		case <-s.ticker.C:
 			s.mu.Lock()
 			if !s.closed && s.playing() {
+				s.syncLog()
 				s.node.Tick()
 				s.drain()
 			}
@@ -297,17 +300,22 @@ func (s *LocalSession) start() error {
 	if err != nil {
 		return fmt.Errorf("cannot start the game: %w", err)
 	}
-	lg, err := createGameLog(s.opts.DataDir, node.GameID(), time.Now())
+	if s.dir == nil {
+		if s.dir, err = savegame.Open(s.opts.DataDir); err != nil {
+			return err
+		}
+	}
+	lg, err := s.dir.CreateLocal(node.GameID(), time.Now())
 	if err != nil {
 		return err
 	}
 	s.closeLog()
 	s.node, s.log = node, lg
-	s.tr = NewTranslator(setup, s.self, map[peer.ID]string{s.self: s.name}, lg.path)
+	s.tr = NewTranslator(setup, s.self, map[peer.ID]string{s.self: s.name}, lg.Path())
 	s.table.Started = true
 	s.table.Seats[localSeat].Ready = true
 	s.q.push(*s.table)
-	s.opts.Logger.Info("local game started", "game", node.GameID(), "log", lg.path)
+	s.opts.Logger.Info("local game started", "game", node.GameID(), "log", lg.Path())
 	s.drain()
 	return nil
 }
@@ -318,7 +326,7 @@ func (s *LocalSession) drain() {
 	for s.node.HasReady() {
 		rd := s.node.Ready()
 		if s.log != nil {
-			if err := s.log.append(rd.LogEntries); err != nil {
+			if err := writeEntries(s.log, rd.LogEntries); err != nil {
 				s.opts.Logger.Error("game log", "err", err)
 				s.q.push(ui.Notice{Text: "the game log cannot be saved, the game goes on without it: " + err.Error()})
 				s.closeLog()
@@ -334,9 +342,39 @@ func (s *LocalSession) drain() {
 	}
 }
 
+// writeEntries is p2p's policy for a LAN game's log, though a local game
+// sends nothing: entries are written at once and fsynced lazily (on the
+// next tick, at the end), the Setup record's at once, so a log on disk
+// always names its game.
+func writeEntries(l *savegame.Log, recs []lockstep.Record) error {
+	if err := l.Write(recs); err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if r.Type == lockstep.RecordSetup {
+			return l.Sync()
+		}
+	}
+	return nil
+}
+
+// syncLog is the lazy fsync, once a tick; a failure ends the log as a
+// failed write does.
+func (s *LocalSession) syncLog() {
+	if s.log == nil {
+		return
+	}
+	if err := s.log.Sync(); err != nil {
+		s.opts.Logger.Error("game log", "err", err)
+		s.q.push(ui.Notice{Text: "the game log cannot be saved, the game goes on without it: " + err.Error()})
+		s.closeLog()
+		s.tr.SetLogPath("")
+	}
+}
+
 func (s *LocalSession) closeLog() {
 	if s.log != nil {
-		if err := s.log.close(); err != nil {
+		if err := s.log.Close(); err != nil {
 			s.opts.Logger.Error("game log", "err", err)
 		}
 		s.log = nil

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
@@ -33,7 +34,7 @@ func (s *LocalSession) probe() snapshot {
 	sn.state, sn.stats = s.node.Ready().State, s.node.Stats()
 	sn.canRoll, sn.choices = s.tr.CanRoll(), s.tr.Choices()
 	if s.log != nil {
-		if fi, err := s.log.f.Stat(); err == nil {
+		if fi, err := os.Stat(s.log.Path()); err == nil {
 			sn.logSize = fi.Size()
 		}
 	}
@@ -423,4 +424,51 @@ func TestLocalOpensNoSocket(t *testing.T) {
 	if after := sockets(t); after != before {
 		t.Fatalf("%d sockets before the game, %d at its end (%s)", before, after, over.LogPath)
 	}
+}
+
+// A local game's log has the LAN game's policy (savegame.Log): each
+// Ready's entries are written at once, the Setup's fsynced at once and the
+// rest lazily, on the next tick, not one fsync per Ready as before.
+func TestLocalLogLazyFsync(t *testing.T) {
+	s, err := NewLocal(LocalOptions{Name: "Ann", DataDir: t.TempDir(), Tick: time.Hour, Entropy: rand.NewChaCha8([32]byte{9})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		s.Close()
+		for range s.Events() {
+		}
+	}()
+	if err := s.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		_ = s.Roll() // refused while a bot is to move: fine
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := os.Stat(s.log.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := lockstep.ParseLog(mustRead(t, s.log.Path()))
+	if len(recs) < 3 || s.log.Syncs() != 2 || !s.log.Dirty() {
+		t.Fatalf("%d records (%d bytes) written, %d fsyncs, dirty %v: want more than the Setup and its confirm written, 2 fsyncs (the header, the Setup) and the rest waiting", len(recs), st.Size(), s.log.Syncs(), s.log.Dirty())
+	}
+	s.syncLog() // the tick's
+	if s.log.Syncs() != 3 || s.log.Dirty() {
+		t.Fatalf("after the tick's flush: %d fsyncs, dirty %v", s.log.Syncs(), s.log.Dirty())
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

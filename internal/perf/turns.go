@@ -17,6 +17,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
+	"aeroplane/savegame"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -87,7 +88,7 @@ type labPeer struct {
 	h    host.Host
 	t    *p2p.Transport
 	sess runner
-	log  *p2p.GameLog
+	log  *savegame.Log
 }
 
 // RunTurns plays one game among cfg.Players peers and measures its turns.
@@ -214,7 +215,7 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 			}
 			continue
 		}
-		glog, _, err := p2p.OpenGameLog(path)
+		glog, _, err := savegame.OpenLog(path)
 		if err != nil {
 			return rep, err
 		}
