@@ -99,7 +99,7 @@ func StartDiscovery(h host.Host, ad Advert, cfg DiscoveryConfig) (*Discovery, er
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &Discovery{
-		h: h, cfg: cfg, log: cfg.Logger.With("self", short(h.ID())),
+		h: h, cfg: cfg, log: newRateLimiter().logger(cfg.Logger).With("self", short(h.ID())),
 		zone:    &zone{ips: ips, port: port, instance: h.ID().String()},
 		ctx:     ctx,
 		cancel:  cancel,
