@@ -331,6 +331,11 @@ func (t *Transport) maintain() {
 				delete(t.banned, id)
 			}
 		}
+		for id, at := range t.strikes {
+			if now.Sub(at[len(at)-1]) >= t.cfg.StrikeWindow {
+				delete(t.strikes, id) // all expired: a peer struck once is not kept forever
+			}
+		}
 		t.mu.Unlock()
 		for _, id := range t.h.Network().Peers() {
 			t.maybeOpen(id)
