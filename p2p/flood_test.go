@@ -11,7 +11,6 @@ import (
 	"aeroplane/internal/netlab"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/miekg/dns"
 	ma "github.com/multiformats/go-multiaddr"
@@ -158,6 +157,6 @@ func BenchmarkDiscoveryFlood(b *testing.B) {
 		b.ReportMetric(float64(len(d.Peers())), "listed")
 		b.ReportMetric(float64(len(h.Peerstore().Peers())), "peerstore")
 		d.Close()
-		_ = h.(host.Host).Close()
+		_ = h.Close()
 	}
 }
