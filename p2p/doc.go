@@ -55,16 +55,29 @@
 // ID opens the stream, so two peers dialling each other end up with one; a
 // newer stream from the same peer replaces the old (it restarted). A frame
 // of unknown kind, an application frame from a peer outside SetMembers, or
-// an undecodable chat/lobby message is dropped, logged and counted; 8 such
-// strikes in 10 s disconnect the peer and refuse it for 30 s. A frame too
+// an undecodable chat/lobby message is dropped, logged and counted, and so
+// are a chat line over the rate limit and a peer's lobby joins and leaves
+// past a burst of 8, then 2 a second; 8 such strikes in 10 s disconnect
+// the peer and refuse it for 30 s. A frame too
 // large resets the stream at once (it cannot be resynchronised). Below
 // the streams, more than 20 inbound connection attempts from one IP in
 // 10 s (loopback excepted) get that IP refused for 30 s, named once in the
 // log given as HostConfig.Logger.
 //
+// What a stranger can grow is bounded. Discovery lists at most
+// DiscoveryConfig.MaxStrangers (256) peers never proven by a connection
+// (proven ones are never refused or evicted); when it is full a new
+// stranger takes the place of one not heard for a third of Expire, or is
+// refused, so the peers already listed keep theirs through a flood, and a
+// stranger's advertised addresses leave the peerstore with its entry. The
+// log lines a peer's traffic can cause go through a limiter: 5 of one kind
+// from one peer, then one line counting the rest when the burst ends (and
+// each minute while it goes on), at most 256 (peer, kind) pairs tracked.
+//
 // # Layers, bottom up
 //
 //	identity.go   Ed25519 key on disk (mode 0600; a regular file, never a link or FIFO)
+//	ratelog.go    the limit on log lines a remote peer can cause
 //	host.go       libp2p host with the game's options
 //	gater.go      the host's gater: an IP flooding us with connections is refused a while
 //	frame.go      frame codec
@@ -73,12 +86,14 @@
 //	connect.go    manual connect: multiaddr, or host:port + Noise probe
 //	txt.go        mDNS TXT record encoding and its parser
 //	discovery.go  mDNS advertise + continuous query with expiry
+//	adtable.go    discovery's list: strangers capped, proven peers kept
 //	chat.go       rate- and length-limited chat, ordered per sender
 //	lobbymsg.go   lobby messages and their parser
 //	lobby.go      find or create a game by name, join, start
 //	lobbyseats.go the creator's table: colours, bots, ready, who may start
 //	lobbyctl.go   LobbyControl: the player's changes while the lobby runs
 //	lobbyinfo.go  a lobby's creator names its game to a peer reached by address
+//	lobbychurn.go a peer's lobby joins and leaves, rate-limited, struck past it
 //	session.go    drives a lockstep.Node, writing its log (a savegame.Log) before sending
 //
 // p2p must never: send a packet anywhere but the LAN (no relays, no public

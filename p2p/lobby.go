@@ -157,7 +157,7 @@ func RunLobby(ctx context.Context, t *Transport, d *Discovery, chat *Chat, cfg L
 		defer c.close()
 		ctl = c.cmds
 	}
-	l := &lobby{t: t, d: d, chat: chat, cfg: cfg, self: t.Host().ID(), log: cfg.Logger, ctl: ctl}
+	l := &lobby{t: t, d: d, chat: chat, cfg: cfg, self: t.Host().ID(), log: t.peerLog(cfg.Logger), ctl: ctl}
 	defer serveInfo(t.Host(), &l.info)()
 	return l.run(ctx)
 }
@@ -180,6 +180,7 @@ type lobby struct {
 	roster  []rosterEntry // who is in, host first (the host's word)
 	view    LobbyView
 	pending []Inbound
+	churn   churn // joins and leaves per peer (lobbychurn.go)
 
 	// The table, decided by the host; a member keeps the last roster's.
 	capacity int // host: player seats (taken or open)
@@ -511,6 +512,10 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 	}
 	if m.Lobby != l.cfg.Lobby {
 		return LobbyResult{}, false, nil // another game's traffic
+	}
+	if (m.T == lobbyJoin || m.T == lobbyLeave) && !l.churn.allow(in.From, time.Now()) {
+		l.t.strike(in.From, "lobby joins and leaves too fast")
+		return LobbyResult{}, false, nil
 	}
 	l.learnManualHost(in.From, m)
 	switch m.T {

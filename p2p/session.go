@@ -315,7 +315,7 @@ func (s *Session) stepChecked(c checked) {
 		return
 	}
 	if err := s.n.StepVerified(c.in.From, c.f); err != nil {
-		s.log.Warn("game frame rejected", "peer", short(c.in.From), "err", err)
+		s.t.peerLog(s.log).Warn("game frame rejected", "peer", short(c.in.From), "err", err)
 	}
 }
 
@@ -323,7 +323,7 @@ func (s *Session) step(in Inbound) {
 	switch in.Kind {
 	case KindGame:
 		if err := s.n.Step(in.From, in.Data); err != nil {
-			s.log.Warn("game frame rejected", "peer", short(in.From), "err", err)
+			s.t.peerLog(s.log).Warn("game frame rejected", "peer", short(in.From), "err", err)
 		}
 	case KindChat:
 		if s.cfg.Chat == nil {

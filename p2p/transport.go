@@ -90,7 +90,8 @@ var ErrNotConnected = errors.New("peer not connected")
 type Transport struct {
 	h   host.Host
 	cfg TransportConfig
-	log *slog.Logger
+	log *slog.Logger // limited per peer (rl): a peer's frames cause its lines
+	rl  *rateLimiter
 	// opened, set by tests only (before any connection), runs between a
 	// stream's opening and its adoption.
 	opened func(p peer.ID)
@@ -118,8 +119,9 @@ type Transport struct {
 func NewTransport(h host.Host, cfg TransportConfig) *Transport {
 	cfg.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
+	rl := newRateLimiter()
 	t := &Transport{
-		h: h, cfg: cfg, log: cfg.Logger.With("self", short(h.ID())),
+		h: h, cfg: cfg, log: rl.logger(cfg.Logger).With("self", short(h.ID())), rl: rl,
 		inbox:   make(chan Inbound, 1024),
 		events:  make(chan PeerEvent, 1024),
 		ctx:     ctx,
@@ -140,6 +142,11 @@ func NewTransport(h host.Host, cfg TransportConfig) *Transport {
 	go t.maintain()
 	return t
 }
+
+// peerLog is l with the transport's limit on the lines a remote peer can
+// cause (ratelog.go): every log line a peer's traffic triggers goes
+// through it.
+func (t *Transport) peerLog(l *slog.Logger) *slog.Logger { return t.rl.logger(l) }
 
 // Host is the libp2p host under the transport.
 func (t *Transport) Host() host.Host { return t.h }
@@ -322,6 +329,11 @@ func (t *Transport) maintain() {
 		for id, until := range t.banned {
 			if now.After(until) {
 				delete(t.banned, id)
+			}
+		}
+		for id, at := range t.strikes {
+			if now.Sub(at[len(at)-1]) >= t.cfg.StrikeWindow {
+				delete(t.strikes, id) // all expired: a peer struck once is not kept forever
 			}
 		}
 		t.mu.Unlock()

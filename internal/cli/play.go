@@ -147,7 +147,7 @@ Where things go:
 `)
 	fmt.Fprintf(w, "  saved game logs  %s (--data); check one with `aeroplane verify FILE`,\n", dataDir)
 	fmt.Fprintf(w, "                   watch it again with `aeroplane replay FILE`\n")
-	fmt.Fprintf(w, "  diagnostics      %s (never on the screen)\n", filepath.Join(stateDir, "aeroplane.log"))
+	fmt.Fprintf(w, "  diagnostics      %s (never on the screen; at most 8 MiB, and two older)\n", filepath.Join(stateDir, "aeroplane.log"))
 	fmt.Fprintf(w, "  identity key     %s (--identity)\n", defaultIdentityHint())
 	fmt.Fprintf(w, "\nIn the game, ? lists every key and q or Ctrl-C leaves.\n\nFlags:\n")
 	flags()
@@ -166,7 +166,7 @@ func runTerminal(s playSetup) error {
 	if err := os.MkdirAll(s.stateDir, 0o755); err != nil {
 		return fmt.Errorf("cannot create %s for the logs (set XDG_STATE_HOME to a writable directory): %w", s.stateDir, err)
 	}
-	f, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := openRotating(s.logPath, logMax, logKeep) // a peer cannot fill the disk through it
 	if err != nil {
 		return fmt.Errorf("cannot open the log file (set XDG_STATE_HOME to a writable directory): %w", err)
 	}

@@ -14,11 +14,13 @@
 //
 //	translate.go  lockstep Ready (Events + State) → ui events, and ui
 //	              commands (Roll, Choose) → node intents; no IO, no driver
-//	queue.go      a never-blocking event channel, optionally paced
+//	queue.go      a never-blocking event channel, optionally paced; a
+//	              queued LobbyUpdate gives way to a newer one
 //	local.go      LocalSession: one person + bot seats, no network at all
 //	net.go        NetSession: commands over p2p (lobby, chat, moves)
 //	netgame.go    NetSession: p2p.RunLobby, then p2p.Session with a Translator
-//	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects
+//	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
+//	              one per 200 ms at most; advertised names last as the adverts
 //
 // netsession must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules

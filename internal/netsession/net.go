@@ -134,6 +134,11 @@ type NetSession struct {
 	hostView *p2p.LobbyView
 	// peerGames are the games of peers reached by address, as they said.
 	peerGames map[peer.ID]p2p.LobbyInfo
+	// heard are the names the adverts and peers reached by address say
+	// now, replaced on every lobby view, so a stranger's flood of names
+	// lasts as long as discovery lists it; names keeps only the players
+	// met in a lobby or a game, and self (see nameOf).
+	heard map[peer.ID]string
 }
 
 // NewNet starts the host, the transport and discovery, and emits the lobby.
@@ -167,7 +172,7 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 		return nil, err
 	}
 	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), dir: dir, name: p2p.CleanName(opts.Name),
-		names: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour}
+		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour}
 	s.names[s.self] = s.name
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)
@@ -585,7 +590,7 @@ func (s *NetSession) Chat(text string) error {
 
 func (s *NetSession) onChat(l p2p.ChatLine) {
 	s.mu.Lock()
-	name := s.names[l.From]
+	name := s.nameOf(l.From)
 	colour := engine.NoColour
 	if s.tr != nil {
 		colour = s.tr.ColourOf(l.From)
