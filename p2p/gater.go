@@ -37,9 +37,9 @@ const (
 	floodTracked = 256
 )
 
-// floodGater is the host's connmgr.ConnectionGater. Only accepts are
-// judged: dials are ours, and peer-level misbehaviour is the transport's
-// business (strikes).
+// floodGater is the host's connmgr.ConnectionGater. Accepts are judged
+// by their IP's rate, dials by their address (lanaddr.go); peer-level
+// misbehaviour is the transport's business (strikes).
 //
 // Loopback is never counted. InterceptAccept runs before the handshake, so
 // the only name a connection has is its address, and every peer on this
@@ -50,6 +50,10 @@ const (
 type floodGater struct {
 	log *slog.Logger
 	now func() time.Time
+	// pol judges every address the swarm is about to dial (nil: all
+	// allowed), the second line of defence behind the checks where
+	// addresses enter, and the only one for identify's.
+	pol *addrPolicy
 
 	limit  int
 	window time.Duration
@@ -139,7 +143,13 @@ func (g *floodGater) InterceptAccept(c network.ConnMultiaddrs) bool {
 }
 
 func (g *floodGater) InterceptPeerDial(peer.ID) bool               { return true }
-func (g *floodGater) InterceptAddrDial(peer.ID, ma.Multiaddr) bool { return true }
+func (g *floodGater) InterceptAddrDial(id peer.ID, a ma.Multiaddr) bool {
+	if g.pol == nil || g.pol.allowed(id, a) {
+		return true
+	}
+	g.pol.refused(id, []ma.Multiaddr{a}, "dial")
+	return false
+}
 func (g *floodGater) InterceptSecured(network.Direction, peer.ID, network.ConnMultiaddrs) bool {
 	return true
 }

@@ -41,7 +41,9 @@ type HostConfig struct {
 // NewHost builds a libp2p host for a LAN game: TCP and QUIC on the given
 // addresses, Noise, yamux; relay, NAT port mapping, AutoNAT, hole punching
 // and metrics off; resource limits sized for a handful of players; an IP
-// flooding us with connection attempts is refused for a while (gater.go).
+// flooding us with connection attempts is refused for a while (gater.go);
+// an address a peer gave is dialled only if it is a LAN IP (lanaddr.go),
+// and no name is ever resolved.
 func NewHost(cfg HostConfig) (host.Host, error) {
 	if cfg.Identity == nil {
 		return nil, errors.New("p2p: NewHost needs an identity (see LoadOrCreateIdentity)")
@@ -80,6 +82,10 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: connection manager: %w", err)
 	}
+	log := cfg.Logger.With("self", short(self))
+	pol := newAddrPolicy(log)
+	gater := newFloodGater(log, time.Now)
+	gater.pol = pol
 	h, err := libp2p.New(
 		libp2p.Identity(cfg.Identity),
 		libp2p.ListenAddrs(listen...),
@@ -92,7 +98,9 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 		libp2p.DisableIdentifyAddressDiscovery(),
 		libp2p.ResourceManager(rm),
 		libp2p.ConnectionManager(cm),
-		libp2p.ConnectionGater(newFloodGater(cfg.Logger.With("self", short(self)), time.Now)),
+		libp2p.ConnectionGater(gater),
+		// No name a peer gave is ever looked up (lanaddr.go).
+		libp2p.MultiaddrResolver(refusingResolver{pol}),
 		libp2p.Ping(true),
 		libp2p.UserAgent("aeroplane/"+ProtocolVersion),
 		libp2p.WithDialTimeout(5*time.Second),
@@ -102,7 +110,8 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 		cm.Close()
 		return nil, fmt.Errorf("p2p: starting the network host on %v: %w (check that the addresses belong to this machine, or pass other ones)", ips, err)
 	}
-	return h, nil
+	pol.setNetwork(h.Network())
+	return &gameHost{Host: h, pol: pol}, nil
 }
 
 func listenAddrs(ip net.IP, port int) []string {

@@ -189,7 +189,17 @@ func (t *Transport) Connected(p peer.ID) bool {
 	return t.links[p] != nil
 }
 
-// Connect dials info and waits until the stream to it is up.
+// ConnectByHand is Connect for an address the user typed (ResolveAddr's
+// answer): the user vouches for it, so it is dialled even outside the
+// LAN ranges a peer-given address must be in (lanaddr.go), now and in
+// the re-dials.
+func (t *Transport) ConnectByHand(ctx context.Context, info peer.AddrInfo) error {
+	policyOf(t.h).vouch(info)
+	return t.Connect(ctx, info)
+}
+
+// Connect dials info and waits until the stream to it is up. Addresses
+// outside the LAN ranges are not dialled (lanaddr.go).
 func (t *Transport) Connect(ctx context.Context, info peer.AddrInfo) error {
 	if info.ID == t.h.ID() {
 		return errors.New("p2p: that address is this peer itself")

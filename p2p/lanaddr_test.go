@@ -1,0 +1,185 @@
+package p2p
+
+import (
+	"context"
+	"crypto/rand"
+	"log/slog"
+	"net/netip"
+	"testing"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+func TestLanDialable(t *testing.T) {
+	const id = "/p2p/12D3KooWGRUVh6PQnUVfkfTq4Gn9WFEsLJ5AW1ES6wX9VAmpfHWz"
+	tests := []struct {
+		addr string
+		want bool
+	}{
+		// Every LAN range, both ends where it matters.
+		{"/ip4/127.0.0.1/tcp/4001", true},
+		{"/ip4/127.255.255.254/tcp/4001", true},
+		{"/ip4/10.0.0.1/tcp/4001", true},
+		{"/ip4/10.255.255.255/udp/4001/quic-v1", true},
+		{"/ip4/172.16.0.1/tcp/1", true},
+		{"/ip4/172.31.255.255/tcp/1", true},
+		{"/ip4/172.15.255.255/tcp/1", false},
+		{"/ip4/172.32.0.0/tcp/1", false},
+		{"/ip4/192.168.0.1/tcp/1", true},
+		{"/ip4/192.169.0.1/tcp/1", false},
+		{"/ip4/169.254.1.1/tcp/1", true},
+		{"/ip6/::1/tcp/4001", true},
+		{"/ip6/fc00::1/tcp/4001", true},
+		{"/ip6/fd12:3456::1/udp/4001/quic-v1", true},
+		{"/ip6/fe80::1/tcp/4001", true},
+		{"/ip6/febf::1/tcp/4001", true},
+		{"/ip6/fec0::1/tcp/4001", false},
+		{"/ip6/::ffff:10.0.0.1/tcp/4001", true},
+		{"/ip6/::ffff:8.8.8.8/tcp/4001", false},
+		// The internet, and addresses that are nobody's.
+		{"/ip4/8.8.8.8/tcp/443", false},
+		{"/ip4/8.8.8.8/udp/443/quic-v1", false},
+		{"/ip4/100.64.0.1/tcp/443", false},
+		{"/ip4/0.0.0.0/tcp/443", false},
+		{"/ip4/255.255.255.255/tcp/443", false},
+		{"/ip4/224.0.0.251/udp/5353/quic-v1", false},
+		{"/ip6/2001:4860:4860::8888/tcp/443", false},
+		{"/ip6/::/tcp/443", false},
+		// Names are never dialled, whatever they would resolve to.
+		{"/dns/localhost/tcp/4001", false},
+		{"/dns4/leak.example.com/tcp/443", false},
+		{"/dns6/leak.example.com/tcp/443", false},
+		{"/dnsaddr/leak.example.com", false},
+		{"/dnsaddr/leak.example.com" + id, false},
+		// Only TCP and QUIC v1, with at most a peer ID after them.
+		{"/ip4/10.0.0.1/tcp/4001" + id, true},
+		{"/ip4/10.0.0.1/udp/4001/quic-v1" + id, true},
+		{"/ip4/10.0.0.1/udp/4001", false},
+		{"/ip4/10.0.0.1/udp/4001/quic", false},
+		{"/ip4/10.0.0.1/udp/4001/quic-v1/webtransport", false},
+		{"/ip4/10.0.0.1/tcp/4001/ws", false},
+		{"/ip4/10.0.0.1/tcp/4001/tls/ws", false},
+		{"/ip4/10.0.0.1/tcp/4001" + id + "/p2p-circuit" + id, false},
+		{"/ip4/10.0.0.1/tcp/4001/tcp/4002", false},
+		{"/ip4/10.0.0.1", false},
+		{"/ip6zone/eth0/ip6/fe80::1/tcp/4001", false},
+		{"/unix/tmp/sock", false},
+		{id, false},
+	}
+	for _, tc := range tests {
+		a, err := ma.NewMultiaddr(tc.addr)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.addr, err)
+		}
+		if got := lanDialable(a); got != tc.want {
+			t.Errorf("lanDialable(%s) = %v, want %v", tc.addr, got, tc.want)
+		}
+	}
+	if lanDialable(nil) || lanDialable(ma.Multiaddr{}) {
+		t.Error("the empty address is dialable")
+	}
+}
+
+// lanDialable never panics, and what it accepts is a LAN IP with TCP or
+// QUIC on it, whatever bytes the multiaddr came from.
+func FuzzLanDialable(f *testing.F) {
+	for _, s := range []string{"/ip4/10.0.0.1/tcp/1", "/ip4/8.8.8.8/udp/443/quic-v1", "/dns4/a.example/tcp/1",
+		"/ip6/fe80::1/tcp/1/p2p/12D3KooWGRUVh6PQnUVfkfTq4Gn9WFEsLJ5AW1ES6wX9VAmpfHWz"} {
+		f.Add(ma.StringCast(s).Bytes())
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a, err := ma.NewMultiaddrBytes(b)
+		if err != nil {
+			return
+		}
+		if !lanDialable(a) {
+			return
+		}
+		ip, ok := netip.AddrFromSlice(a[0].RawValue())
+		if !ok || !lanIP(ip) {
+			t.Fatalf("accepted %s, not a LAN IP", a)
+		}
+		if _, err := a.ValueForProtocol(ma.P_TCP); err != nil {
+			if _, err := a.ValueForProtocol(ma.P_QUIC_V1); err != nil {
+				t.Fatalf("accepted %s, neither TCP nor QUIC v1", a)
+			}
+		}
+	})
+}
+
+func randomID(t testing.TB) peer.ID {
+	t.Helper()
+	k, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := peer.IDFromPrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A peer's public addresses are dropped and counted, and named in the log
+// once per peer however often it repeats them; what the user typed for a
+// peer is dialled, for that peer only.
+func TestAddrPolicyFilter(t *testing.T) {
+	var logged []string
+	p := newAddrPolicy(slog.New(recordHandler{&logged}))
+	stranger, other, typed := randomID(t), randomID(t), randomID(t)
+	lan, pub := ma.StringCast("/ip4/192.168.1.5/tcp/4001"), ma.StringCast("/ip4/8.8.8.8/tcp/443")
+	name := ma.StringCast("/dns4/leak.example.com/tcp/443")
+	for range 100 {
+		got := p.filter(stranger, []ma.Multiaddr{pub, lan, name}, "test")
+		if len(got) != 1 || !got[0].Equal(lan) {
+			t.Fatalf("filter kept %v, want only %s", got, lan)
+		}
+	}
+	if n := p.dropped.Load(); n != 200 {
+		t.Errorf("dropped %d, want 200", n)
+	}
+	if len(logged) != 1 {
+		t.Errorf("%d log lines for one peer's 200 bad addresses, want 1", len(logged))
+	}
+	p.filter(other, []ma.Multiaddr{pub}, "test")
+	if len(logged) != 2 {
+		t.Errorf("a second peer's bad address: %d log lines, want 2", len(logged))
+	}
+	p.vouch(peer.AddrInfo{ID: typed, Addrs: []ma.Multiaddr{pub.Encapsulate(ma.StringCast("/p2p/" + typed.String()))}})
+	if !p.allowed(typed, pub) {
+		t.Error("an address the user typed is refused")
+	}
+	if p.allowed(stranger, pub) {
+		t.Error("an address vouched for one peer is allowed for another")
+	}
+	for range 2 * maxVouched {
+		p.vouch(peer.AddrInfo{ID: randomID(t), Addrs: []ma.Multiaddr{pub}})
+	}
+	if len(p.vouched) != maxVouched {
+		t.Errorf("%d vouches kept, want at most %d", len(p.vouched), maxVouched)
+	}
+	for range 2 * maxWarned {
+		p.filter(randomID(t), []ma.Multiaddr{pub}, "test")
+	}
+	if len(p.warned) > maxWarned || len(logged) > maxWarned {
+		t.Errorf("%d peers remembered, %d lines logged: want at most %d", len(p.warned), len(logged), maxWarned)
+	}
+}
+
+// The host's resolver answers no name, and says so.
+func TestRefusingResolver(t *testing.T) {
+	p := newAddrPolicy(slog.New(slog.DiscardHandler))
+	r := refusingResolver{p}
+	ctx := context.Background()
+	if as, err := r.ResolveDNSAddr(ctx, "", ma.StringCast("/dnsaddr/leak.example.com"), 32, 32); err == nil || len(as) != 0 {
+		t.Errorf("ResolveDNSAddr = %v, %v", as, err)
+	}
+	if as, err := r.ResolveDNSComponent(ctx, ma.StringCast("/dns4/localhost/tcp/1"), 32); err == nil || len(as) != 0 {
+		t.Errorf("ResolveDNSComponent = %v, %v", as, err)
+	}
+	if n := p.resolves.Load(); n != 2 {
+		t.Errorf("%d refusals counted, want 2", n)
+	}
+}
