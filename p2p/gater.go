@@ -142,7 +142,7 @@ func (g *floodGater) InterceptAccept(c network.ConnMultiaddrs) bool {
 	return g.allow(a)
 }
 
-func (g *floodGater) InterceptPeerDial(peer.ID) bool               { return true }
+func (g *floodGater) InterceptPeerDial(peer.ID) bool { return true }
 func (g *floodGater) InterceptAddrDial(id peer.ID, a ma.Multiaddr) bool {
 	if g.pol == nil || g.pol.allowed(id, a) {
 		return true
