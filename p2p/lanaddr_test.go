@@ -6,8 +6,10 @@ import (
 	"log/slog"
 	"net/netip"
 	"testing"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 )
@@ -181,5 +183,62 @@ func TestRefusingResolver(t *testing.T) {
 	}
 	if n := p.resolves.Load(); n != 2 {
 		t.Errorf("%d refusals counted, want 2", n)
+	}
+}
+
+// fakeNet has live connections to some peers, from given addresses.
+type fakeNet struct {
+	network.Network
+	conns map[peer.ID][]ma.Multiaddr
+}
+
+type fakeConn struct {
+	network.Conn
+	remote ma.Multiaddr
+}
+
+func (c fakeConn) RemoteMultiaddr() ma.Multiaddr { return c.remote }
+
+func (n fakeNet) ConnsToPeer(p peer.ID) []network.Conn {
+	var cs []network.Conn
+	for _, a := range n.conns[p] {
+		cs = append(cs, fakeConn{remote: a})
+	}
+	return cs
+}
+
+// The gater refuses every dial a peer-given address would make outside
+// the LAN (identify's addresses meet nothing else), except back to the
+// exact address a live connection from that peer comes from.
+func TestGaterInterceptAddrDial(t *testing.T) {
+	var logged []string
+	g := newFloodGater(slog.New(slog.DiscardHandler), time.Now)
+	g.pol = newAddrPolicy(slog.New(recordHandler{&logged}))
+	a, b := randomID(t), randomID(t)
+	from := ma.StringCast("/ip4/203.0.113.7/udp/4001/quic-v1")
+	g.pol.setNetwork(fakeNet{conns: map[peer.ID][]ma.Multiaddr{a: {from}}})
+	tests := []struct {
+		id   peer.ID
+		addr string
+		want bool
+	}{
+		{a, "/ip4/192.168.1.2/tcp/4001", true},
+		{a, "/ip4/203.0.113.7/udp/4001/quic-v1", true},
+		{a, "/ip4/203.0.113.7/udp/4002/quic-v1", false},
+		{a, "/ip4/203.0.113.7/tcp/4001", false},
+		{b, "/ip4/203.0.113.7/udp/4001/quic-v1", false},
+		{b, "/ip4/8.8.8.8/tcp/443", false},
+		{b, "/dns4/leak.example.com/tcp/443", false},
+	}
+	for _, tc := range tests {
+		if got := g.InterceptAddrDial(tc.id, ma.StringCast(tc.addr)); got != tc.want {
+			t.Errorf("InterceptAddrDial(%s, %s) = %v, want %v", short(tc.id), tc.addr, got, tc.want)
+		}
+	}
+	if n := g.pol.dropped.Load(); n != 5 {
+		t.Errorf("%d refused dials counted, want 5", n)
+	}
+	if len(logged) != 2 {
+		t.Errorf("%d log lines for two peers' refused dials, want 2", len(logged))
 	}
 }
