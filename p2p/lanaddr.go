@@ -9,7 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
@@ -222,27 +221,6 @@ func (p *addrPolicy) refused(id peer.ID, bad []ma.Multiaddr, where string) {
 // decoders already refused messages that have any) and filters them.
 func (p *addrPolicy) parse(id peer.ID, as []string, where string) []ma.Multiaddr {
 	return p.filter(id, parseAddrs(as), where)
-}
-
-// gameHost is the host NewHost returns: libp2p's, with the game's address
-// policy beside it, so the lobby, discovery and transport that are handed
-// the host judge addresses as its gater does.
-type gameHost struct {
-	host.Host
-	pol *addrPolicy
-}
-
-// fallbackPolicy judges addresses for a host NewHost did not build: the
-// same ranges, the live connections, nothing vouched, one shared log
-// budget.
-var fallbackPolicy = newAddrPolicy(slog.New(slog.DiscardHandler))
-
-// policyOf returns h's address policy.
-func policyOf(h host.Host) *addrPolicy {
-	if g, ok := h.(*gameHost); ok {
-		return g.pol
-	}
-	return fallbackPolicy
 }
 
 // errNoLookups is what the host's resolver answers every name with.
