@@ -173,3 +173,29 @@ func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
 		}
 	}
 }
+
+// Loopback is not exempt from the per-address limit: connections from
+// 127.0.0.1 beyond loopbackConns are refused, though the host has room
+// for more from other addresses. (libp2p's default let all 64 in.)
+func TestLoopbackConnectionsAreCounted(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
+	defer cancel()
+	h := newTestHost(t)
+	held := 0
+	for range loopbackConns + 8 {
+		c, err := strangerConn(ctx, net.IPv4(127, 0, 0, 1), h)
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { c.Close() })
+		held++
+	}
+	// The resource manager refuses before the handshake, so a refused
+	// connection fails in strangerConn.
+	if n := inboundConns(t, h); n != loopbackConns || held != loopbackConns {
+		t.Errorf("opened %d connections from loopback, the host holds %d: want %d", held, n, loopbackConns)
+	}
+}
