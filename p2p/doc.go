@@ -76,8 +76,15 @@
 // strikes in 10 s disconnect the peer and refuse it for 30 s. A frame too
 // large resets the stream at once (it cannot be resynchronised). Below
 // the streams, more than 20 inbound connection attempts from one IP in
-// 10 s (loopback excepted) get that IP refused for 30 s, named once in the
-// log given as HostConfig.Logger.
+// 10 s get that IP refused for 30 s, named once in the log given as
+// HostConfig.Logger. The host holds at most 64 inbound connections (32
+// of them in their handshake), 8 per IP; loopback, which every peer on
+// one machine shares, is counted too, against limits sized for a table of
+// such peers (32 connections, 160 attempts in 10 s). The players of the
+// game (SetMembers) have room of their own as large again, which a
+// connection gets only from a member's IP and keeps only if Noise proves
+// it is that member: strangers holding every other slot cannot keep the
+// table apart.
 //
 // # Layers, bottom up
 //
@@ -85,6 +92,7 @@
 //	host.go       libp2p host with the game's options
 //	gater.go      the host's gater: an IP flooding us with connections is refused a while
 //	lanaddr.go    which peer-given addresses are dialled; the resolver that refuses names
+//	reserve.go    the players' connection room that strangers cannot take
 //	frame.go      frame codec
 //	transport.go  one stream per peer, heartbeat, deadlines, strikes
 //	redial.go     re-dial away members past libp2p's backoff
