@@ -158,8 +158,8 @@ func (n *internet) waitCanary(t *testing.T, what string) {
 }
 
 // A stranger on the LAN hands a player addresses on the internet, names
-// and dnsaddrs, in a lobby join (which the host relays to its table) and
-// in an mDNS advert. No player sends a packet to any of them or looks up
+// and dnsaddrs, in a lobby join (which the host relays to its table), in
+// an mDNS advert and in a lobby redirect. No player sends a packet to any of them or looks up
 // any name, while the private address among them is still dialled.
 func TestStrangerCannotMakePlayersDialOut(t *testing.T) {
 	if !netlab.Enter(t) {
@@ -242,6 +242,33 @@ func TestStrangerCannotMakePlayersDialOut(t *testing.T) {
 	inet.waitCanary(t, "mDNS advert")
 	if inet.leaks() != 0 {
 		t.Errorf("after a forged mDNS advert: %d TCP connections and %d QUIC packets to 8.8.8.8, %d DNS queries",
+			inet.web.Load(), inet.quic.Load(), inet.dns.Load())
+	}
+
+	// A redirect: the stranger, dialled by hand by a player looking for a
+	// lobby, answers that the lobby's host is a peer that is nowhere, at
+	// the same addresses; the player dials it to join.
+	inet.reset()
+	seeker := newTestTransport(t, fastConfig(t))
+	wg.Go(func() {
+		_, _ = RunLobby(lctx, seeker, nil, nil, LobbyConfig{Player: "S", Lobby: "leak2", FindFor: time.Hour, Logger: testLogger(t),
+			Connect: []peer.AddrInfo{{ID: stranger.Host().ID(), Addrs: stranger.Host().Addrs()}}})
+	})
+	for !stranger.Connected(seeker.Host().ID()) {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the seeker never dialled the stranger")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	redirect := lobbyMsg{T: lobbyRedirect, Lobby: "leak2",
+		Players: []rosterEntry{{ID: randomID(t).String(), Name: "ghost", Addrs: addrStrings(bad)}}}
+	if err := stranger.Send(seeker.Host().ID(), KindLobby, encodeLobbyMsg(redirect)); err != nil {
+		t.Fatal(err)
+	}
+	inet.waitCanary(t, "lobby redirect")
+	if inet.leaks() != 0 {
+		t.Errorf("after a stranger's redirect: %d TCP connections and %d QUIC packets to 8.8.8.8, %d DNS queries",
 			inet.web.Load(), inet.quic.Load(), inet.dns.Load())
 	}
 }
