@@ -24,7 +24,10 @@ import (
 //
 // The per-address limits come before the allowlist: a member is counted
 // against its own IP only, which strangers on other addresses cannot
-// fill.
+// fill. The room is for connections only: libp2p counts every stream,
+// and the 256 KiB yamux reserves for each, in the shared transient and
+// system scopes whatever the connection's, so strangers that open many
+// streams can still starve the players' streams (not solved here).
 
 // allowlistOf returns h's resource manager's allowlist, or nil if it has
 // none.
