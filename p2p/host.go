@@ -35,8 +35,8 @@ type HostConfig struct {
 	ListenIPs []net.IP
 	// Port for both TCP and QUIC; 0 picks a free one.
 	Port int
-	// Logger receives the host's own events (a connection flood refused);
-	// nil discards them.
+	// Logger receives the host's own events (a connection flood refused,
+	// addresses a peer gave that are not dialled); nil discards them.
 	Logger *slog.Logger
 }
 
@@ -250,8 +250,8 @@ type gameHost struct {
 }
 
 // fallbackPolicy judges addresses for a host NewHost did not build: the
-// same ranges, the live connections, nothing vouched, one shared log
-// budget.
+// same ranges, but no live connections known, nothing vouched, one shared
+// log budget.
 var fallbackPolicy = newAddrPolicy(slog.New(slog.DiscardHandler))
 
 // policyOf returns h's address policy.

@@ -14,7 +14,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 )
 
-// Which addresses a peer gave us we dial.
+// Which of the addresses peers give us are dialled.
 //
 // Every address list a peer can hand us (a lobby join, the roster and
 // start a host sends, a redirect, an mDNS advert's a= fields, identify)
@@ -28,8 +28,8 @@ import (
 //     link-local (169.254/16, fe80::/10) space, with /tcp/PORT or
 //     /udp/PORT/quic-v1 on top (and nothing else but a trailing /p2p/ID);
 //   - or the exact remote address of a live connection from that peer
-//     (Noise proved who is there; dialling it back sends nothing new
-//     anywhere);
+//     (Noise proved who is there; dialling it back reaches only where
+//     that peer already is);
 //   - or an address the user typed for that peer (ConnectByHand): the
 //     user vouches for it.
 //
