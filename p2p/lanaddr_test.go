@@ -242,3 +242,15 @@ func TestGaterInterceptAddrDial(t *testing.T) {
 		t.Errorf("%d log lines for two peers' refused dials, want 2", len(logged))
 	}
 }
+
+// The check runs for every address of every dial and advert.
+func BenchmarkAddrPolicyFilter(b *testing.B) {
+	p := newAddrPolicy(slog.New(slog.DiscardHandler))
+	id := randomID(b)
+	as := []ma.Multiaddr{ma.StringCast("/ip4/192.168.1.5/tcp/4001"), ma.StringCast("/ip4/192.168.1.5/udp/4001/quic-v1"),
+		ma.StringCast("/ip4/8.8.8.8/tcp/443"), ma.StringCast("/dns4/leak.example.com/tcp/443")}
+	b.ReportAllocs()
+	for b.Loop() {
+		p.filter(id, as, "bench")
+	}
+}
