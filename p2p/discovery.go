@@ -216,7 +216,9 @@ func (d *Discovery) saw(e *mdns.ServiceEntry) {
 	if !room {
 		return // a flood: the listed peers keep their places
 	}
-	ad.Addrs = advertisable(ad.Addrs)
+	// Anyone on the LAN can answer in any peer's name: only addresses we
+	// would dial on a peer's word are kept (lanaddr.go).
+	ad.Addrs = policyOf(d.h).filter(ad.ID, advertisable(ad.Addrs), "mDNS advert")
 	if from := d.contradicts(ad); from != nil {
 		d.mu.Lock()
 		warn := time.Since(d.warned[ad.ID]) > spoofWarnEvery

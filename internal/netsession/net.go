@@ -488,7 +488,7 @@ func (s *NetSession) connect(addr string) {
 		defer cancel()
 		info, err := p2p.ResolveAddr(ctx, s.opts.Key, addr)
 		if err == nil {
-			err = s.t.Connect(ctx, info)
+			err = s.t.ConnectByHand(ctx, info) // the user typed it
 		}
 		if err != nil {
 			s.log.Warn("manual connect failed", "addr", addr, "err", err)
