@@ -19,6 +19,9 @@ type binding struct {
 	do    func(u *UI, ev *tcell.EventKey)
 	// more keeps the key off the crowded bottom line (help lists it)
 	more bool
+	// spare puts the key on the bottom line only where it fits on the
+	// lines the other keys take
+	spare bool
 }
 
 func (b *binding) matches(ev *tcell.EventKey) bool {
@@ -347,9 +350,9 @@ func (u *UI) HandleKey(ev *tcell.EventKey) {
 	}
 }
 
-// activeKeys is the bottom line: the keys that do something now.
-func (u *UI) activeKeys() []string {
-	var out []string
+// activeKeys is the bottom line: the keys that do something now, and
+// those of them to show only where there is room.
+func (u *UI) activeKeys() (out, spare []string) {
 	seen := map[string]bool{}
 	for i := range keyTable {
 		b := &keyTable[i]
@@ -366,8 +369,12 @@ func (u *UI) activeKeys() []string {
 		s := "[::b]" + label + "[::-] " + u.t(b.help)
 		if !seen[s] {
 			seen[s] = true
-			out = append(out, s)
+			if b.spare {
+				spare = append(spare, s)
+			} else {
+				out = append(out, s)
+			}
 		}
 	}
-	return out
+	return out, spare
 }

@@ -33,6 +33,9 @@ func TestScreensGolden(t *testing.T) {
 			u.HandleKey(ch('i'))
 			return u
 		}},
+		{"help-zh", func() *UI { u, _ := choosingUI(t); langUI(u, "zh"); u.HandleKey(ch('?')); return u }},
+		{"help-hi", func() *UI { u, _ := choosingUI(t); langUI(u, "hi"); u.HandleKey(ch('?')); return u }},
+		{"help-el", func() *UI { u, _ := choosingUI(t); langUI(u, "el"); u.HandleKey(ch('?')); return u }},
 		{"chat-typing", func() *UI {
 			u, _ := choosingUI(t)
 			u.HandleKey(ch('t'))

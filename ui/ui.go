@@ -82,6 +82,7 @@ type UI struct {
 	editor  []rune
 	overlay overlay
 	scroll  int // first line of the overlay shown
+	keyRows int // rows the key lines took in the last draw
 
 	layout layout // where things were last drawn, for the mouse
 

@@ -27,17 +27,28 @@ func (u *UI) Draw(scr tcell.Screen, w, h int) {
 		}
 	}
 	u.layout = layout{}
-	body := h - 1
-	switch u.mode {
-	case modeLobby:
+	keys := u.statusLines(w)
+	if len(keys) > max(h-1, 0) {
+		keys = keys[:max(h-1, 0)]
+	}
+	u.keyRows = len(keys)
+	body := h - len(keys)
+	switch {
+	case u.mode == modeLobby:
 		u.drawLobby(scr, w, body)
-	case modeTable:
+	case u.mode == modeTable:
 		u.drawTable(scr, w, body)
+	case tooSmall(w, h):
+		u.drawTooSmall(scr, w, body)
 	default:
 		u.drawGame(scr, w, body)
 	}
-	u.drawOverlay(scr, w, h)
-	u.drawStatus(scr, w, h-1)
+	if u.mode != modeGame || !tooSmall(w, h) {
+		u.drawOverlay(scr, w, body+1)
+	}
+	for i, l := range keys {
+		printLine(scr, 0, body+i, w, l)
+	}
 }
 
 func printLine(scr tcell.Screen, x, y, w int, text string) {
@@ -70,21 +81,29 @@ func panel(scr tcell.Screen, x, y, w, h int, title string, lines []string, fromE
 	}
 }
 
-func (u *UI) drawStatus(scr tcell.Screen, w, y int) {
+// statusLines are the bottom lines: what is being typed, then the keys
+// that do something now, wrapped onto at most maxKeyLines lines of w.
+func (u *UI) statusLines(w int) []string {
 	var parts []string
 	if u.input != inputNone {
 		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr"}[u.input]
 		parts = append(parts, "[::r]"+u.t(prompt)+" "+escapeTags(string(u.editor))+"_[::-]")
 	}
-	parts = append(parts, u.activeKeys()...)
-	printLine(scr, 0, y, w, strings.Join(parts, "  "))
+	keys, spare := u.activeKeys()
+	lines := packLines(append(parts, keys...), spare, w)
+	if len(lines) > maxKeyLines {
+		lines = lines[:maxKeyLines]
+	}
+	return lines
 }
 
-func (u *UI) noticeLine() string {
+// noticeLines is the notice wrapped to w cells, each line in the notice's
+// colour, later lines indented under the text.
+func (u *UI) noticeLines(w int) []string {
 	if u.notice == "" {
-		return ""
+		return nil
 	}
-	return "[yellow::b]! " + u.notice + "[-::-]"
+	return wrapTagged("! "+u.notice, "[yellow::b]", w, 2)
 }
 
 func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
@@ -124,7 +143,8 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	}
 	add("", "[::u]"+u.t("lobby.rules")+"[::-]")
 	add(u.optionLines(u.rules, lobbyRuleKeys)...)
-	add("", u.t("lobby.hint"), u.noticeLine())
+	add("", u.t("lobby.hint"))
+	add(u.noticeLines(w - 2)...)
 	panel(scr, 1, 0, w-2, h, "", lines, false)
 }
 
@@ -239,7 +259,8 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	if t.Host {
 		hint = "table.hint"
 	}
-	lines = append(lines, "", u.t(hint), u.noticeLine())
+	lines = append(lines, "", u.t(hint))
+	lines = append(lines, u.noticeLines(w-2)...)
 	top := 1
 	for _, l := range lines {
 		top += max(len(tview.WordWrap(l, w-2)), 1)
@@ -258,7 +279,7 @@ func (u *UI) drawChat(scr tcell.Screen, x, y, w, h int) {
 
 func (u *UI) drawGame(scr tcell.Screen, w, h int) {
 	bl := boardLayout{cw: 4, ch: 1}
-	compact := isCompact(w, h+1)
+	compact := isCompact(w, h+u.keyRows)
 	if !compact {
 		bl = boardLayout{cw: 5, ch: 2}
 	}
@@ -268,32 +289,40 @@ func (u *UI) drawGame(scr tcell.Screen, w, h int) {
 	rx := bl.width() + 1
 	rw := w - rx
 	y := 0
-	players := u.playerLines(rw)
+	// The players and the turn take the rows their wrapped lines need, so
+	// that no move is cut; the chat has the rest.
+	players := wrapAll(u.playerLines(rw), rw)
 	panel(scr, rx, y, rw, len(players)+1, u.t("panel.players"), players, false)
 	y += len(players) + 1
-	turn := u.turnLines()
+	turn := wrapAll(u.turnLines(), rw)
 	th := 6
 	if !compact {
 		th = 8
 	}
+	th = max(th, len(turn)+1)
 	panel(scr, rx, y, rw, th, u.t("panel.turn"), turn, false)
 	y += th
 	if !compact {
-		opts := u.optionLines(u.playing, "")
+		opts := wrapAll(u.optionLines(u.playing, ""), rw)
 		panel(scr, rx, y, rw, len(opts)+1, u.t("panel.rules"), opts, false)
 		y += len(opts) + 1
-		st := u.statsLines()
+		st := wrapAll(u.statsLines(), rw)
 		panel(scr, rx, y, rw, len(st)+1, u.t("panel.dice"), st, false)
 		y += len(st) + 1
 	}
 	u.drawChat(scr, rx, y, rw, h-y)
 	by := bl.height()
-	under := u.noticeLine()
-	if under == "" && compact {
-		under = "[::d]" + strings.ReplaceAll(u.playing.String(), ",", " ") + "[::-]"
+	var under []string
+	if u.notice != "" {
+		under = u.noticeLines(bl.width())
+	} else if compact {
+		under = []string{"[::d]" + strings.ReplaceAll(u.playing.String(), ",", " ") + "[::-]"}
 	}
-	printLine(scr, 0, by, bl.width(), under)
-	panel(scr, 0, by+1, bl.width(), h-by-1, u.t("panel.log"), u.events, true)
+	for i, l := range under {
+		printLine(scr, 0, by+i, bl.width(), l)
+	}
+	by += max(len(under), 1)
+	panel(scr, 0, by, bl.width(), h-by, u.t("panel.log"), u.events, true)
 }
 
 func (u *UI) playerLines(w int) []string {
@@ -445,7 +474,8 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 			if u.over.LogPath != "" {
 				lines = append(lines, u.t("end.log", clean(u.over.LogPath, 300)))
 			}
-			lines = append(lines, strings.Join(u.activeKeys(), "  "))
+			keys, _ := u.activeKeys()
+			lines = append(lines, packLines(keys, nil, min(w-2, 76)-4)...)
 		}
 	}
 	bw := min(w-2, 76)

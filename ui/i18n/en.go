@@ -137,5 +137,7 @@ func init() {
 		"rules.8":       "Landing on opponents sends all of them back to their hangar, also on the square a jump or flight brings you to. Passing over them does nothing.",
 		"rules.9":       "The launch area and the home column are safe (except the crossing of the dashed line).",
 		"rules.10":      "The centre needs the exact roll.",
+		"small.title":   "Window too small",
+		"small.need":    "The board needs at least %d×%d cells; this window is %d×%d. Enlarge the window or choose a smaller font.",
 	})
 }

@@ -139,5 +139,7 @@ func init() {
 		"rules.8":       "Fermarsi sugli avversari li rimanda tutti nel loro hangar, anche sulla casella dove porta un salto o un volo. Passarci sopra non fa nulla.",
 		"rules.9":       "L'area di decollo e la colonna di casa sono sicure (tranne l'incrocio della linea tratteggiata).",
 		"rules.10":      "Per il centro serve il tiro esatto.",
+		"small.title":   "Finestra troppo piccola",
+		"small.need":    "Il tabellone richiede almeno %d×%d celle; questa finestra è %d×%d. Ingrandisci la finestra o scegli un carattere più piccolo.",
 	})
 }

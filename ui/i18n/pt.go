@@ -139,5 +139,7 @@ func init() {
 		"rules.8":       "Parar sobre adversários manda-os todos de volta ao hangar, também na casa aonde um salto ou voo te leva. Passar por cima não faz nada.",
 		"rules.9":       "A zona de descolagem e a coluna de casa são seguras (exceto o cruzamento da linha tracejada).",
 		"rules.10":      "O centro exige o lançamento exato.",
+		"small.title":   "Janela demasiado pequena",
+		"small.need":    "O tabuleiro precisa de pelo menos %d×%d células; esta janela tem %d×%d. Aumenta a janela ou escolhe um tipo de letra mais pequeno.",
 	})
 }
