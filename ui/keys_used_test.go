@@ -31,6 +31,9 @@ func TestKeysUsedExist(t *testing.T) {
 	for i := range keyTable {
 		used[keyTable[i].help] = "keyTable " + keyTable[i].label
 	}
+	for _, k := range legendKeys {
+		used[k] = "legendKeys"
+	}
 	if len(used) < 50 {
 		t.Fatalf("found only %d keys: the pattern is broken", len(used))
 	}

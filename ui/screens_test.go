@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"aeroplane/engine"
+	"github.com/gdamore/tcell/v2"
 )
 
 // TestScreensGolden pins the screens around the board: the lobby, the
@@ -31,6 +32,19 @@ func TestScreensGolden(t *testing.T) {
 			f := newFake()
 			u := New(f, Options{Lang: "el", Rules: engine.Rules{Takeoff: engine.TakeoffSix, FlyJump: true}})
 			u.HandleKey(ch('i'))
+			return u
+		}},
+		{"help-legend", func() *UI {
+			u, _ := choosingUI(t)
+			u.HandleKey(ch('?'))
+			u.HandleKey(key(tcell.KeyPgDn))
+			return u
+		}},
+		{"help-legend-zh", func() *UI {
+			u, _ := choosingUI(t)
+			langUI(u, "zh")
+			u.HandleKey(ch('?'))
+			u.HandleKey(key(tcell.KeyPgDn))
 			return u
 		}},
 		{"help-zh", func() *UI { u, _ := choosingUI(t); langUI(u, "zh"); u.HandleKey(ch('?')); return u }},

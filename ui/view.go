@@ -449,7 +449,8 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 		if len(lines) > h-5 {
 			lines = twoColumns(lines, (min(w-2, 76)-4)/2)
 		}
-		lines = append(lines, "", u.t("help.now"))
+		lines = append(lines, "", u.t("help.now"), "")
+		lines = append(lines, u.legendLines()...)
 	case overlayRules:
 		title = u.t("rules.title")
 		r := u.rules
