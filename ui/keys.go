@@ -233,6 +233,12 @@ var keyTable = []binding{
 	{runes: "r", label: "r", help: "key.rematch",
 		when: func(u *UI) bool { return u.input == inputNone && u.over != nil && u.mode == modeGame },
 		do:   func(u *UI, _ *tcell.EventKey) { u.do("rematch", u.sess.Rematch) }},
+	{keys: []tcell.Key{tcell.KeyPgUp, tcell.KeyPgDn, tcell.KeyHome, tcell.KeyEnd}, label: "PgUp/PgDn", help: "key.history", spare: true,
+		when: func(u *UI) bool { return u.free() && u.mode == modeGame && (u.sc.logOver || u.sc.logBack > 0) },
+		do:   func(u *UI, ev *tcell.EventKey) { u.scrollHistory(ev) }},
+	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown, tcell.KeyPgUp, tcell.KeyPgDn}, label: "PgUp/PgDn", help: "key.scroll",
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && u.sc.lobbyOver },
+		do:   func(u *UI, ev *tcell.EventKey) { u.scrollLobby(ev) }},
 	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown, tcell.KeyPgUp, tcell.KeyPgDn}, label: "↑↓", help: "key.scroll",
 		when: func(u *UI) bool { return u.input == inputNone && u.overlay != overlayNone },
 		do: func(u *UI, ev *tcell.EventKey) {

@@ -83,6 +83,7 @@ type UI struct {
 	overlay overlay
 	scroll  int // first line of the overlay shown
 	keyRows int // rows the key lines took in the last draw
+	sc      scrolling
 
 	layout layout // where things were last drawn, for the mouse
 
@@ -180,6 +181,7 @@ func (u *UI) Apply(e Event) {
 
 func (u *UI) addEvent(s string) {
 	u.events = tail(append(u.events, s), 500)
+	u.logAdded(s)
 }
 
 func tail(s []string, n int) []string {

@@ -21,6 +21,18 @@ func isCompact(w, h int) bool { return w < 120 || h < 36 }
 
 // Draw paints the whole interface into the w×h screen.
 func (u *UI) Draw(scr tcell.Screen, w, h int) {
+	// The key lines depend on whether the lists overflow, which the draw
+	// finds out: when it changes, draw again with the right keys.
+	for pass := 0; pass < 2; pass++ {
+		before := u.sc
+		u.draw(scr, w, h)
+		if before.logOver == u.sc.logOver && before.lobbyOver == u.sc.lobbyOver {
+			return
+		}
+	}
+}
+
+func (u *UI) draw(scr tcell.Screen, w, h int) {
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			scr.SetContent(x, y, ' ', nil, tcell.StyleDefault)
@@ -126,13 +138,15 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	}
 	for i, g := range u.lobby.Games {
 		if i == 9 {
+			add("  " + u.t("lobby.more", len(u.lobby.Games)-9))
 			break
 		}
 		seats := g.Seats
 		if seats <= 0 {
 			seats = engine.NumColours
 		}
-		add(fmt.Sprintf("  %d) ", i+1) + u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, g.Rules.String()))
+		rules := strings.ReplaceAll(g.Rules.String(), ",", " ")
+		add(wrapTagged(fmt.Sprintf("  %d) ", i+1)+u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, rules), "", w-2, 5)...)
 	}
 	add("", "[::u]"+u.t("lobby.players")+"[::-]")
 	if len(u.lobby.Players) == 0 {
@@ -145,7 +159,7 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	add(u.optionLines(u.rules, lobbyRuleKeys)...)
 	add("", u.t("lobby.hint"))
 	add(u.noticeLines(w - 2)...)
-	panel(scr, 1, 0, w-2, h, "", lines, false)
+	u.drawScrolled(scr, 1, 1, w-2, h-1, lines)
 }
 
 // shortID is the end of a peer ID, enough to tell peers apart by eye.
@@ -322,7 +336,7 @@ func (u *UI) drawGame(scr tcell.Screen, w, h int) {
 		printLine(scr, 0, by+i, bl.width(), l)
 	}
 	by += max(len(under), 1)
-	panel(scr, 0, by, bl.width(), h-by, u.t("panel.log"), u.events, true)
+	u.drawLog(scr, 0, by, bl.width(), h-by)
 }
 
 func (u *UI) playerLines(w int) []string {

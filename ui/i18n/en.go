@@ -150,5 +150,8 @@ func init() {
 		"legend.squares":  "squares, in lower case by their colour; r1–r5: Red's home column",
 		"legend.shortcut": "a shortcut line: a plane that lands on the square of its colour at one end flies to the other",
 		"legend.target":   "where the selected move ends",
+		"key.history":     "event history",
+		"history.newer":   "%d newer lines below",
+		"lobby.more":      "… and %d more games (keys 1–9 join the first nine)",
 	})
 }

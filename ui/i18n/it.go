@@ -152,5 +152,8 @@ func init() {
 		"legend.squares":  "caselle, in minuscolo secondo il loro colore; r1–r5: la colonna di casa del Rosso",
 		"legend.shortcut": "una linea di scorciatoia: un aereo che si ferma sulla casella del suo colore a un capo vola all'altro",
 		"legend.target":   "dove finisce la mossa scelta",
+		"key.history":     "cronologia",
+		"history.newer":   "%d righe più recenti sotto",
+		"lobby.more":      "… e altre %d partite (i tasti 1–9 entrano nelle prime nove)",
 	})
 }

@@ -152,5 +152,8 @@ func init() {
 		"legend.squares":  "casas, em minúscula pela sua cor; r1–r5: a coluna de casa do Vermelho",
 		"legend.shortcut": "uma linha de atalho: o avião que para na casa da sua cor numa ponta voa até à outra",
 		"legend.target":   "onde acaba a jogada escolhida",
+		"key.history":     "histórico",
+		"history.newer":   "mais %d linhas recentes abaixo",
+		"lobby.more":      "… e mais %d jogos (as teclas 1–9 entram nos nove primeiros)",
 	})
 }

@@ -152,5 +152,8 @@ func init() {
 		"legend.squares":  "格子，用其颜色的小写字母表示；r1–r5：红色的终点道",
 		"legend.shortcut": "捷径线：停在一端自己颜色格子上的飞机飞到另一端",
 		"legend.target":   "所选走法的终点",
+		"key.history":     "事件记录",
+		"history.newer":   "下方还有 %d 行较新的记录",
+		"lobby.more":      "……另有 %d 个游戏（按键 1–9 只能加入前九个）",
 	})
 }
