@@ -73,12 +73,17 @@ func wrapTagged(text, style string, w, indent int) []string {
 	return out
 }
 
-// wrapAll word-wraps every line to w cells (an empty line stays one).
+// wrapAll word-wraps every line to w cells (an empty line stays one); a
+// line in yourTurnStyle keeps it on every wrapped line.
 func wrapAll(lines []string, w int) []string {
 	var out []string
 	for _, l := range lines {
 		if l == "" {
 			out = append(out, "")
+			continue
+		}
+		if rest, ok := strings.CutPrefix(l, yourTurnStyle); ok {
+			out = append(out, wrapTagged(rest, yourTurnStyle, w, 0)...)
 			continue
 		}
 		out = append(out, tview.WordWrap(l, w)...)

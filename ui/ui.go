@@ -84,6 +84,7 @@ type UI struct {
 	scroll  int // first line of the overlay shown
 	keyRows int // rows the key lines took in the last draw
 	sc      scrolling
+	turn    turnSignal
 
 	layout layout // where things were last drawn, for the mouse
 
@@ -133,12 +134,15 @@ func (u *UI) Apply(e Event) {
 	case DiceWaiting:
 		w := e
 		u.waiting, u.rolled = &w, nil
+		u.turn.saw(e.YouRoll)
 	case Rolled:
 		r := e
 		u.rolled, u.lastRoll, u.sel = &r, &r, 0
 		u.stats.add(e.Roll)
 		if !e.YouChoose {
 			u.rolled = nil
+		} else {
+			u.turn.saw(true)
 		}
 	case Moved:
 		u.rolled, u.waiting = nil, nil
@@ -166,6 +170,7 @@ func (u *UI) Apply(e Event) {
 	case GameOver:
 		o := e
 		u.over, u.waiting, u.rolled = &o, nil, nil
+		u.turn.saw(false)
 		u.overlay = overlayEnd
 		u.input = inputNone
 		u.addEvent(u.t("log.over"))

@@ -23,6 +23,7 @@ func isCompact(w, h int) bool { return w < 120 || h < 36 }
 func (u *UI) Draw(scr tcell.Screen, w, h int) {
 	// The key lines depend on whether the lists overflow, which the draw
 	// finds out: when it changes, draw again with the right keys.
+	u.turn.ring(scr)
 	for pass := 0; pass < 2; pass++ {
 		before := u.sc
 		u.draw(scr, w, h)
@@ -373,7 +374,11 @@ func (u *UI) playerLines(w int) []string {
 func (u *UI) turnLines() []string {
 	var out []string
 	if r := u.lastRoll; r != nil {
-		out = append(out, u.t("turn.rolled", u.tagged(r.Colour), "[::b]"+tview.Escape(fmt.Sprintf("[%d]", r.Roll))+"[::-]"))
+		if u.rolled != nil && u.rolled.YouChoose {
+			out = append(out, yourTurnStyle+" "+u.t("turn.yourchoice", tview.Escape(fmt.Sprintf("[%d]", r.Roll)))+" [-:-:-]")
+		} else {
+			out = append(out, u.t("turn.rolled", u.tagged(r.Colour), "[::b]"+tview.Escape(fmt.Sprintf("[%d]", r.Roll))+"[::-]"))
+		}
 	}
 	switch {
 	case u.over != nil:
@@ -387,7 +392,7 @@ func (u *UI) turnLines() []string {
 			out = append(out, s)
 		}
 	case u.waiting != nil && u.waiting.YouRoll:
-		out = append(out, "[::b]"+u.t("turn.yourroll")+"[::-]")
+		out = append(out, yourTurnStyle+" "+u.t("turn.yourroll")+" [-:-:-]")
 	case u.waiting != nil:
 		var names []string
 		for _, n := range u.waiting.Waiting {

@@ -153,5 +153,9 @@ func init() {
 		"key.history":     "event history",
 		"history.newer":   "%d newer lines below",
 		"lobby.more":      "… and %d more games (keys 1–9 join the first nine)",
+		"key.bell":        "bell on/off",
+		"notice.bellon":   "Bell on: the terminal beeps when it is your turn.",
+		"notice.belloff":  "Bell off: only the highlight shows that it is your turn.",
+		"turn.yourchoice": "Your turn: you rolled %s, choose a move",
 	})
 }

@@ -155,5 +155,9 @@ func init() {
 		"key.history":     "cronologia",
 		"history.newer":   "%d righe più recenti sotto",
 		"lobby.more":      "… e altre %d partite (i tasti 1–9 entrano nelle prime nove)",
+		"key.bell":        "campanello sì/no",
+		"notice.bellon":   "Campanello attivo: il terminale suona quando tocca a te.",
+		"notice.belloff":  "Campanello spento: solo l'evidenziazione mostra che tocca a te.",
+		"turn.yourchoice": "Tocca a te: hai tirato %s, scegli una mossa",
 	})
 }

@@ -155,5 +155,9 @@ func init() {
 		"key.history":     "histórico",
 		"history.newer":   "mais %d linhas recentes abaixo",
 		"lobby.more":      "… e mais %d jogos (as teclas 1–9 entram nos nove primeiros)",
+		"key.bell":        "campainha sim/não",
+		"notice.bellon":   "Campainha ligada: o terminal apita quando for a tua vez.",
+		"notice.belloff":  "Campainha desligada: só o destaque mostra que é a tua vez.",
+		"turn.yourchoice": "É a tua vez: tiraste %s, escolhe uma jogada",
 	})
 }
