@@ -22,7 +22,13 @@ type binding struct {
 	// spare puts the key on the bottom line only where it fits on the
 	// lines the other keys take
 	spare bool
+	// dialog keys answer the leave question; while it is open they are
+	// the only keys
+	dialog bool
 }
+
+// active is whether the binding does something now.
+func (b *binding) active(u *UI) bool { return b.dialog == u.confirm && b.when(u) }
 
 func (b *binding) matches(ev *tcell.EventKey) bool {
 	if ev.Key() == tcell.KeyRune {
@@ -36,8 +42,34 @@ func (b *binding) matches(ev *tcell.EventKey) bool {
 	return false
 }
 
-// free is true when no overlay or text input takes the keys.
-func (u *UI) free() bool { return u.overlay == overlayNone && u.input == inputNone }
+// free is true when no overlay, question or text input takes the keys.
+func (u *UI) free() bool { return u.overlay == overlayNone && u.input == inputNone && !u.confirm }
+
+// inGame: a game is being played, so quitting would leave it.
+func (u *UI) inGame() bool { return u.mode == modeGame && u.hasPos && u.over == nil }
+
+// quit leaves the interface, but in a running game first asks: one stray
+// key must not end a person's game.
+func (u *UI) quit() {
+	if u.inGame() {
+		u.confirm = true
+		return
+	}
+	u.stop()
+}
+
+// leave is the confirmed answer: leave the game for good, then quit (Run
+// closes the session). A refused Leave is logged and the player still
+// quits, as they asked: the others then see them absent.
+func (u *UI) leave() {
+	u.confirm = false
+	if l, ok := u.sess.(Leaver); ok {
+		if err := l.Leave(); err != nil {
+			u.log.Warn("leave refused; quitting anyway", "err", err)
+		}
+	}
+	u.stop()
+}
 
 func (u *UI) choosing() bool {
 	return u.free() && u.mode == modeGame && u.rolled != nil && u.rolled.YouChoose
@@ -135,6 +167,12 @@ func (u *UI) submitInput() {
 
 // keyTable is every key of the interface, in the order help lists them.
 var keyTable = []binding{
+	{runes: "y", label: "y", help: "key.leave", dialog: true,
+		when: func(u *UI) bool { return u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.leave() }},
+	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
+		when: func(u *UI) bool { return u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},
 	{runes: "?", keys: []tcell.Key{tcell.KeyF1}, label: "?", help: "key.help",
 		when: func(u *UI) bool { return u.input == inputNone },
 		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayHelp) }},
@@ -272,11 +310,11 @@ var keyTable = []binding{
 		}},
 	{runes: "q", label: "q", help: "key.quit",
 		when: func(u *UI) bool { return u.input == inputNone },
-		do:   func(u *UI, _ *tcell.EventKey) { u.stop() }},
+		do:   func(u *UI, _ *tcell.EventKey) { u.quit() }},
 	// While typing, q is a letter: Ctrl-C still leaves.
 	{keys: []tcell.Key{tcell.KeyCtrlC}, label: "ctrl-c", help: "key.quit", more: true,
 		when: func(u *UI) bool { return true },
-		do:   func(u *UI, _ *tcell.EventKey) { u.stop() }},
+		do:   func(u *UI, _ *tcell.EventKey) { u.quit() }},
 }
 
 // mySeat is this player's colour at the table (NoColour: not seated).
@@ -349,12 +387,12 @@ func (u *UI) typeRune(r rune) {
 func (u *UI) HandleKey(ev *tcell.EventKey) {
 	for i := range keyTable {
 		b := &keyTable[i]
-		if b.matches(ev) && b.when(u) {
+		if b.matches(ev) && b.active(u) {
 			b.do(u, ev)
 			return
 		}
 	}
-	if u.input != inputNone && ev.Key() == tcell.KeyRune {
+	if u.input != inputNone && !u.confirm && ev.Key() == tcell.KeyRune {
 		u.typeRune(ev.Rune())
 	}
 }
@@ -365,7 +403,7 @@ func (u *UI) activeKeys() (out, spare []string) {
 	seen := map[string]bool{}
 	for i := range keyTable {
 		b := &keyTable[i]
-		if b.label == "" || b.more || !b.when(u) {
+		if b.label == "" || b.more || !b.active(u) {
 			continue
 		}
 		label := b.label

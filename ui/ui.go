@@ -85,6 +85,7 @@ type UI struct {
 	keyRows int // rows the key lines took in the last draw
 	sc      scrolling
 	turn    turnSignal
+	confirm bool // the leave-the-game question is open; it takes every key
 
 	layout layout // where things were last drawn, for the mouse
 
@@ -171,6 +172,7 @@ func (u *UI) Apply(e Event) {
 		o := e
 		u.over, u.waiting, u.rolled = &o, nil, nil
 		u.turn.saw(false)
+		u.confirm = false // there is no game left to leave
 		u.overlay = overlayEnd
 		u.input = inputNone
 		u.addEvent(u.t("log.over"))

@@ -59,6 +59,9 @@ func (u *UI) draw(scr tcell.Screen, w, h int) {
 	if u.mode != modeGame || !tooSmall(w, h) {
 		u.drawOverlay(scr, w, body+1)
 	}
+	if u.confirm {
+		u.drawConfirm(scr, w, body)
+	}
 	for i, l := range keys {
 		printLine(scr, 0, body+i, w, l)
 	}
@@ -460,7 +463,7 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 				continue
 			}
 			now := "  "
-			if b.when(u) {
+			if b.active(u) {
 				now = "* "
 			}
 			lines = append(lines, fmt.Sprintf("%s[::b]%-9s[::-] %s", now, b.label, u.t(b.help)))

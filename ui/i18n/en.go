@@ -157,5 +157,9 @@ func init() {
 		"notice.bellon":   "Bell on: the terminal beeps when it is your turn.",
 		"notice.belloff":  "Bell off: only the highlight shows that it is your turn.",
 		"turn.yourchoice": "Your turn: you rolled %s, choose a move",
+		"key.leave":       "leave for good",
+		"key.stay":        "stay",
+		"leave.title":     "Leave the game?",
+		"leave.text":      "If you leave now, you leave this game for good: a bot flies your planes to the end, and you cannot take your seat back.",
 	})
 }

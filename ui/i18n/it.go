@@ -159,5 +159,9 @@ func init() {
 		"notice.bellon":   "Campanello attivo: il terminale suona quando tocca a te.",
 		"notice.belloff":  "Campanello spento: solo l'evidenziazione mostra che tocca a te.",
 		"turn.yourchoice": "Tocca a te: hai tirato %s, scegli una mossa",
+		"key.leave":       "esci per sempre",
+		"key.stay":        "resta",
+		"leave.title":     "Lasciare la partita?",
+		"leave.text":      "Se esci ora, lasci la partita per sempre: un bot pilota i tuoi aerei fino alla fine e non potrai riprendere il tuo posto.",
 	})
 }

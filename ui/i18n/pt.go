@@ -159,5 +159,9 @@ func init() {
 		"notice.bellon":   "Campainha ligada: o terminal apita quando for a tua vez.",
 		"notice.belloff":  "Campainha desligada: só o destaque mostra que é a tua vez.",
 		"turn.yourchoice": "É a tua vez: tiraste %s, escolhe uma jogada",
+		"key.leave":       "sair de vez",
+		"key.stay":        "ficar",
+		"leave.title":     "Sair do jogo?",
+		"leave.text":      "Se saíres agora, deixas este jogo de vez: um bot pilota os teus aviões até ao fim e não podes voltar ao teu lugar.",
 	})
 }

@@ -159,5 +159,9 @@ func init() {
 		"notice.bellon":   "提示音已开：轮到你时终端会响铃。",
 		"notice.belloff":  "提示音已关：只用高亮提示轮到你。",
 		"turn.yourchoice": "轮到你了：你掷出 %s，请选择走法",
+		"key.leave":       "永久离开",
+		"key.stay":        "留下",
+		"leave.title":     "离开游戏？",
+		"leave.text":      "现在离开就是永久退出本局：你的飞机将由机器人飞到终局，你也不能再回到这个座位。",
 	})
 }
