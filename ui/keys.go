@@ -167,12 +167,6 @@ func (u *UI) submitInput() {
 
 // keyTable is every key of the interface, in the order help lists them.
 var keyTable = []binding{
-	{runes: "y", label: "y", help: "key.leave", dialog: true,
-		when: func(u *UI) bool { return u.confirm },
-		do:   func(u *UI, _ *tcell.EventKey) { u.leave() }},
-	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
-		when: func(u *UI) bool { return u.confirm },
-		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},
 	{runes: "?", keys: []tcell.Key{tcell.KeyF1}, label: "?", help: "key.help",
 		when: func(u *UI) bool { return u.input == inputNone },
 		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayHelp) }},
@@ -315,6 +309,13 @@ var keyTable = []binding{
 	{keys: []tcell.Key{tcell.KeyCtrlC}, label: "ctrl-c", help: "key.quit", more: true,
 		when: func(u *UI) bool { return true },
 		do:   func(u *UI, _ *tcell.EventKey) { u.quit() }},
+	// The answers to "leave the game?" (only they act while it is asked).
+	{runes: "y", label: "y", help: "key.leave", dialog: true,
+		when: func(u *UI) bool { return u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.leave() }},
+	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
+		when: func(u *UI) bool { return u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},
 }
 
 // mySeat is this player's colour at the table (NoColour: not seated).
