@@ -46,6 +46,15 @@ type SeatChooser interface {
 	SetReady(ready bool) error
 }
 
+// Leaver is a Session that can leave a running game for good: it tells
+// the other players so (the session signs a leave message) and a bot
+// flies this player's seat from then on. The interface calls Leave only
+// after the player confirmed it, and then Close; for a session without
+// it, leaving is Close alone.
+type Leaver interface {
+	Leave() error
+}
+
 // RulesSetter is a Session whose creator may change the rules at the
 // table until the game starts. The table that comes back shows them; where
 // players say ready, a change clears every player's Ready.
