@@ -24,25 +24,9 @@ package engine
 // Everything is counted in playouts and integers, never by a clock, so the
 // move depends only on the inputs and the seed.
 //
-// Strength (TestMCTune, behind the mctune build tag, seats rotated, three
-// greedy opponents; the expert won 31.0% of the first 200 of these games
-// and 31.7% of the first 240): truncated greedy playouts, 512 a move, of
-// 16 rolls 35.8%, of 32 rolls 32.5-36.0%, of 64 rolls 19.2% (120-200
-// games, ±8%); full random playouts 20-25% (1,024 a move, one dice
-// stream) and 29.2% (2,048, a stream per colour); full capture-first
-// playouts 20.8%; full greedy playouts (128 a move) 15.0%. Longer
-// playouts lose because a move's effect on who wins first is small next
-// to the dice: with hundreds of playouts the noise, not the move, picks.
-// On those 240 games, with a stream per colour: 512 playouts of 16 rolls
-// 35.8%, 2,048 of 16 rolls 37.1%, 1,024 of 8 rolls 40.8% [34.8, 47.1]
-// (the expert 31.7%): shorter playouts, more of them. The registered bot
-// is the last, but on 400 fresh games (-mc.offset 240) it won 33.2%
-// [28.8, 38.0] to the expert's 34.5% on the same games: the pilot's 40.8%
-// was the luck of the best of several variants. Over all 640 games 36.1%
-// against 33.4%: no clear gain, so "expert" stays the expectimax. Against
-// one random bot (two players, 300 games) it won 97.7% [95.3, 98.9].
-// A move costs 3.2 ms CPU at the median, 6.6 ms at p99, 8.5 ms at worst
-// (BenchmarkMCMoveLatency, 235 moves).
+// Strength: no clear gain over the expert, which stays the registered
+// "expert"; the measurements are in docs/PERFORMANCE.md ("The bots'
+// research log").
 
 // mcPlayouts is the budget of playouts one Choose spends across all
 // outcomes of the roll.

@@ -62,7 +62,10 @@
 // messages of its own that a machine crash took from the log (signing
 // nothing new until it has them: EventRecovered), re-sends what others
 // lack, catches up, and if it was voted absent meanwhile it asks for its
-// seat back by itself. lockstep.Verify(data) re-checks a whole log file.
+// seat back by itself. lockstep.Verify(data) re-checks a whole log file:
+// it rejects a log with records missing (ErrLogGap) and accepts a log cut
+// by a crash as an unfinished game (Verification.Torn, Awaiting).
+// TornTail is the one rule telling a torn tail from corruption.
 //
 // # Identity and setup
 //

@@ -50,12 +50,38 @@ func FuzzParseLog(f *testing.F) {
 	f.Add(data[:2000])
 	f.Add(LogHeader())
 	f.Add(append(LogHeader(), EncodeRecords(Record{Type: RecordSetup, Data: []byte("x")})...))
+	// Tails a machine crash leaves (TornTail): zeros from a record's start,
+	// zeros from inside one, and zeros followed by a stray byte (corrupt).
+	zeroed := func(from int, stray bool) []byte {
+		b := bytes.Clone(data[:2000])
+		clear(b[from:])
+		if stray {
+			b[len(b)-1] = 1
+		}
+		return b
+	}
+	recs := goldenRecords(f)
+	f.Add(zeroed(int(recs[3].Offset), false))
+	f.Add(zeroed(int(recs[3].Offset)+11, false))
+	f.Add(zeroed(int(recs[3].Offset), true))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		recs, err := ParseLog(b)
 		if err != nil {
-			if _, ok := err.(*LogError); !ok {
+			le, ok := err.(*LogError)
+			if !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
+			if le.Torn && !le.HeaderTorn() {
+				// A torn tail is repaired by cutting there: what is
+				// left parses to the same records.
+				if again, err := ParseLog(b[:le.Offset]); err != nil || len(again) != len(recs) {
+					t.Fatalf("cut at the torn tail %d: %d records, %v; want %d", le.Offset, len(again), err, len(recs))
+				}
+				if !TornTail(b, le.Offset) && int(le.Offset)+8 <= len(b) {
+					t.Fatalf("ParseLog calls byte %d torn, TornTail does not", le.Offset)
+				}
+			}
+			_, _ = Verify(b) // must not panic
 			return
 		}
 		if got := append(LogHeader(), EncodeRecords(recs...)...); !bytes.Equal(got, b) {
@@ -69,6 +95,10 @@ func FuzzParseLog(f *testing.F) {
 func FuzzDecodeSetup(f *testing.F) {
 	recs := goldenRecords(f)
 	f.Add(recs[0].Data)
+	_, bad := badSetups(f) // each must fail to decode
+	for _, tc := range bad {
+		f.Add(tc.setup.Encode())
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := DecodeSetup(b)
 		if err != nil {

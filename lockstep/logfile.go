@@ -1,11 +1,14 @@
 package lockstep
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // RecordType is the kind of one log record.
@@ -140,15 +143,14 @@ func ParseLog(data []byte) ([]Record, error) {
 		n := int(binary.BigEndian.Uint32(data[off:]))
 		crc := binary.BigEndian.Uint32(data[off+4:])
 		if n < 1 || n > MaxRecordSize {
-			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("record length %d out of range 1..%d", n, MaxRecordSize)}
+			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("record length %d out of range 1..%d", n, MaxRecordSize), Torn: TornTail(data, int64(off))}
 		}
 		if rest-8 < n {
 			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("record needs %d bytes, the file has %d", n, rest-8), Torn: true}
 		}
 		payload := data[off+8 : off+8+n]
 		if got := crc32.Checksum(payload, castagnoli); got != crc {
-			last := off+8+n == len(data)
-			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("checksum %08x, record says %08x", got, crc), Torn: last}
+			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("checksum %08x, record says %08x", got, crc), Torn: TornTail(data, int64(off))}
 		}
 		t := RecordType(payload[0])
 		if t != RecordSetup && t != RecordMessage {
@@ -161,4 +163,47 @@ func ParseLog(data []byte) ([]Record, error) {
 		off += 8 + n
 	}
 	return recs, nil
+}
+
+// TornTail reports whether a record that fails its framing at byte off of
+// the log file data (its length field out of range, cut short, or its
+// checksum wrong) is a torn tail, what a crash in the middle of an append
+// leaves, rather than corruption. It is torn when nothing after it was
+// written: the record runs to the end of the file (a process killed
+// mid-write), or everything past the record's written bytes to the end of
+// the file is zeros (a machine that stopped after the file grew but before
+// its new blocks reached the disk: a whole tail of zeros, or a record
+// whose header, or header and part of its payload, made it and the rest is
+// zeros). A bad record followed by anything else non-zero is corruption:
+// bytes after it were written, so it was whole once. Records that pass
+// their checksum are never torn. The game's log (savegame.OpenLog) and
+// verify both classify with this one rule: what the game cuts off as torn
+// on resuming, verify reports as torn, and the reverse.
+func TornTail(data []byte, off int64) bool {
+	if off < logHeaderSize || off > int64(len(data)) {
+		return false
+	}
+	rest := data[off:]
+	if len(rest) < 8 {
+		return true
+	}
+	written := len(bytes.TrimRight(rest, "\x00")) // bytes of rest up to its last non-zero one
+	if n := int(binary.BigEndian.Uint32(rest)); n >= 1 && n <= MaxRecordSize {
+		return 8+n >= len(rest) || written <= 8+n
+	}
+	return written <= 8
+}
+
+// Sender is the signer and sequence number of a message record, as it
+// claims them (ok false for the setup record or undecodable bytes);
+// only Verify checks the signature.
+func (r Record) Sender() (from peer.ID, seq uint64, ok bool) {
+	if r.Type != RecordMessage {
+		return "", 0, false
+	}
+	m, err := decodeMessage(r.Data)
+	if err != nil {
+		return "", 0, false
+	}
+	return m.from, m.seq, true
 }

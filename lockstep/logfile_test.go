@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func finishedLog(t *testing.T, players, bots int) (*sim, []byte) {
+func finishedLog(t testing.TB, players, bots int) (*sim, []byte) {
 	t.Helper()
 	s := newSim(t, 3, players, bots, simFaults{drop: 0.1, maxDelay: 3}, true)
 	s.start()
@@ -64,13 +64,22 @@ func TestLogRejectsDamage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := tc.damage(bytes.Clone(file))
-			_, err := Verify(bad)
+			_, err := ParseLog(bad)
 			var le *LogError
 			if !errors.As(err, &le) {
 				t.Fatalf("got %v, want a LogError", err)
 			}
 			if le.Offset != tc.offset || le.Torn != tc.torn || !strings.Contains(le.Reason, tc.reason) {
 				t.Fatalf("got %v (offset %d torn %v), want offset %d torn %v reason ~%q", err, le.Offset, le.Torn, tc.offset, tc.torn, tc.reason)
+			}
+			// Verify checks the records before a torn tail and reports
+			// it; any other damage rejects the log.
+			v, verr := Verify(bad)
+			if tc.torn && (verr != nil || v.Torn == nil || v.Torn.Offset != tc.offset) {
+				t.Fatalf("torn: Verify gave %v, %v", v, verr)
+			}
+			if !tc.torn && verr == nil {
+				t.Fatalf("Verify accepted damage")
 			}
 		})
 	}

@@ -157,7 +157,7 @@ func NewNode(cfg Config) (*Node, error) {
 }
 
 func newNode(cfg Config) (*Node, error) {
-	if err := cfg.Setup.Validate(); err != nil {
+	if err := cfg.Setup.validate(cfg.verify == nil); err != nil {
 		return nil, err
 	}
 	if cfg.ChainLen == 0 {

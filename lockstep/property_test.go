@@ -1,10 +1,12 @@
 package lockstep
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
 	"aeroplane/engine"
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"pgregory.net/rapid"
 )
@@ -31,7 +33,14 @@ func TestSetupRoundTripProperty(t *testing.T) {
 		for i, c := range colours {
 			st := Seat{Colour: c}
 			if i == 0 || rapid.Bool().Draw(t, fmt.Sprint("player", i)) {
-				st.Player = peer.ID(fmt.Sprintf("peer-%d-%s", i, rapid.StringN(1, 8, 20).Draw(t, fmt.Sprint("id", i))))
+				seed := rapid.SliceOfN(rapid.Byte(), 32, 32).Draw(t, fmt.Sprint("key", i))
+				_, pub, err := crypto.GenerateEd25519Key(bytes.NewReader(seed))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st.Player, err = peer.IDFromPublicKey(pub); err != nil {
+					t.Fatal(err)
+				}
 				players++
 			} else {
 				st.Bot = "random"

@@ -2,6 +2,7 @@ package lockstep
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 )
 
@@ -43,7 +44,13 @@ func Restore(cfg Config, records []Record) (*Node, error) {
 	return n, nil
 }
 
-// replay feeds logged messages through the same checks as live frames.
+// replay feeds logged messages through the same checks as live frames. A
+// node logs a message only when it accepts it, and it accepts each
+// sender's messages once and in sequence order (transport.go), so in a
+// log every sender's records run 1, 2, 3, ... with no hole and no repeat:
+// anything else is a record removed, moved or copied, and is rejected
+// here rather than buffered (the records after a hole would never be
+// applied, and the log would look like a game merely unfinished).
 func (n *Node) replay(records []Record) error {
 	for i, r := range records {
 		if r.Type != RecordMessage {
@@ -53,10 +60,35 @@ func (n *Node) replay(records []Record) error {
 		if err != nil {
 			return fmt.Errorf("record %d at byte %d: %w", i+2, r.Offset, err)
 		}
+		if pi, ok := n.pidx[m.from]; ok && m.game == n.gid {
+			if held := uint64(len(n.players[pi].msgs)); m.seq != held+1 {
+				return fmt.Errorf("record %d at byte %d, roll %d: %w", i+2, r.Offset, n.g.k, seqGap(m, held))
+			}
+		}
 		if err := n.receive("", m); err != nil {
 			return fmt.Errorf("record %d at byte %d: %w", i+2, r.Offset, err)
 		}
 		n.progress()
 	}
 	return nil
+}
+
+// ErrLogGap is wrapped by the error for a log with records missing: a
+// hole in one sender's sequence, or (Verify) messages after which an
+// input they needed is absent.
+var ErrLogGap = errors.New("records are missing from the log")
+
+// seqGap explains a logged message that is not the next of its sender,
+// who has held messages before it in the log.
+func seqGap(m *message, held uint64) error {
+	if m.seq > held+1 {
+		missing := fmt.Sprintf("its messages %d to %d are", held+1, m.seq-1)
+		if m.seq == held+2 {
+			missing = fmt.Sprintf("its message %d is", held+1)
+		}
+		return fmt.Errorf("%w: %s's %s has sequence %d, but the log holds its messages only up to %d: %s not in the log (removed, or the log was pieced together), and nothing after can be checked",
+			ErrLogGap, short(m.from), m.kind, m.seq, held, missing)
+	}
+	return fmt.Errorf("%s's %s with sequence %d comes again after its message %d: a node logs each message once, in order, so records were copied or moved",
+		short(m.from), m.kind, m.seq, held)
 }

@@ -5,8 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"unicode"
+	"unicode/utf8"
 
 	"aeroplane/engine"
+	"github.com/libp2p/go-libp2p/core/crypto/pb"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -46,9 +49,19 @@ const setupTag = "aeroplane/lockstep/setup/v1\n"
 // ErrBadSetup is wrapped by every error that rejects a Setup.
 var ErrBadSetup = errors.New("bad setup")
 
-// Validate checks the Setup is playable: version, 2..4 seats in ascending
-// colour order, each player at most once, known bot kinds.
-func (s *Setup) Validate() error {
+// Validate checks the Setup is playable, completely, so that a Setup from
+// a hostile lobby host fails here, before anything is written or
+// announced, and never at a later step: the version; a name of printable
+// UTF-8 within the encoding's 255 bytes; 2..4 seats in ascending colour
+// order; every seat a player or a bot, known bot kinds; each player at
+// most once, its peer ID one that embeds an Ed25519 public key (every
+// message's signature is checked with it, so an ID without one, an RSA
+// peer's hash, could never sign a valid message); rules in canonical form.
+func (s *Setup) Validate() error { return s.validate(true) }
+
+// validate is Validate; keys false skips the embedded-key check, for the
+// simulations that sign with fake keys (Config.verify).
+func (s *Setup) validate(keys bool) error {
 	bad := func(f string, a ...any) error {
 		return fmt.Errorf("%w: %s", ErrBadSetup, fmt.Sprintf(f, a...))
 	}
@@ -57,6 +70,9 @@ func (s *Setup) Validate() error {
 	}
 	if len(s.Name) > 255 {
 		return bad("name is %d bytes, at most 255", len(s.Name))
+	}
+	if !printable(s.Name) {
+		return bad("name %q is not printable text", s.Name)
 	}
 	if n := len(s.Seats); n < 2 || n > engine.NumColours {
 		return bad("%d seats, want 2 to 4", n)
@@ -90,6 +106,11 @@ func (s *Setup) Validate() error {
 		if len(st.Player) > 255 {
 			return bad("seat %s: peer ID too long", st.Colour)
 		}
+		if keys {
+			if err := embedsEd25519(st.Player); err != nil {
+				return bad("seat %s: peer %s: %v", st.Colour, st.Player, err)
+			}
+		}
 		if seen[st.Player] {
 			return bad("peer %s holds two seats", st.Player.ShortString())
 		}
@@ -122,8 +143,37 @@ func (s *Setup) Encode() []byte {
 	return w.b
 }
 
+// embedsEd25519 checks a player's peer ID carries its Ed25519 public key.
+func embedsEd25519(id peer.ID) error {
+	k, err := id.ExtractPublicKey()
+	if err != nil {
+		return fmt.Errorf("the ID embeds no public key (%v): only Ed25519 peers can play", err)
+	}
+	if k.Type() != pb.KeyType_Ed25519 {
+		return fmt.Errorf("the ID's key is %s, not Ed25519", k.Type())
+	}
+	return nil
+}
+
+// printable reports whether a name is valid UTF-8 without control
+// characters, so that showing it cannot garble a terminal.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // DecodeSetup reads Setup.Encode output and validates it.
-func DecodeSetup(b []byte) (Setup, error) {
+func DecodeSetup(b []byte) (Setup, error) { return decodeSetup(b, true) }
+
+// decodeSetup is DecodeSetup; keys as in validate.
+func decodeSetup(b []byte, keys bool) (Setup, error) {
 	var s Setup
 	r := reader{b: b}
 	s.Version = r.u32()
@@ -151,7 +201,7 @@ func DecodeSetup(b []byte) (Setup, error) {
 	if s.Rules.String() != rules {
 		return s, fmt.Errorf("%w: rules %q are not in canonical form %q", ErrBadSetup, rules, s.Rules.String())
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.validate(keys); err != nil {
 		return s, err
 	}
 	return s, nil

@@ -406,7 +406,7 @@ func (s *sim) crash(at, dur, i int) {
 // restore restarts crashed peer i from what its log kept.
 func (s *sim) restore(i int) {
 	p := s.peers[i]
-	p.flushed = len(p.log) // p2p's OpenGameLog fsyncs a log it reopens
+	p.flushed = len(p.log) // savegame.OpenLog fsyncs a log it reopens
 	recs := roundTripLog(s.t, p.log)
 	n, err := Restore(p.cfg, recs)
 	if err != nil {

@@ -26,6 +26,7 @@ type player struct {
 	// is down (Reachable); it only shortens the wait for a choice.
 	unreachable bool
 	haveReplied uint64 // tick we last answered its status frame with ours (answerHave)
+	resent      resent // what we re-sent it lately (answerHave)
 	pstate
 }
 
@@ -216,22 +217,73 @@ func (n *Node) haveReplyTicks() uint64 {
 	return DefaultAbsentTicks
 }
 
-// maxResend bounds how many messages one status frame makes us send back.
+// maxResend bounds how many messages we re-send one player in answer to
+// its status frames per window of resendWindow ticks, however many status
+// frames it sends: a status frame costs its sender a few bytes and nothing
+// else, so without the bound each one would buy maxResend signed frames
+// back. A peer catching up honestly gets maxResend messages a status
+// period, as it did when each of its status frames was answered once. In
+// bytes that is at most maxResend × MaxMessageSize a window (real
+// messages are about 260 bytes: some 17 KB).
 const maxResend = 64
+
+// resendWindow is the length, in ticks, of the window maxResend counts in:
+// a status period (Config.ResendTicks).
+func (n *Node) resendWindow() uint64 { return uint64(n.cfg.ResendTicks) }
+
+// onWayTicks is how long, in ticks, messages we re-sent a player count as
+// on their way: its status frames sent meanwhile crossed them. Longer
+// holds back the re-send of a lost message and shifts the timing of
+// recoveries: with two ticks TestSimFaults seeds 203 and 276 stall, with
+// a status period 276 and 1538 (every peer then holds every message: the
+// game itself stalls on that timing, not the re-sends).
+const onWayTicks = 1
+
+// resent is what we re-sent one player lately in answer to its status
+// frames. Messages re-sent within the last onWayTicks are taken as on
+// their way and not sent again when it asks before they can have arrived
+// (its status frames cross our answers, several a tick when it learns it
+// is behind); after that, if its status still lacks them, they were lost
+// and go again.
+type resent struct {
+	window uint64   // tick the current window began
+	sent   int      // messages re-sent in it
+	upto   []uint64 // per sender: the highest sequence number re-sent
+	at     []uint64 // per sender: the tick the run up to upto began at the player's own count
+}
 
 // answerHave sends a peer what its status frame says it lacks, relaying
 // other players' messages too, so a peer cut off from one player still
-// catches up through another.
+// catches up through another: what it lacks and we have not just sent it,
+// at most maxResend messages per resendWindow ticks.
 func (n *Node) answerHave(from peer.ID, h *have) {
 	if _, ok := n.pidx[from]; !ok || from == n.cfg.Self || n.self < 0 || len(h.seqs) != len(n.players) {
 		return
 	}
-	sent := 0
+	r := &n.players[n.pidx[from]].resent
+	if r.upto == nil {
+		r.upto, r.at = make([]uint64, len(n.players)), make([]uint64, len(n.players))
+	}
+	if n.tick-r.window >= n.resendWindow() {
+		r.window, r.sent = n.tick, 0
+	}
 	behind, theyLack := false, false
 	for i, p := range n.players {
-		for s := h.seqs[i]; s < uint64(len(p.msgs)) && sent < maxResend; s++ {
+		s := h.seqs[i]
+		onWay := r.upto[i] > s && n.tick-r.at[i] < onWayTicks
+		if onWay {
+			s = r.upto[i] // sent lately: still on its way
+		}
+		for ; s < uint64(len(p.msgs)) && r.sent < maxResend; s++ {
 			n.send(from, p.msgs[s].raw)
-			sent++
+			r.sent++
+			r.upto[i] = s + 1
+			if !onWay {
+				// Only a run started at its own count restarts the
+				// clock: sending on after a run must not keep a lost
+				// message of the run from ever going again.
+				r.at[i] = n.tick
+			}
 		}
 		behind = behind || h.seqs[i] > uint64(len(p.msgs))
 		theyLack = theyLack || h.seqs[i] < uint64(len(p.msgs))

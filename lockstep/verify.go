@@ -1,7 +1,9 @@
 package lockstep
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"aeroplane/engine"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -23,18 +25,40 @@ type Verification struct {
 	// Cheats lists the misbehaviour the log holds evidence of; such inputs
 	// were never applied.
 	Cheats []Event
+	// Awaiting are the players whose input an unfinished game (PhaseSetup,
+	// PhaseReveal, PhaseMove) waits for at the end of the log.
+	Awaiting []peer.ID
+	// Torn is the torn tail the file ends in (TornTail), nil for none:
+	// the records before it are the ones checked, as the game keeps them
+	// when it resumes.
+	Torn *LogError
 }
 
 // Verify re-checks a whole game log: every record's checksum, every
 // signature and hash link, every reveal against its chain, every roll
 // derivation, every move against the engine and every state hash. A log
 // that does not pass is rejected with the byte offset and the reason.
+//
+// A log is accepted when it is whole: a finished game, a halted one, or
+// an unfinished game that is what a crash or a game still in play leaves,
+// that is every record applies in order, the file ends cleanly or in a
+// torn tail (Verification.Torn), and the end is a point some player's own
+// log could have stopped at (see endGap). Records missing from the middle
+// are rejected (wrapping ErrLogGap). A log cut cleanly after any record
+// is a crash's log and is accepted as unfinished: no check can tell it
+// from one, which is why an unfinished game is reported as such.
 func Verify(data []byte) (*Verification, error) {
 	recs, err := ParseLog(data)
+	var torn *LogError
+	if err != nil && (!errors.As(err, &torn) || !torn.Torn || len(recs) == 0) {
+		return nil, err
+	}
+	v, err := VerifyRecords(recs)
 	if err != nil {
 		return nil, err
 	}
-	return VerifyRecords(recs)
+	v.Torn = torn
+	return v, nil
 }
 
 // VerifyRecords is Verify over records already read.
@@ -45,7 +69,7 @@ func verifyRecords(recs []Record, verify func(peer.ID, []byte, []byte) bool) (*V
 	if len(recs) == 0 || recs[0].Type != RecordSetup {
 		return nil, fmt.Errorf("log: no setup record")
 	}
-	setup, err := DecodeSetup(recs[0].Data)
+	setup, err := decodeSetup(recs[0].Data, verify == nil)
 	if err != nil {
 		return nil, fmt.Errorf("log: setup record at byte %d: %w", recs[0].Offset, err)
 	}
@@ -56,8 +80,14 @@ func verifyRecords(recs []Record, verify func(peer.ID, []byte, []byte) bool) (*V
 	if err := n.replay(recs[1:]); err != nil {
 		return nil, fmt.Errorf("log: %w", err)
 	}
+	if err := n.endGap(); err != nil {
+		return nil, fmt.Errorf("log: %w", err)
+	}
 	v := &Verification{Setup: setup, GameID: n.gid, Records: len(recs), Phase: n.g.phase, Pos: n.g.pos,
 		History: n.g.hist, Events: n.events}
+	if n.g.phase != PhaseOver && n.g.phase != PhaseHalted {
+		v.Awaiting = n.ids(n.g.awaiting())
+	}
 	if n.g.k > 0 {
 		v.Rolls = n.g.k - 1
 	}
@@ -70,4 +100,98 @@ func verifyRecords(recs []Record, verify func(peer.ID, []byte, []byte) bool) (*V
 		}
 	}
 	return v, nil
+}
+
+// endGap rejects an unfinished game whose log ends where no player's log
+// could have: after records that needed an input the log lacks. A player
+// writes every message it accepts before it sends anything that depends
+// on it, so its own log holds what its own messages needed, and the game
+// replayed from it reaches about the step of its latest message. So a log
+// that stops at step s waiting for the players W can be player o's when
+//   - o is not in W and its messages go at most maxLead steps past s (a
+//     player that has sent its input for s stands at s; the lead allows
+//     for a node restored after a machine crash, which fetches its own
+//     lost messages back before the others' that they answered), or
+//   - o is in W (it crashed before sending its input) and every player
+//     whose messages go past step s voted o absent (the only way past s
+//     without o's input; that vote precedes, in its sender's sequence,
+//     the later messages that are here);
+//   - or bots fly o's seat (its messages since are stale and not applied).
+//
+// If no player can be the log's writer, records were removed: typically
+// one sender's later messages, which leave no hole in its sequence but
+// stop the game while the others' messages go on. A tail of fewer than
+// maxLead steps removed from one sender is not told from a crash.
+func (n *Node) endGap() error {
+	g := &n.g
+	if g.phase == PhaseOver || g.phase == PhaseHalted || len(n.players) == 0 {
+		return nil
+	}
+	s, w := g.step(), g.awaiting()
+	var ahead *player // the player whose messages go furthest past step s
+	for _, p := range n.players {
+		if p.reached > s+1 && (ahead == nil || p.reached > ahead.reached) {
+			ahead = p
+		}
+	}
+	if ahead == nil {
+		return nil
+	}
+	if n.writerLead() <= maxLead {
+		return nil
+	}
+	var held []string
+	for _, i := range n.ids(w) {
+		p := n.players[n.pidx[i]]
+		held = append(held, fmt.Sprintf("%s's messages end at sequence %d", short(p.id), len(p.msgs)))
+	}
+	return fmt.Errorf("%w: the game stops at roll %d waiting for %s (%s), yet %s's messages go on to roll %d, which needs that input: the messages after it were removed from the log",
+		ErrLogGap, g.k, shortList(n.ids(w)), strings.Join(held, ", "), short(ahead.id), (ahead.reached-1)/2)
+}
+
+// maxLead is how many steps past the end of its replayed game a player's
+// own messages may go in its log: a node restored after a machine crash
+// fetches its own lost messages back (recover.go) before the others' it
+// also lost. TestVerifyAcceptsEveryCrashPoint measures the lead.
+const maxLead = 40
+
+// writerLead is how many steps past step s the messages of the player
+// that can most plausibly have written the log go (see endGap); the
+// maximum when none can.
+func (n *Node) writerLead() uint64 {
+	g := &n.g
+	s, w := g.step(), g.awaiting()
+	best := uint64(1<<64 - 1)
+	for i, o := range n.players {
+		switch {
+		case o.absent:
+			return 0
+		case w&(1<<i) == 0:
+			best = min(best, max(o.reached, s+1)-(s+1))
+		case n.votedPast(i, s):
+			return 0
+		}
+	}
+	return best
+}
+
+// votedPast reports whether every player whose messages go past step s
+// voted player o absent: the only way the others go on without o's input.
+func (n *Node) votedPast(o int, s uint64) bool {
+	for i, p := range n.players {
+		if i == o || p.reached <= s+1 {
+			continue
+		}
+		voted := false
+		for _, m := range p.msgs {
+			if m.kind == kindAbsent && m.vote == voteAbsent && m.who == n.players[o].id {
+				voted = true
+				break
+			}
+		}
+		if !voted {
+			return false
+		}
+	}
+	return true
 }

@@ -76,11 +76,14 @@ type bucket struct {
 	at     time.Time
 }
 
-func (b *bucket) take(now time.Time) bool {
+func (b *bucket) take(now time.Time) bool { return b.takeAt(now, chatBurst, chatEvery) }
+
+// takeAt takes a token from a bucket of burst tokens refilled one per every.
+func (b *bucket) takeAt(now time.Time, burst float64, every time.Duration) bool {
 	if b.at.IsZero() {
-		b.tokens = chatBurst
+		b.tokens = burst
 	} else {
-		b.tokens = min(chatBurst, b.tokens+float64(now.Sub(b.at))/float64(chatEvery))
+		b.tokens = min(burst, b.tokens+float64(now.Sub(b.at))/float64(every))
 	}
 	b.at = now
 	if b.tokens < 1 {
@@ -130,8 +133,9 @@ func (c *Chat) Say(text string) (ChatLine, error) {
 	return line, nil
 }
 
-// Receive checks a KindChat frame. Malformed frames count as strikes;
-// lines over the rate limit or replayed are dropped.
+// Receive checks a KindChat frame. Malformed frames and lines over the
+// rate limit (Say keeps an honest sender under it) count as strikes;
+// replayed lines are dropped.
 func (c *Chat) Receive(in Inbound) (ChatLine, error) {
 	seq, text, err := DecodeChat(in.Data)
 	if err != nil {
@@ -139,8 +143,8 @@ func (c *Chat) Receive(in Inbound) (ChatLine, error) {
 		return ChatLine{}, err
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if seq <= c.last[in.From] {
+		c.mu.Unlock()
 		return ChatLine{}, fmt.Errorf("%w: replayed line %d from %s", errChat, seq, short(in.From))
 	}
 	b := c.in[in.From]
@@ -149,9 +153,11 @@ func (c *Chat) Receive(in Inbound) (ChatLine, error) {
 		c.in[in.From] = b
 	}
 	if !b.take(time.Now()) {
-		c.t.log.Warn("chat line over the rate limit dropped", "peer", short(in.From))
+		c.mu.Unlock()
+		c.t.strike(in.From, "chat line over the rate limit")
 		return ChatLine{}, fmt.Errorf("%w: %s is chatting too fast", errChat, short(in.From))
 	}
 	c.last[in.From] = seq
+	c.mu.Unlock()
 	return ChatLine{From: in.From, Seq: seq, Text: text}, nil
 }

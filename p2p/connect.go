@@ -36,6 +36,9 @@ func ResolveAddr(ctx context.Context, key crypto.PrivKey, s string) (peer.AddrIn
 		if err != nil {
 			return peer.AddrInfo{}, fmt.Errorf("p2p: %q is not a multiaddr: %w (expect /ip4/A.B.C.D/tcp/PORT/p2p/ID or HOST:PORT)", s, err)
 		}
+		if a, err = resolveTyped(ctx, a); err != nil {
+			return peer.AddrInfo{}, err
+		}
 		if info, err := peer.AddrInfoFromP2pAddr(a); err == nil {
 			return *info, nil
 		}
@@ -45,6 +48,8 @@ func ResolveAddr(ctx context.Context, key crypto.PrivKey, s string) (peer.AddrIn
 		if err != nil {
 			return peer.AddrInfo{}, fmt.Errorf("p2p: %q is neither a multiaddr nor HOST:PORT: %w", s, err)
 		}
+		// The one name p2p ever looks up: the user typed it and vouches
+		// for it. Names a peer gives are never resolved (lanaddr.go).
 		ips, err := net.DefaultResolver.LookupIP(ctx, "ip", host)
 		if err != nil || len(ips) == 0 {
 			return peer.AddrInfo{}, fmt.Errorf("p2p: resolving %q: %w", host, err)
@@ -104,4 +109,41 @@ func probePeerID(ctx context.Context, key crypto.PrivKey, addr ma.Multiaddr) (pe
 		return "", errors.New("p2p: the handshake gave no peer ID")
 	}
 	return id, nil
+}
+
+// resolveTyped turns a typed multiaddr that starts with /dns, /dns4 or
+// /dns6 into one that starts with the IP the name has now. The host never
+// resolves a name (a peer could pick it); one the user typed is theirs to
+// vouch for, so it is looked up here, once. /dnsaddr, a list of addresses
+// published by whoever owns the name, is not followed.
+func resolveTyped(ctx context.Context, a ma.Multiaddr) (ma.Multiaddr, error) {
+	if len(a) == 0 {
+		return a, nil
+	}
+	network := ""
+	switch a[0].Code() {
+	case ma.P_DNS:
+		network = "ip"
+	case ma.P_DNS4:
+		network = "ip4"
+	case ma.P_DNS6:
+		network = "ip6"
+	case ma.P_DNSADDR:
+		return nil, fmt.Errorf("p2p: %s: /dnsaddr is not followed; type the address it stands for (/ip4/A.B.C.D/tcp/PORT/p2p/ID or HOST:PORT)", a)
+	default:
+		return a, nil
+	}
+	name := a[0].Value()
+	ips, err := net.DefaultResolver.LookupIP(ctx, network, name)
+	if err == nil && len(ips) == 0 {
+		err = errors.New("no address")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("p2p: resolving %q: %w (check the name, or type the IP address)", name, err)
+	}
+	ipc, err := manet.FromIP(ips[0])
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %q resolved to %v: %w", name, ips[0], err)
+	}
+	return append(append(ma.Multiaddr{}, ipc...), a[1:]...), nil
 }

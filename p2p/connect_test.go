@@ -71,6 +71,10 @@ func TestResolveAddrErrors(t *testing.T) {
 		{"/ip4/1.2.3", "not a multiaddr"},
 		{"/ip4/127.0.0.1/udp/9/quic-v1", "only a TCP address"},
 		{"127.0.0.1:9", "connecting to"},
+		{"/dnsaddr/example.com", "/dnsaddr is not followed"},
+		// A typed name is resolved by ResolveAddr (the user vouches),
+		// here from /etc/hosts, and then probed at its IP.
+		{"/dns4/localhost/tcp/9", "connecting to /ip4/127.0.0.1/tcp/9"},
 	}
 	for _, c := range cases {
 		_, err := ResolveAddr(context.Background(), key, c.input)

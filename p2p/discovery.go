@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/mdns"
 	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
 	"github.com/miekg/dns"
@@ -34,7 +35,11 @@ type DiscoveryConfig struct {
 	// within about one Interval.
 	Interval time.Duration
 	Expire   time.Duration
-	Logger   *slog.Logger
+	// MaxStrangers caps the adverts kept from peers never proven by a
+	// connection (default DefaultMaxStrangers); their peerstore addresses
+	// live only as long as their entries.
+	MaxStrangers int
+	Logger       *slog.Logger
 }
 
 // Discovery advertises this peer over mDNS and keeps a live list of the
@@ -52,7 +57,7 @@ type Discovery struct {
 	wg      sync.WaitGroup
 
 	mu      sync.Mutex
-	seen    map[peer.ID]seenAdvert
+	seen    *adTable
 	warned  map[peer.ID]time.Time // last spoofed advert logged, per claimed ID
 	changes chan struct{}
 }
@@ -61,10 +66,10 @@ type Discovery struct {
 // peer: a spoofer answers every query.
 const spoofWarnEvery = 30 * time.Second
 
-type seenAdvert struct {
-	Advert
-	at time.Time
-}
+// strangerAddrTTLs is how long the peerstore keeps the advertised
+// addresses of a peer never proven by a connection, as a multiple of
+// Expire: its entry's expiry removes them anyway, this is the backstop.
+const strangerAddrTTLs = 2
 
 // StartDiscovery advertises ad (its ID, Version and Addrs are filled in from
 // h) and starts querying.
@@ -74,6 +79,9 @@ func StartDiscovery(h host.Host, ad Advert, cfg DiscoveryConfig) (*Discovery, er
 	}
 	if cfg.Expire <= 0 {
 		cfg.Expire = 3 * time.Second
+	}
+	if cfg.MaxStrangers <= 0 {
+		cfg.MaxStrangers = DefaultMaxStrangers
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -91,11 +99,11 @@ func StartDiscovery(h host.Host, ad Advert, cfg DiscoveryConfig) (*Discovery, er
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &Discovery{
-		h: h, cfg: cfg, log: cfg.Logger.With("self", short(h.ID())),
+		h: h, cfg: cfg, log: newRateLimiter().logger(cfg.Logger).With("self", short(h.ID())),
 		zone:    &zone{ips: ips, port: port, instance: h.ID().String()},
 		ctx:     ctx,
 		cancel:  cancel,
-		seen:    map[peer.ID]seenAdvert{},
+		seen:    newAdTable(cfg.MaxStrangers, cfg.Expire/3, cfg.Expire),
 		warned:  map[peer.ID]time.Time{},
 		changes: make(chan struct{}, 1),
 	}
@@ -137,12 +145,7 @@ func (d *Discovery) Update(ad Advert) error {
 func (d *Discovery) Peers() []Advert {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make([]Advert, 0, len(d.seen))
-	for _, s := range d.seen {
-		out = append(out, s.Advert)
-	}
-	slices.SortFunc(out, func(a, b Advert) int { return strings.Compare(string(a.ID), string(b.ID)) })
-	return out
+	return d.seen.list()
 }
 
 // Changes receives a value (coalesced) whenever Peers may have changed.
@@ -206,7 +209,16 @@ func (d *Discovery) saw(e *mdns.ServiceEntry) {
 	if !strings.HasPrefix(e.Name, ad.ID.String()+".") || ad.ID == d.h.ID() || ad.Version != ProtocolVersion {
 		return
 	}
-	ad.Addrs = advertisable(ad.Addrs)
+	proven := d.proven(ad.ID)
+	d.mu.Lock()
+	room := d.seen.admits(ad.ID, proven, time.Now())
+	d.mu.Unlock()
+	if !room {
+		return // a flood: the listed peers keep their places
+	}
+	// Anyone on the LAN can answer in any peer's name: only addresses we
+	// would dial on a peer's word are kept (lanaddr.go).
+	ad.Addrs = policyOf(d.h).filter(ad.ID, advertisable(ad.Addrs), "mDNS advert")
 	if from := d.contradicts(ad); from != nil {
 		d.mu.Lock()
 		warn := time.Since(d.warned[ad.ID]) > spoofWarnEvery
@@ -222,10 +234,19 @@ func (d *Discovery) saw(e *mdns.ServiceEntry) {
 	}
 	d.h.Peerstore().AddAddrs(ad.ID, ad.Addrs, peerstore.RecentlyConnectedAddrTTL)
 	d.mu.Lock()
-	old, had := d.seen[ad.ID]
-	d.seen[ad.ID] = seenAdvert{Advert: ad, at: time.Now()}
+	old, had, ok, evicted := d.seen.put(ad, proven, time.Now())
 	d.mu.Unlock()
-	if !had || !sameAdvert(old.Advert, ad) {
+	if evicted != "" {
+		d.forget(evicted)
+	}
+	if !ok {
+		d.forget(ad.ID) // another interface's answer took the last place
+		return
+	}
+	if !proven {
+		d.h.Peerstore().UpdateAddrs(ad.ID, peerstore.RecentlyConnectedAddrTTL, strangerAddrTTLs*d.cfg.Expire)
+	}
+	if !had || !sameAdvert(old, ad) {
 		d.log.Debug("peer advert", "peer", short(ad.ID), "name", ad.Name, "lobby", ad.Lobby, "free", ad.Free)
 		d.changed()
 	}
@@ -254,6 +275,27 @@ func (d *Discovery) contradicts(ad Advert) []net.IP {
 	return from
 }
 
+// proven reports whether an authenticated connection vouches for id: it is
+// connected now, or identify ran on a connection to it once (identify is
+// what records a peer's protocols).
+func (d *Discovery) proven(id peer.ID) bool {
+	if d.h.Network().Connectedness(id) == network.Connected {
+		return true
+	}
+	protos, err := d.h.Peerstore().GetProtocols(id)
+	return err == nil && len(protos) > 0
+}
+
+// forget drops a stranger's advertised addresses from the peerstore when
+// its entry goes, unless a connection proved it meanwhile.
+func (d *Discovery) forget(id peer.ID) {
+	if d.proven(id) {
+		return
+	}
+	d.h.Peerstore().ClearAddrs(id)
+	d.h.Peerstore().RemovePeer(id)
+}
+
 func sameAdvert(a, b Advert) bool {
 	if a.Name != b.Name || a.Lobby != b.Lobby || a.Host != b.Host || a.Free != b.Free || a.Taken != b.Taken || a.Rules != b.Rules || len(a.Addrs) != len(b.Addrs) {
 		return false
@@ -276,17 +318,22 @@ func (d *Discovery) expireLoop() {
 			return
 		case <-tick.C:
 		}
+		now := time.Now()
 		d.mu.Lock()
-		gone := false
-		for id, s := range d.seen {
-			if time.Since(s.at) > d.cfg.Expire {
-				delete(d.seen, id)
-				d.log.Debug("peer advert expired", "peer", short(id))
-				gone = true
+		gone := d.seen.expireAt(now)
+		for id, at := range d.warned {
+			if now.Sub(at) > spoofWarnEvery {
+				delete(d.warned, id)
 			}
 		}
 		d.mu.Unlock()
-		if gone {
+		for _, s := range gone {
+			d.log.Debug("peer advert expired", "peer", short(s.ID))
+			if !s.proven {
+				d.forget(s.ID)
+			}
+		}
+		if len(gone) > 0 {
 			d.changed()
 		}
 	}

@@ -19,10 +19,10 @@
 //	d, _ := p2p.StartDiscovery(h, p2p.Advert{Name: name}, p2p.DiscoveryConfig{})
 //	chat := p2p.NewChat(t)
 //	res, _ := p2p.RunLobby(ctx, t, d, chat, p2p.LobbyConfig{Player: name, Lobby: lobby, Players: 2})
-//	glog, recs, _ := p2p.OpenGameLog(path)             // recs non-empty: resuming after a crash
-//	g, _ := netsession.NewGame(t, netsession.GameConfig{Setup: res.Setup, Key: key, Entropy: ent,
-//		Log: glog, Records: recs, Pending: res.Pending, Chat: chat, OnReady: show})
-//	state, _ := g.Run(ctx)                             // g.Do(func(n *lockstep.Node) error {...}) for intents
+//	g, _ := dir.Create(res.Setup, self, nil)           // savegame: the secret and the log (Resume after a crash)
+//	s, _ := netsession.NewGame(t, netsession.GameConfig{Setup: res.Setup, Key: key, Entropy: g.Entropy,
+//		Log: g.Log, Records: g.Records, Pending: res.Pending, Chat: chat, OnReady: show})
+//	state, _ := s.Run(ctx)                             // s.Do(func(n *lockstep.Node) error {...}) for intents
 //
 // RunLobby owns the transport's inbox until it returns, the game's
 // TransportLink after.
@@ -46,6 +46,23 @@
 // /p2p/ multiaddr, a multiaddr without it, or HOST:PORT) into a peer:
 // without a peer ID it learns the ID with a Noise handshake at that
 // address (Noise proves the key; the user vouches for the address).
+// Transport.ConnectByHand dials what the user typed, wherever it is.
+//
+// # What is dialled
+//
+// An address a peer gives (its lobby join, a host's roster, start or
+// redirect, an mDNS advert's a= fields, identify) is dialled only if it is
+// /ip4 or /ip6 in loopback (127/8, ::1), private (10/8, 172.16/12,
+// 192.168/16, fc00::/7) or link-local (169.254/16, fe80::/10) space with
+// /tcp or /udp/quic-v1 on top, or is exactly the remote address of a live,
+// authenticated connection from that peer, or was typed by the user for
+// that peer. Others are dropped where they enter (the lobby, discovery,
+// the re-dials) and again by the host's gater, counted, and logged once
+// per peer. No name is ever resolved for a peer: not /dns, /dns4, /dns6
+// nor /dnsaddr (the host's resolver refuses every lookup). The only names
+// looked up are those the user types into ResolveAddr (HOST:PORT or a
+// /dns* multiaddr). A LAN numbered with public addresses is therefore
+// reached only by hand (or by the peer that dials us).
 //
 // # The wire
 //
@@ -56,34 +73,58 @@
 // ID opens the stream, so two peers dialling each other end up with one; a
 // newer stream from the same peer replaces the old (it restarted). A frame
 // of unknown kind, an application frame from a peer outside SetMembers, or
-// an undecodable chat/lobby message is dropped, logged and counted; 8 such
-// strikes in 10 s disconnect the peer and refuse it for 30 s. A frame too
+// an undecodable chat/lobby message is dropped, logged and counted, and so
+// are a chat line over the rate limit and a peer's lobby joins and leaves
+// past a burst of 8, then 2 a second; 8 such strikes in 10 s disconnect
+// the peer and refuse it for 30 s. A frame too
 // large resets the stream at once (it cannot be resynchronised). Below
 // the streams, more than 20 inbound connection attempts from one IP in
-// 10 s (loopback excepted) get that IP refused for 30 s, named once in the
-// log given as HostConfig.Logger.
+// 10 s get that IP refused for 30 s, named once in the log given as
+// HostConfig.Logger. The host holds at most 64 inbound connections (32
+// of them in their handshake), 8 per IP; loopback, which every peer on
+// one machine shares, is counted too, against limits sized for a table of
+// such peers (32 connections, 160 attempts in 10 s). The players of the
+// game (SetMembers) have room of their own as large again, which a
+// connection gets only from a member's IP and keeps only if Noise proves
+// it is that member: strangers holding every other slot cannot keep the
+// table apart.
+//
+// What a stranger can grow is bounded. Discovery lists at most
+// DiscoveryConfig.MaxStrangers (256) peers never proven by a connection
+// (proven ones are never refused or evicted); when it is full a new
+// stranger takes the place of one not heard for a third of Expire, or is
+// refused, so the peers already listed keep theirs through a flood, and a
+// stranger's advertised addresses leave the peerstore with its entry. The
+// log lines a peer's traffic can cause go through a limiter: 5 of one kind
+// from one peer, then one line counting the rest when the burst ends (and
+// each minute while it goes on), at most 256 (peer, kind) pairs tracked.
 //
 // # Layers, bottom up
 //
-//	identity.go   Ed25519 key on disk (mode 0600)
+//	identity.go   Ed25519 key on disk (mode 0600; a regular file, never a link or FIFO)
+//	ratelog.go    the limit on log lines a remote peer can cause
 //	host.go       libp2p host with the game's options
 //	gater.go      the host's gater: an IP flooding us with connections is refused a while
+//	lanaddr.go    which peer-given addresses are dialled; the resolver that refuses names
+//	reserve.go    the players' connection room that strangers cannot take
 //	frame.go      frame codec
 //	transport.go  one stream per peer, heartbeat, deadlines, strikes
 //	redial.go     re-dial away members past libp2p's backoff
 //	connect.go    manual connect: multiaddr, or host:port + Noise probe
 //	txt.go        mDNS TXT record encoding and its parser
 //	discovery.go  mDNS advertise + continuous query with expiry
+//	adtable.go    discovery's list: strangers capped, proven peers kept
 //	chat.go       rate- and length-limited chat, ordered per sender
 //	lobbymsg.go   lobby messages and their parser
 //	lobby.go      find or create a game by name, join, start
 //	lobbyseats.go the creator's table: colours, bots, ready, who may start
 //	lobbyctl.go   LobbyControl: the player's changes while the lobby runs
 //	lobbyinfo.go  a lobby's creator names its game to a peer reached by address
-//	session.go    the durable game log (GameLog)
+//	lobbychurn.go a peer's lobby joins and leaves, rate-limited, struck past it
 //
 // p2p must never: send a packet anywhere but the LAN (no relays, no public
-// bootstrap peers, no UPnP/NAT-PMP, no AutoNAT), panic or corrupt state on
+// bootstrap peers, no UPnP/NAT-PMP, no AutoNAT, no dial or name lookup a
+// peer asked for outside the ranges above), panic or corrupt state on
 // bad input from a peer, write to the terminal (it logs through log/slog),
 // or decide game rules (that is engine's and lockstep's job).
 package p2p

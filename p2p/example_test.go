@@ -33,8 +33,8 @@ func Example() {
 	_ = d
 	fmt.Println(p2p.DialableAddrs(h)) // what another player types into --connect
 	// res, err := p2p.RunLobby(ctx, t, d, p2p.NewChat(t), p2p.LobbyConfig{Player: "Ada", Lobby: "friday"})
-	// glog, recs, err := p2p.OpenGameLog(path)
-	// then the game: netsession.NewGame(t, ...) runs a lockstep.Driver over the transport
+	// g, err := dir.Create(res.Setup, h.ID(), nil) // savegame: the dice secret and the log
+	// then the game: netsession.NewGame(t, ...) runs a lockstep.Driver over the transport, writing g.Log
 	t.Close()
 	h.Close()
 }

@@ -35,25 +35,33 @@ const (
 	// floodTracked bounds the IPs remembered; past it, idle ones are
 	// forgotten first (a LAN has a handful of peers).
 	floodTracked = 256
+	// floodLoopbackLimit is loopback's limit in floodWindow: every peer
+	// on this machine shares 127.0.0.1, so it is sized for a table of
+	// them (a single-machine game, the p2p tests, the perf harness).
+	floodLoopbackLimit = 8 * floodLimit
 )
 
-// floodGater is the host's connmgr.ConnectionGater. Only accepts are
-// judged: dials are ours, and peer-level misbehaviour is the transport's
-// business (strikes).
+// floodGater is the host's connmgr.ConnectionGater. Accepts are judged
+// by their IP's rate, dials by their address (lanaddr.go); peer-level
+// misbehaviour is the transport's business (strikes).
 //
-// Loopback is never counted. InterceptAccept runs before the handshake, so
-// the only name a connection has is its address, and every peer on this
-// machine shares 127.0.0.1: a single-machine game, the p2p tests and the
-// perf harness run many hosts there. A flooder on this machine could hurt
-// us in simpler ways anyway. Test LANs give each peer its own namespace
-// and address, so they are counted like a real LAN.
+// Loopback is counted against a limit of its own. InterceptAccept runs
+// before the handshake, so the only name a connection has is its
+// address, and every peer on this machine shares 127.0.0.1: a
+// single-machine game, the p2p tests and the perf harness run many hosts
+// there. Test LANs give each peer its own namespace and address, so they
+// are counted like a real LAN.
 type floodGater struct {
 	log *slog.Logger
 	now func() time.Time
+	// pol judges every address the swarm is about to dial (nil: all
+	// allowed), the second line of defence behind the checks where
+	// addresses enter, and the only one for identify's.
+	pol *addrPolicy
 
-	limit  int
-	window time.Duration
-	ban    time.Duration
+	limit, loopbackLimit int
+	window               time.Duration
+	ban                  time.Duration
 
 	mu  sync.Mutex
 	ips map[netip.Addr]*floodRecord
@@ -66,15 +74,16 @@ type floodRecord struct {
 }
 
 func newFloodGater(log *slog.Logger, now func() time.Time) *floodGater {
-	return &floodGater{log: log, now: now, limit: floodLimit, window: floodWindow, ban: floodBan,
+	return &floodGater{log: log, now: now, limit: floodLimit, loopbackLimit: floodLoopbackLimit, window: floodWindow, ban: floodBan,
 		ips: map[netip.Addr]*floodRecord{}}
 }
 
 // allow records one inbound attempt from ip and says whether to take it.
 func (g *floodGater) allow(ip netip.Addr) bool {
 	ip = ip.Unmap()
+	limit := g.limit
 	if ip.IsLoopback() {
-		return true
+		limit = g.loopbackLimit
 	}
 	now := g.now()
 	g.mu.Lock()
@@ -100,11 +109,11 @@ func (g *floodGater) allow(ip netip.Addr) bool {
 		i++
 	}
 	r.attempts = append(r.attempts[:0], r.attempts[i:]...)
-	if len(r.attempts) >= g.limit {
+	if len(r.attempts) >= limit {
 		r.bannedUntil, r.refused, r.attempts = now.Add(g.ban), 1, r.attempts[:0]
 		// One warning per ban: a flood of thousands must not flood the log.
 		g.log.Warn(fmt.Sprintf("connection flood from %s: refusing for %d s", ip, int(g.ban/time.Second)),
-			"ip", ip.String(), "attempts", g.limit+1, "window", g.window)
+			"ip", ip.String(), "attempts", limit+1, "window", g.window)
 		return false
 	}
 	r.attempts = append(r.attempts, now)
@@ -138,8 +147,14 @@ func (g *floodGater) InterceptAccept(c network.ConnMultiaddrs) bool {
 	return g.allow(a)
 }
 
-func (g *floodGater) InterceptPeerDial(peer.ID) bool               { return true }
-func (g *floodGater) InterceptAddrDial(peer.ID, ma.Multiaddr) bool { return true }
+func (g *floodGater) InterceptPeerDial(peer.ID) bool { return true }
+func (g *floodGater) InterceptAddrDial(id peer.ID, a ma.Multiaddr) bool {
+	if g.pol == nil || g.pol.allowed(id, a) {
+		return true
+	}
+	g.pol.refused(id, []ma.Multiaddr{a}, "dial")
+	return false
+}
 func (g *floodGater) InterceptSecured(network.Direction, peer.ID, network.ConnMultiaddrs) bool {
 	return true
 }

@@ -76,8 +76,10 @@ func TestGaterFloodLimit(t *testing.T) {
 				{ip: a, n: 1000, step: floodBan / 2000, allowed: 0, after: floodBan / 2},
 				{ip: a, n: 1, allowed: 1},
 			}, 1},
-		{"loopback is never counted",
-			[]burst{{ip: "127.0.0.1", n: 10 * floodLimit, allowed: 10 * floodLimit}, {ip: "::1", n: 10 * floodLimit, allowed: 10 * floodLimit}}, 0},
+		{"loopback is counted against a limit sized for a table on one machine",
+			[]burst{{ip: "127.0.0.1", n: floodLoopbackLimit + 5, allowed: floodLoopbackLimit}, {ip: "::1", n: floodLoopbackLimit + 1, allowed: floodLoopbackLimit}}, 2},
+		{"the loopback limit is above a LAN address's",
+			[]burst{{ip: "127.0.0.1", n: 2 * floodLimit, allowed: 2 * floodLimit}}, 0},
 		{"an IPv4-mapped address counts as its IPv4 address",
 			[]burst{
 				{ip: a, n: floodLimit, allowed: floodLimit},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/security/noise"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
+	"github.com/libp2p/go-libp2p/x/rate"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 )
@@ -33,15 +35,17 @@ type HostConfig struct {
 	ListenIPs []net.IP
 	// Port for both TCP and QUIC; 0 picks a free one.
 	Port int
-	// Logger receives the host's own events (a connection flood refused);
-	// nil discards them.
+	// Logger receives the host's own events (a connection flood refused,
+	// addresses a peer gave that are not dialled); nil discards them.
 	Logger *slog.Logger
 }
 
 // NewHost builds a libp2p host for a LAN game: TCP and QUIC on the given
 // addresses, Noise, yamux; relay, NAT port mapping, AutoNAT, hole punching
 // and metrics off; resource limits sized for a handful of players; an IP
-// flooding us with connection attempts is refused for a while (gater.go).
+// flooding us with connection attempts is refused for a while (gater.go);
+// an address a peer gave is dialled only if it is a LAN IP (lanaddr.go),
+// and no name is ever resolved.
 func NewHost(cfg HostConfig) (host.Host, error) {
 	if cfg.Identity == nil {
 		return nil, errors.New("p2p: NewHost needs an identity (see LoadOrCreateIdentity)")
@@ -69,7 +73,8 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 			listen = append(listen, a)
 		}
 	}
-	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(gameLimits()), rcmgr.WithMetricsDisabled())
+	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(gameLimits()), rcmgr.WithMetricsDisabled(),
+		rcmgr.WithNetworkPrefixLimit(loopbackConnLimits()), rcmgr.WithConnRateLimiters(connRateLimiter()))
 	if err != nil {
 		return nil, fmt.Errorf("p2p: resource manager: %w", err)
 	}
@@ -80,6 +85,10 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: connection manager: %w", err)
 	}
+	log := cfg.Logger.With("self", short(self))
+	pol := newAddrPolicy(log)
+	gater := newFloodGater(log, time.Now)
+	gater.pol = pol
 	h, err := libp2p.New(
 		libp2p.Identity(cfg.Identity),
 		libp2p.ListenAddrs(listen...),
@@ -92,7 +101,9 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 		libp2p.DisableIdentifyAddressDiscovery(),
 		libp2p.ResourceManager(rm),
 		libp2p.ConnectionManager(cm),
-		libp2p.ConnectionGater(newFloodGater(cfg.Logger.With("self", short(self)), time.Now)),
+		libp2p.ConnectionGater(gater),
+		// No name a peer gave is ever looked up (lanaddr.go).
+		libp2p.MultiaddrResolver(refusingResolver{pol}),
 		libp2p.Ping(true),
 		libp2p.UserAgent("aeroplane/"+ProtocolVersion),
 		libp2p.WithDialTimeout(5*time.Second),
@@ -102,7 +113,8 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 		cm.Close()
 		return nil, fmt.Errorf("p2p: starting the network host on %v: %w (check that the addresses belong to this machine, or pass other ones)", ips, err)
 	}
-	return h, nil
+	pol.setNetwork(h.Network())
+	return &gameHost{Host: h, pol: pol, allow: rcmgr.GetAllowlist(rm)}, nil
 }
 
 func listenAddrs(ip net.IP, port int) []string {
@@ -114,9 +126,50 @@ func listenAddrs(ip net.IP, port int) []string {
 }
 
 // gameLimits scales libp2p's defaults down to a game: a few peers, one
-// stream each plus identify/ping, frames of at most MaxFrame bytes.
+// stream each plus identify/ping, frames of at most MaxFrame bytes. That
+// is 64 inbound connections (32 still in their handshake) for everyone
+// but the table's players, and as many again kept for the players alone
+// (the allowlisted scopes; reserve.go).
 func gameLimits() rcmgr.ConcreteLimitConfig {
 	return rcmgr.DefaultLimits.Scale(64<<20, 256)
+}
+
+// Per-address limits. libp2p counts at most 8 connections at a time and a
+// burst of 16 new ones (then one per 5 s) per remote IPv4 address, and
+// exempts loopback from both. Here loopback is counted too, against its
+// own limits: every peer on this machine shares 127.0.0.1 (a
+// single-machine game, the p2p tests, the perf harness), so they are
+// sized for a whole table of such peers reconnecting, not for one peer.
+// A LAN stranger cannot send from loopback; what the table needs against
+// strangers is its reserved room (reserve.go).
+const (
+	loopbackConns     = 32
+	loopbackRateBurst = 128
+	loopbackRatePerS  = 4
+)
+
+var loopbackPrefixes = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+
+func loopbackConnLimits() (v4, v6 []rcmgr.NetworkPrefixLimit) {
+	return []rcmgr.NetworkPrefixLimit{{Network: loopbackPrefixes[0], ConnCount: loopbackConns}},
+		[]rcmgr.NetworkPrefixLimit{{Network: loopbackPrefixes[1], ConnCount: loopbackConns}}
+}
+
+// connRateLimiter is libp2p's default rate limiter (per IPv4 address, per
+// IPv6 /56 and /48) with loopback limited instead of exempt.
+func connRateLimiter() *rate.Limiter {
+	lo := rate.Limit{RPS: loopbackRatePerS, Burst: loopbackRateBurst}
+	return &rate.Limiter{
+		NetworkPrefixLimits: []rate.PrefixLimit{{Prefix: loopbackPrefixes[0], Limit: lo}, {Prefix: loopbackPrefixes[1], Limit: lo}},
+		SubnetRateLimiter: rate.SubnetLimiter{
+			IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: rate.Limit{RPS: 0.2, Burst: 16}}},
+			IPv6SubnetLimits: []rate.SubnetLimit{
+				{PrefixLength: 56, Limit: rate.Limit{RPS: 0.2, Burst: 16}},
+				{PrefixLength: 48, Limit: rate.Limit{RPS: 0.5, Burst: 80}},
+			},
+			GracePeriod: time.Minute,
+		},
+	}
 }
 
 // LANAddrs returns the IPv4 addresses of the machine's up, non-loopback
@@ -184,6 +237,29 @@ func advertisable(addrs []ma.Multiaddr) []ma.Multiaddr {
 		return loop
 	}
 	return lan
+}
+
+// gameHost is the host NewHost returns: libp2p's, with the game's address
+// policy beside it, so the lobby, discovery and transport that are handed
+// the host judge addresses as its gater does, and its resource manager's
+// allowlist, where the transport keeps room for the players.
+type gameHost struct {
+	host.Host
+	pol   *addrPolicy
+	allow *rcmgr.Allowlist // the resource manager's: the players' reserved room
+}
+
+// fallbackPolicy judges addresses for a host NewHost did not build: the
+// same ranges, but no live connections known, nothing vouched, one shared
+// log budget.
+var fallbackPolicy = newAddrPolicy(slog.New(slog.DiscardHandler))
+
+// policyOf returns h's address policy.
+func policyOf(h host.Host) *addrPolicy {
+	if g, ok := h.(*gameHost); ok {
+		return g.pol
+	}
+	return fallbackPolicy
 }
 
 // AddrInfo is a convenience for tests and the UI.

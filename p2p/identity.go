@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,17 +22,93 @@ func DefaultIdentityPath() (string, error) {
 	return filepath.Join(dir, "aeroplane", "identity.key"), nil
 }
 
+// maxIdentitySize bounds what is read from the identity path: a libp2p
+// Ed25519 key is 68 bytes, so anything much larger is not one.
+const maxIdentitySize = 4 << 10
+
 // LoadOrCreateIdentity reads the Ed25519 key at path, or creates one there
-// (mode 0600, parent directory 0700) if the file does not exist. The same key
+// (mode 0600, parent directory 0700) if nothing is there. The same key
 // means the same peer ID, which is how a restarted peer takes its seat back.
+//
+// It ends in one pass, whatever is at path: only a regular file is read; a
+// symbolic link (even a dangling one), a FIFO, a device or a directory is
+// an error at once, never followed, waited on or replaced.
 func LoadOrCreateIdentity(path string) (crypto.PrivKey, error) {
-	data, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		return parseIdentity(path, data)
-	case !errors.Is(err, fs.ErrNotExist):
+	key, err := readIdentity(path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return key, err
+	}
+	key, err = createIdentity(path)
+	if errors.Is(err, fs.ErrExist) {
+		// Another process created it between our read and our link: it
+		// won, and its file is whole (it was linked complete). Reading it
+		// is the last step: no second attempt at creating.
+		return readIdentity(path)
+	}
+	return key, err
+}
+
+// readIdentity reads the key at path, or returns an error wrapping
+// fs.ErrNotExist if nothing at all is there.
+func readIdentity(path string) (crypto.PrivKey, error) {
+	st, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
 		return nil, fmt.Errorf("reading identity %s: %w", path, err)
 	}
+	if err := regularIdentity(path, st); err != nil {
+		return nil, err
+	}
+	// The Stat of the open file decides, whatever was swapped in at the
+	// path since the Lstat (identityOpenFlags).
+	f, err := os.OpenFile(path, os.O_RDONLY|identityOpenFlags, 0)
+	if err != nil {
+		return nil, fmt.Errorf("reading identity %s: %w (pass --identity FILE to use another file)", path, err)
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, fmt.Errorf("reading identity %s: %w", path, err)
+	}
+	if err := regularIdentity(path, st); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxIdentitySize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading identity %s: %w", path, err)
+	}
+	if len(data) > maxIdentitySize {
+		return nil, fmt.Errorf("identity %s is %d bytes or more, too large for a key (move it away to make a new identity, or pass --identity FILE)", path, maxIdentitySize+1)
+	}
+	return parseIdentity(path, data)
+}
+
+// regularIdentity refuses anything at path but a regular file.
+func regularIdentity(path string, st fs.FileInfo) error {
+	m := st.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	what := "not a regular file"
+	switch {
+	case m&fs.ModeSymlink != 0:
+		what = "a symbolic link"
+	case m.IsDir():
+		what = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a FIFO"
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		what = "a device"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	}
+	return fmt.Errorf("identity %s is %s, not a key file: remove it to make a new identity there, or pass --identity FILE", path, what)
+}
+
+// createIdentity makes a new key and links it at path; an error wrapping
+// fs.ErrExist means something appeared at path meanwhile.
+func createIdentity(path string) (crypto.PrivKey, error) {
 	key, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
 		return nil, fmt.Errorf("generating identity: %w", err)
@@ -43,8 +120,9 @@ func LoadOrCreateIdentity(path string) (crypto.PrivKey, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the directory for identity %s: %w", path, err)
 	}
-	// Write to a temporary file and rename so a crash never leaves half a key
-	// that would later be rejected (or, worse, be a different identity).
+	// Write to a temporary file and link it into place so a crash never
+	// leaves half a key that would later be rejected (or, worse, be a
+	// different identity).
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".identity-*")
 	if err != nil {
 		return nil, fmt.Errorf("creating identity %s: %w", path, err)
@@ -66,12 +144,20 @@ func LoadOrCreateIdentity(path string) (crypto.PrivKey, error) {
 		return nil, fmt.Errorf("writing identity %s: %w", path, err)
 	}
 	// Link instead of rename: if two processes race to create the same
-	// identity, exactly one wins and the other reads the winner's key.
+	// identity, exactly one wins and the other reads the winner's key. A
+	// dangling symbolic link at path also makes the link fail with
+	// ErrExist, which readIdentity then names.
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return LoadOrCreateIdentity(path)
+			return nil, err
 		}
 		return nil, fmt.Errorf("saving identity %s: %w", path, err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		// The new name must survive a machine crash, or the next start
+		// would make a second identity and lose the seat.
+		_ = d.Sync()
+		d.Close()
 	}
 	return key, nil
 }

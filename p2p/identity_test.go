@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
@@ -75,5 +76,54 @@ func TestIdentityRejectsGarbage(t *testing.T) {
 	}
 	if _, err := LoadOrCreateIdentity(path); err == nil || !strings.Contains(err.Error(), "want Ed25519") {
 		t.Fatalf("secp256k1 identity: %v", err)
+	}
+}
+
+// Whatever is at the identity path that is not a regular file is named at
+// once: nothing is followed, waited on, replaced or left behind.
+func TestIdentityRefusesNonRegular(t *testing.T) {
+	good := filepath.Join(t.TempDir(), "good.key")
+	if _, err := LoadOrCreateIdentity(good); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		make func(path string) error
+		want string
+	}{
+		{"dangling symlink", func(p string) error { return os.Symlink(filepath.Join(filepath.Dir(p), "nowhere"), p) }, "a symbolic link"},
+		{"symlink to a key", func(p string) error { return os.Symlink(good, p) }, "a symbolic link"},
+		{"symlink loop", func(p string) error { return os.Symlink(p, p) }, "a symbolic link"},
+		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o600) }, "a FIFO"},
+		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }, "a directory"},
+		{"device", func(p string) error { return os.Symlink("/dev/zero", p) }, "a symbolic link"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "identity.key")
+			if err := tc.make(path); err != nil {
+				t.Fatalf("making %s: %v", tc.name, err)
+			}
+			_, err := LoadOrCreateIdentity(path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "--identity") {
+				t.Fatalf("LoadOrCreateIdentity on %s: %v, want an error saying %q and naming --identity", tc.name, err, tc.want)
+			}
+			left, _ := filepath.Glob(filepath.Join(dir, ".identity-*"))
+			if len(left) != 0 {
+				t.Errorf("temporary files left behind: %v", left)
+			}
+		})
+	}
+}
+
+// A file too large to be a key is refused without reading it all.
+func TestIdentityRefusesHuge(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "identity.key")
+	if err := os.WriteFile(path, make([]byte, 1<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOrCreateIdentity(path); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("1 MiB identity: %v", err)
 	}
 }

@@ -59,7 +59,9 @@ type LobbyConfig struct {
 	StartNow <-chan struct{}
 	Rules    engine.Rules
 	// Connect lists peers dialled by hand (multicast blocked): they are
-	// asked for the lobby as well as the mDNS adverts.
+	// asked for the lobby as well as the mDNS adverts. Their addresses are
+	// what the user typed (ResolveAddr), dialled whatever they are: the
+	// user vouches for them (Transport.ConnectByHand).
 	Connect []peer.AddrInfo
 	// FindFor is how long to look for the lobby before creating it
 	// (default 2 s).
@@ -157,7 +159,7 @@ func RunLobby(ctx context.Context, t *Transport, d *Discovery, chat *Chat, cfg L
 		defer c.close()
 		ctl = c.cmds
 	}
-	l := &lobby{t: t, d: d, chat: chat, cfg: cfg, self: t.Host().ID(), log: cfg.Logger, ctl: ctl}
+	l := &lobby{t: t, d: d, chat: chat, cfg: cfg, self: t.Host().ID(), log: t.peerLog(cfg.Logger), ctl: ctl}
 	defer serveInfo(t.Host(), &l.info)()
 	return l.run(ctx)
 }
@@ -180,6 +182,7 @@ type lobby struct {
 	roster  []rosterEntry // who is in, host first (the host's word)
 	view    LobbyView
 	pending []Inbound
+	churn   churn // joins and leaves per peer (lobbychurn.go)
 
 	// The table, decided by the host; a member keeps the last roster's.
 	capacity int // host: player seats (taken or open)
@@ -195,7 +198,7 @@ func (l *lobby) run(ctx context.Context) (LobbyResult, error) {
 	t.SetMembers(nil)
 	for _, info := range l.cfg.Connect {
 		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		err := t.Connect(cctx, info)
+		err := t.ConnectByHand(cctx, info)
 		cancel()
 		if err != nil {
 			l.log.Warn("manual connect failed", "peer", short(info.ID), "err", err)
@@ -512,6 +515,10 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 	if m.Lobby != l.cfg.Lobby {
 		return LobbyResult{}, false, nil // another game's traffic
 	}
+	if (m.T == lobbyJoin || m.T == lobbyLeave) && !l.churn.allow(in.From, time.Now()) {
+		l.t.strike(in.From, "lobby joins and leaves too fast")
+		return LobbyResult{}, false, nil
+	}
 	l.learnManualHost(in.From, m)
 	switch m.T {
 	case lobbyJoin:
@@ -525,7 +532,7 @@ func (l *lobby) frame(in Inbound) (LobbyResult, bool, error) {
 			if id == l.self || id == l.host {
 				return LobbyResult{}, false, nil
 			}
-			l.t.Host().Peerstore().AddAddrs(id, parseAddrs(h.Addrs), peerstore.RecentlyConnectedAddrTTL)
+			l.t.Host().Peerstore().AddAddrs(id, policyOf(l.t.Host()).parse(id, h.Addrs, "lobby redirect"), peerstore.RecentlyConnectedAddrTTL)
 			l.roster, l.view = nil, LobbyView{}
 			l.join(id)
 		}
@@ -600,7 +607,7 @@ func (l *lobby) meetRoster() {
 		if err != nil || id == l.self || l.t.Connected(id) {
 			continue
 		}
-		info := peer.AddrInfo{ID: id, Addrs: parseAddrs(r.Addrs)}
+		info := peer.AddrInfo{ID: id, Addrs: policyOf(l.t.Host()).parse(id, r.Addrs, "lobby roster")}
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -625,9 +632,12 @@ func (l *lobby) onJoin(from peer.ID, m lobbyMsg) {
 		_ = l.t.Send(from, KindLobby, encodeLobbyMsg(lobbyMsg{T: lobbyFull, Lobby: l.cfg.Lobby}))
 		return
 	}
-	addrs := m.Addrs
-	if len(addrs) == 0 {
-		addrs = addrStrings(advertisable(l.t.Host().Peerstore().Addrs(from)))
+	// What the host relays to the table is what it would dial itself: a
+	// stranger's junk goes no further than here.
+	pol := policyOf(l.t.Host())
+	addrs := addrStrings(pol.parse(from, m.Addrs, "lobby join"))
+	if len(m.Addrs) == 0 {
+		addrs = addrStrings(pol.filter(from, advertisable(l.t.Host().Peerstore().Addrs(from)), "peerstore"))
 	}
 	var want []engine.Colour
 	if m.Want > 0 {
@@ -699,7 +709,7 @@ func (l *lobby) result(setup lockstep.Setup, roster []rosterEntry) LobbyResult {
 		}
 		names[id] = r.Name
 		if id != l.self {
-			l.t.Host().Peerstore().AddAddrs(id, parseAddrs(r.Addrs), peerstore.PermanentAddrTTL)
+			l.t.Host().Peerstore().AddAddrs(id, policyOf(l.t.Host()).parse(id, r.Addrs, "lobby start"), peerstore.PermanentAddrTTL)
 		}
 	}
 	l.t.SetMembers(setup.Players())

@@ -71,7 +71,7 @@ func (t *Transport) note(p peer.ID, extra []ma.Multiaddr) {
 	addrs := append(extra, t.h.Peerstore().Addrs(p)...)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	addrs = ma.Unique(advertisable(append(addrs, t.known[p]...)))
+	addrs = ma.Unique(policyOf(t.h).filter(p, advertisable(append(addrs, t.known[p]...)), "peerstore"))
 	if len(addrs) > maxRemembered {
 		addrs = addrs[:maxRemembered]
 	}
@@ -82,12 +82,14 @@ func (t *Transport) note(p peer.ID, extra []ma.Multiaddr) {
 
 // rememberedAddrs returns the addresses to dial p at: the ones remembered
 // and whatever the peerstore learnt since (a new advert after a restart on
-// another port).
+// another port), less any a peer gave that we must not dial (lanaddr.go):
+// a re-dial every few seconds is the last place a stranger's address
+// may go.
 func (t *Transport) rememberedAddrs(p peer.ID) []ma.Multiaddr {
 	t.mu.Lock()
 	known := append([]ma.Multiaddr(nil), t.known[p]...)
 	t.mu.Unlock()
-	return ma.Unique(append(t.h.Peerstore().Addrs(p), known...))
+	return ma.Unique(policyOf(t.h).filter(p, append(t.h.Peerstore().Addrs(p), known...), "re-dial"))
 }
 
 // redialAway dials, each on its own schedule, the members in away that

@@ -48,7 +48,7 @@ func TestDiscoveryIgnoresAdvertContradictingConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logged []string
-	d := &Discovery{h: a, log: slog.New(recordHandler{&logged}), seen: map[peer.ID]seenAdvert{},
+	d := &Discovery{h: a, log: slog.New(recordHandler{&logged}), seen: newAdTable(DefaultMaxStrangers, time.Second, 3*time.Second),
 		warned: map[peer.ID]time.Time{}, changes: make(chan struct{}, 1)}
 	forged := ma.StringCast("/ip4/10.9.0.66/tcp/4001")
 	entry := func(addrs ...ma.Multiaddr) *mdns.ServiceEntry {

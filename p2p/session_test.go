@@ -13,6 +13,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
 	"aeroplane/lockstep"
+	"aeroplane/savegame"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -71,7 +72,7 @@ func playTestGame(ctx context.Context, t *testing.T, tr *Transport, res LobbyRes
 	if _, err := rand.Read(ent[:]); err != nil {
 		return lockstep.State{}, err
 	}
-	glog, _, err := OpenGameLog(filepath.Join(t.TempDir(), "game.log"))
+	glog, _, err := savegame.OpenLog(filepath.Join(t.TempDir(), "game.log"))
 	if err != nil {
 		return lockstep.State{}, err
 	}
@@ -181,49 +182,6 @@ func testPair(t *testing.T) (lockstep.Setup, []peer.ID, []*lockstep.Node) {
 	return setup, ids, nodes
 }
 
-// A machine crash can leave the unsynced tail of a log as zeros (the file
-// grew, its blocks never reached the disk): OpenGameLog cuts them off like
-// a torn record; bad bytes that are not zeros are still an error.
-func TestOpenGameLogTails(t *testing.T) {
-	_, _, nodes := testPair(t)
-	good := append(lockstep.LogHeader(), lockstep.EncodeRecords(nodes[0].Ready().LogEntries...)...)
-	for _, c := range []struct {
-		name    string
-		tail    []byte
-		wantErr bool
-	}{
-		{"clean", nil, false},
-		{"zeros", make([]byte, 4096), false},
-		{"half a record", lockstep.EncodeRecords(nodes[1].Ready().LogEntries...)[:20], false},
-		{"garbage", bytes.Repeat([]byte{0xff}, 64), true},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "game.log")
-			if err := os.WriteFile(path, append(bytes.Clone(good), c.tail...), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			l, recs, err := OpenGameLog(path)
-			if c.wantErr {
-				if err == nil {
-					l.Close()
-					t.Fatal("opened a log with a bad middle")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer l.Close()
-			if len(recs) != 2 { // setup and the confirm
-				t.Fatalf("%d records, want 2", len(recs))
-			}
-			if st, _ := os.Stat(path); st.Size() != int64(len(good)) {
-				t.Fatalf("log is %d bytes, want %d (the tail cut)", st.Size(), len(good))
-			}
-		})
-	}
-}
-
 // testCfgs is the configs of an n-player game with fixed keys.
 func testCfgs(t *testing.T, n int) []lockstep.Config {
 	t.Helper()
@@ -262,7 +220,7 @@ func TestLazyTailLostInMachineCrash(t *testing.T) {
 		nodes[i] = n
 	}
 	path := filepath.Join(t.TempDir(), "game.log")
-	glog, _, err := OpenGameLog(path)
+	glog, _, err := savegame.OpenLog(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,12 +297,12 @@ func TestLazyTailLostInMachineCrash(t *testing.T) {
 					crashed, ownLost = true, ownHere
 					st, _ := os.Stat(path)
 					lost = st.Size() - cut
-					glog.f.Close() // no flush: the machine is gone
+					glog.Close() // its flush is undone: the truncate below is the machine crash
 					if err := os.Truncate(path, cut); err != nil {
 						t.Fatal(err)
 					}
 					var recs []lockstep.Record
-					if glog, recs, err = OpenGameLog(path); err != nil {
+					if glog, recs, err = savegame.OpenLog(path); err != nil {
 						t.Fatal(err)
 					}
 					if nodes[0], err = lockstep.Restore(cfgs[0], recs); err != nil {
@@ -388,7 +346,7 @@ func TestLazyTailLostInMachineCrash(t *testing.T) {
 
 // writeLazily is what lockstep.Driver does with a Ready under SyncLazy:
 // write its entries, and sync only those that open the game.
-func writeLazily(l *GameLog, rd lockstep.Ready) error {
+func writeLazily(l *savegame.Log, rd lockstep.Ready) error {
 	if err := l.Write(rd.LogEntries); err != nil {
 		return err
 	}

@@ -90,7 +90,8 @@ var ErrNotConnected = errors.New("peer not connected")
 type Transport struct {
 	h   host.Host
 	cfg TransportConfig
-	log *slog.Logger
+	log *slog.Logger // limited per peer (rl): a peer's frames cause its lines
+	rl  *rateLimiter
 	// opened, set by tests only (before any connection), runs between a
 	// stream's opening and its adoption.
 	opened func(p peer.ID)
@@ -112,14 +113,20 @@ type Transport struct {
 	redial  map[peer.ID]*redialState
 	changed chan struct{} // closed and replaced when links change
 	closed  bool
+
+	// resMu serialises reserveMembers; reserved is what it put in the
+	// host's allowlist (reserve.go).
+	resMu    sync.Mutex
+	reserved map[string]ma.Multiaddr
 }
 
 // NewTransport starts serving ProtocolID on h. Close it before closing h.
 func NewTransport(h host.Host, cfg TransportConfig) *Transport {
 	cfg.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
+	rl := newRateLimiter()
 	t := &Transport{
-		h: h, cfg: cfg, log: cfg.Logger.With("self", short(h.ID())),
+		h: h, cfg: cfg, log: rl.logger(cfg.Logger).With("self", short(h.ID())), rl: rl,
 		inbox:   make(chan Inbound, 1024),
 		events:  make(chan PeerEvent, 1024),
 		ctx:     ctx,
@@ -131,6 +138,8 @@ func NewTransport(h host.Host, cfg TransportConfig) *Transport {
 		known:   map[peer.ID][]ma.Multiaddr{},
 		redial:  map[peer.ID]*redialState{},
 		changed: make(chan struct{}),
+
+		reserved: map[string]ma.Multiaddr{},
 	}
 	h.SetStreamHandler(protocol.ID(ProtocolID), t.handleStream)
 	h.Network().Notify(&network.NotifyBundle{ConnectedF: func(_ network.Network, c network.Conn) {
@@ -140,6 +149,11 @@ func NewTransport(h host.Host, cfg TransportConfig) *Transport {
 	go t.maintain()
 	return t
 }
+
+// peerLog is l with the transport's limit on the lines a remote peer can
+// cause (ratelog.go): every log line a peer's traffic triggers goes
+// through it.
+func (t *Transport) peerLog(l *slog.Logger) *slog.Logger { return t.rl.logger(l) }
 
 // Host is the libp2p host under the transport.
 func (t *Transport) Host() host.Host { return t.h }
@@ -154,8 +168,10 @@ func (t *Transport) Events() <-chan PeerEvent { return t.events }
 
 // SetMembers restricts who may send application frames; nil lets anyone.
 // Frames from others are dropped, logged and count as strikes. The members
-// are also re-dialled while they are away.
+// are also re-dialled while they are away, and have room for their
+// connections that strangers cannot take (reserve.go).
 func (t *Transport) SetMembers(ids []peer.ID) {
+	defer t.reserveMembers()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if ids == nil {
@@ -189,7 +205,17 @@ func (t *Transport) Connected(p peer.ID) bool {
 	return t.links[p] != nil
 }
 
-// Connect dials info and waits until the stream to it is up.
+// ConnectByHand is Connect for an address the user typed (ResolveAddr's
+// answer): the user vouches for it, so it is dialled even outside the
+// LAN ranges a peer-given address must be in (lanaddr.go), now and in
+// the re-dials.
+func (t *Transport) ConnectByHand(ctx context.Context, info peer.AddrInfo) error {
+	policyOf(t.h).vouch(info)
+	return t.Connect(ctx, info)
+}
+
+// Connect dials info and waits until the stream to it is up. Addresses
+// outside the LAN ranges are not dialled (lanaddr.go).
 func (t *Transport) Connect(ctx context.Context, info peer.AddrInfo) error {
 	if info.ID == t.h.ID() {
 		return errors.New("p2p: that address is this peer itself")
@@ -273,6 +299,7 @@ func (t *Transport) Close() error {
 		links = append(links, l)
 	}
 	t.mu.Unlock()
+	t.reserveMembers() // closed: gives the room back
 	t.h.RemoveStreamHandler(protocol.ID(ProtocolID))
 	for _, l := range links {
 		l.goodbye()
@@ -324,6 +351,11 @@ func (t *Transport) maintain() {
 				delete(t.banned, id)
 			}
 		}
+		for id, at := range t.strikes {
+			if now.Sub(at[len(at)-1]) >= t.cfg.StrikeWindow {
+				delete(t.strikes, id) // all expired: a peer struck once is not kept forever
+			}
+		}
 		t.mu.Unlock()
 		for _, id := range t.h.Network().Peers() {
 			t.maybeOpen(id)
@@ -331,6 +363,7 @@ func (t *Transport) maintain() {
 		for _, id := range here {
 			t.note(id, nil)
 		}
+		t.reserveMembers()
 		t.redialAway(away, now)
 	}
 }

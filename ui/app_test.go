@@ -10,13 +10,14 @@ import (
 )
 
 // TestRunOnSimulationScreen drives the real tview loop: the session's
-// events reach the screen, keys reach the session, and q ends Run, which
-// closes the session.
+// events reach the screen, keys reach the session, and q mid-game asks
+// first: only its confirmation leaves the game, ends Run and closes the
+// session.
 func TestRunOnSimulationScreen(t *testing.T) {
 	sim := tcell.NewSimulationScreen("UTF-8")
 	f := newFake()
 	done := make(chan error, 1)
-	a := newApp(f, Options{Lang: "en"}, sim)
+	a := newApp(leaverSession{f}, Options{Lang: "en"}, sim)
 	go func() { done <- a.run(context.Background()) }()
 
 	waitFor := func(what string, ok func() bool) {
@@ -47,16 +48,19 @@ func TestRunOnSimulationScreen(t *testing.T) {
 		t.Fatalf("space sent %q", calls)
 	}
 	sim.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	sim.InjectKey(tcell.KeyRune, 'y', tcell.ModNone)
 	select {
 	case err := <-done:
 		if err != nil {
 			t.Fatal(err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("q did not end Run")
+		t.Fatal("q, y did not end Run")
 	}
 	// (the fake session stays waiting, so queued spaces may roll again)
-	if got := f.took(); len(got) == 0 || got[len(got)-1] != "close" {
-		t.Fatalf("after quit: %q, want the session closed", got)
+	// Had q quit at once, Run would have closed the session without
+	// reading the y that leaves.
+	if got := f.took(); len(got) < 2 || got[len(got)-2] != "leave" || got[len(got)-1] != "close" {
+		t.Fatalf("after q, y: %q, want the game left, then the session closed", got)
 	}
 }

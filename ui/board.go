@@ -71,16 +71,30 @@ func (m *boardModel) occupancy() map[trackSpot]*occupants {
 	return occ
 }
 
-// planeLabel names the planes on a spot in w columns: "R0", a stack as
-// "R0x3" (lead plane and count) or, when narrow, "3R".
-func planeLabel(o *occupants, w int) string {
+// The board's one notation for planes, the same on every spot and at
+// both sizes, at most two cells so that a half of a corner square (two
+// cells wide) holds it with the blank that parts it from its neighbours:
+//
+//	R0   one plane: the colour's letter, then the plane's number (0-3)
+//	3R   a stack: how many planes, then the colour (they move together)
+//	3L   in a launch area: how many planes wait there (each moves alone)
+//	✓5   at the centre: how many planes have reached it
+//	R  G a plane or stack on each half of one corner square: letters only
+//
+// A number first is always a count, a letter first always one plane.
+
+// planeLabel names the planes on a spot; launch says the spot is a launch
+// area, crowded that the other half of its corner square is taken too.
+func planeLabel(o *occupants, launch, crowded bool) string {
 	l := o.colour.Letter()
 	n := len(o.planes) + o.mixed
 	switch {
+	case crowded:
+		return string(l)
 	case n == 1:
 		return fmt.Sprintf("%c%d", l, o.planes[0])
-	case w >= 4:
-		return fmt.Sprintf("%c%dx%d", l, o.planes[0], n)
+	case launch:
+		return fmt.Sprintf("%dL", n)
 	}
 	return fmt.Sprintf("%d%c", n, l)
 }
@@ -159,7 +173,8 @@ func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 	paint := func(s trackSpot, st tcell.Style, caption string) {
 		label := ""
 		if o := occ[s]; o != nil {
-			label = planeLabel(o, l.spotWidth(s))
+			crowded := s.half != whole && occ[trackSpot{cell: s.cell, half: 3 - s.half}] != nil
+			label = planeLabel(o, s.cell == board.launch[o.colour] && s.half == whole, crowded)
 		}
 		hl := hasTarget && s == target
 		drawSpot(scr, l, s, st, caption, label, hl)
@@ -176,7 +191,7 @@ func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 			st = tcell.StyleDefault.Dim(true)
 		}
 		for _, d := range board.dashes[c] {
-			dash := []string{strings.Repeat("-", l.cw)}
+			dash := []string{dashRun(board.dashes[c], d, l.cw)}
 			if board.upDown[c] {
 				dash = []string{":", ":"}
 			}
@@ -204,15 +219,10 @@ func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 	}
 	centreText := "**"
 	if o := occ[trackSpot{cell: board.centre}]; o != nil {
-		centreText = fmt.Sprintf("%d✓", len(o.planes)+o.mixed)
+		centreText = fmt.Sprintf("✓%d", len(o.planes)+o.mixed)
 	}
 	delete(occ, trackSpot{cell: board.centre})
 	paint(trackSpot{cell: board.centre}, tcell.StyleDefault.Reverse(true), centreText)
-}
-
-func (l boardLayout) spotWidth(s trackSpot) int {
-	_, _, w, _ := l.spotRect(s)
-	return w
 }
 
 // drawSpot fills a spot: with one line per cell the planes' label (or the
@@ -233,7 +243,7 @@ func drawSpot(scr tcell.Screen, l boardLayout, s trackSpot, st tcell.Style, capt
 		_, _, w, _ := l.spotRect(s)
 		for i, t := range lines {
 			if len([]rune(t))+2 <= w {
-				lines[i] = "[" + centre(t, w-2) + "]"
+				lines[i] = "[" + align(t, w-2, whole) + "]"
 			}
 		}
 	}
@@ -247,18 +257,49 @@ func fillText(scr tcell.Screen, l boardLayout, s trackSpot, st tcell.Style, line
 		if dy < len(lines) {
 			t = lines[dy]
 		}
-		for dx, r := range []rune(centre(t, w)) {
+		for dx, r := range []rune(align(t, w, s.half)) {
 			scr.SetContent(x+dx, y+dy, r, nil, st)
 		}
 	}
 }
 
-// centre pads t to w runes, centred (leaning left), or cuts it.
-func centre(t string, w int) string {
+// align pads t to w runes, or cuts it: on a whole spot centred (leaning
+// left), on the left half of a corner square to the left and on the right
+// half to the right, so that the two halves' texts never touch unless
+// both are full.
+func align(t string, w int, h half) string {
 	r := []rune(t)
 	if len(r) >= w {
 		return string(r[:w])
 	}
 	left := (w - len(r)) / 2
+	switch h {
+	case leftHalf:
+		left = 0
+	case rightHalf:
+		left = w - len(r)
+	}
 	return strings.Repeat(" ", left) + t + strings.Repeat(" ", w-len(r)-left)
+}
+
+// dashRun is the text of dash cell d of a left-right shortcut line: dashes
+// across the cell, but a blank at an end of the line, so that the line
+// never touches the text of the square beside it.
+func dashRun(line []cell, d cell, w int) string {
+	in := func(x int) bool {
+		for _, c := range line {
+			if c == (cell{x, d.y}) {
+				return true
+			}
+		}
+		return false
+	}
+	r := []rune(strings.Repeat("-", w))
+	if !in(d.x - 1) {
+		r[0] = ' '
+	}
+	if !in(d.x + 1) {
+		r[w-1] = ' '
+	}
+	return string(r)
 }

@@ -23,13 +23,27 @@
 //
 // Commands return at once; their effects come back as events
 // (LobbyUpdate, TableUpdate, GameStarted, DiceWaiting, Rolled, Moved,
-// ChatLine, Presence, CheatDetected, GameOver, Notice, Resync). SoloSession plays
-// a person against bots offline with engine.Rand dice; the networked
-// session (lockstep over p2p) implements the same interface, and also
-// SeatChooser (ChooseColour, SetReady): with it, the table's c key asks
+// ChatLine, Presence, CheatDetected, GameOver, Notice, Resync). The
+// sessions of internal/netsession implement it (offline against bots, and
+// on the LAN), the networked one also SeatChooser (ChooseColour, SetReady): with it, the table's c key asks
 // for the colour under the cursor (or the next free one) and r toggles
 // the player's ready; the creator's lobby decides and answers with a
 // TableUpdate.
+//
+// A session may also be a Leaver (Leave): q or Ctrl-C during a running
+// game only asks "leave the game for good?"; y calls Leave (a bot flies
+// the seat from then on), then Run closes the session; n or Esc stays.
+// Outside a game q quits at once. Without a Leaver, leaving is Close.
+//
+// What the screen promises: the key lines wrap onto a second line rather
+// than cut a key (help, ?, always first); notices wrap; below 78×22 the
+// game shows a "window too small" screen instead of a cut board; the
+// event log (PgUp/PgDn) and an overflowing lobby scroll; the board has
+// one notation for planes on every spot (board.go; legend in help); the
+// bell rings (b turns it off) and the turn line is highlighted when it
+// becomes the player's turn. Files: ui.go state and events, view.go and
+// fit.go layout, board.go and geometry.go the board, keys.go the key
+// table, scroll.go, turn.go, leave.go, legend.go, run.go the tview loop.
 //
 // Everything a peer chooses (names, chat, peer IDs, addresses, notices)
 // is hostile: it goes through clean before it is drawn. Keys are defined

@@ -126,31 +126,6 @@ func nextKind(k string) string {
 	return ""
 }
 
-func TestQuitKeys(t *testing.T) {
-	for _, k := range []*tcell.EventKey{ch('q'), key(tcell.KeyCtrlC)} {
-		u, f := choosingUI(t)
-		stopped := false
-		u.stop = func() { stopped = true }
-		u.HandleKey(k)
-		if !stopped || len(f.took()) != 0 {
-			t.Errorf("%s: stopped %v", k.Name(), stopped)
-		}
-	}
-	// while typing, q is a letter and Ctrl-C still leaves
-	u, _ := choosingUI(t)
-	stopped := false
-	u.stop = func() { stopped = true }
-	u.HandleKey(ch('t'))
-	u.HandleKey(ch('q'))
-	if stopped || string(u.editor) != "q" {
-		t.Fatalf("q while typing: stopped %v, editor %q", stopped, string(u.editor))
-	}
-	u.HandleKey(key(tcell.KeyCtrlC))
-	if !stopped {
-		t.Fatal("Ctrl-C while typing did not leave")
-	}
-}
-
 // click finds where a plane is drawn and clicks there.
 func click(t *testing.T, u *UI, c engine.Colour, i int) {
 	t.Helper()

@@ -19,7 +19,16 @@ type binding struct {
 	do    func(u *UI, ev *tcell.EventKey)
 	// more keeps the key off the crowded bottom line (help lists it)
 	more bool
+	// spare puts the key on the bottom line only where it fits on the
+	// lines the other keys take
+	spare bool
+	// dialog keys answer the leave question; while it is open they are
+	// the only keys
+	dialog bool
 }
+
+// active is whether the binding does something now.
+func (b *binding) active(u *UI) bool { return b.dialog == u.confirm && b.when(u) }
 
 func (b *binding) matches(ev *tcell.EventKey) bool {
 	if ev.Key() == tcell.KeyRune {
@@ -33,8 +42,34 @@ func (b *binding) matches(ev *tcell.EventKey) bool {
 	return false
 }
 
-// free is true when no overlay or text input takes the keys.
-func (u *UI) free() bool { return u.overlay == overlayNone && u.input == inputNone }
+// free is true when no overlay, question or text input takes the keys.
+func (u *UI) free() bool { return u.overlay == overlayNone && u.input == inputNone && !u.confirm }
+
+// inGame: a game is being played, so quitting would leave it.
+func (u *UI) inGame() bool { return u.mode == modeGame && u.hasPos && u.over == nil }
+
+// quit leaves the interface, but in a running game first asks: one stray
+// key must not end a person's game.
+func (u *UI) quit() {
+	if u.inGame() {
+		u.confirm = true
+		return
+	}
+	u.stop()
+}
+
+// leave is the confirmed answer: leave the game for good, then quit (Run
+// closes the session). A refused Leave is logged and the player still
+// quits, as they asked: the others then see them absent.
+func (u *UI) leave() {
+	u.confirm = false
+	if l, ok := u.sess.(Leaver); ok {
+		if err := l.Leave(); err != nil {
+			u.log.Warn("leave refused; quitting anyway", "err", err)
+		}
+	}
+	u.stop()
+}
 
 func (u *UI) choosing() bool {
 	return u.free() && u.mode == modeGame && u.rolled != nil && u.rolled.YouChoose
@@ -221,6 +256,9 @@ var keyTable = []binding{
 	{runes: "t", label: "t", help: "key.chat",
 		when: func(u *UI) bool { return u.free() && u.mode != modeLobby },
 		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputChat, "") }},
+	{runes: "b", label: "b", help: "key.bell", spare: true,
+		when: func(u *UI) bool { return u.free() && u.mode == modeGame && u.over == nil },
+		do:   func(u *UI, _ *tcell.EventKey) { u.toggleBell() }},
 	{runes: "s", label: "s", help: "key.stats", more: true,
 		when: func(u *UI) bool { return u.input == inputNone && u.mode == modeGame && u.overlay != overlayEnd },
 		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayStats) }},
@@ -230,6 +268,12 @@ var keyTable = []binding{
 	{runes: "r", label: "r", help: "key.rematch",
 		when: func(u *UI) bool { return u.input == inputNone && u.over != nil && u.mode == modeGame },
 		do:   func(u *UI, _ *tcell.EventKey) { u.do("rematch", u.sess.Rematch) }},
+	{keys: []tcell.Key{tcell.KeyPgUp, tcell.KeyPgDn, tcell.KeyHome, tcell.KeyEnd}, label: "PgUp/PgDn", help: "key.history", spare: true,
+		when: func(u *UI) bool { return u.free() && u.mode == modeGame && (u.sc.logOver || u.sc.logBack > 0) },
+		do:   func(u *UI, ev *tcell.EventKey) { u.scrollHistory(ev) }},
+	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown, tcell.KeyPgUp, tcell.KeyPgDn}, label: "PgUp/PgDn", help: "key.scroll",
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && u.sc.lobbyOver },
+		do:   func(u *UI, ev *tcell.EventKey) { u.scrollLobby(ev) }},
 	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown, tcell.KeyPgUp, tcell.KeyPgDn}, label: "↑↓", help: "key.scroll",
 		when: func(u *UI) bool { return u.input == inputNone && u.overlay != overlayNone },
 		do: func(u *UI, ev *tcell.EventKey) {
@@ -260,11 +304,18 @@ var keyTable = []binding{
 		}},
 	{runes: "q", label: "q", help: "key.quit",
 		when: func(u *UI) bool { return u.input == inputNone },
-		do:   func(u *UI, _ *tcell.EventKey) { u.stop() }},
+		do:   func(u *UI, _ *tcell.EventKey) { u.quit() }},
 	// While typing, q is a letter: Ctrl-C still leaves.
 	{keys: []tcell.Key{tcell.KeyCtrlC}, label: "ctrl-c", help: "key.quit", more: true,
 		when: func(u *UI) bool { return true },
-		do:   func(u *UI, _ *tcell.EventKey) { u.stop() }},
+		do:   func(u *UI, _ *tcell.EventKey) { u.quit() }},
+	// The answers to "leave the game?" (only they act while it is asked).
+	{runes: "y", label: "y", help: "key.leave", dialog: true,
+		when: func(u *UI) bool { return u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.leave() }},
+	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
+		when: func(u *UI) bool { return u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},
 }
 
 // mySeat is this player's colour at the table (NoColour: not seated).
@@ -337,23 +388,23 @@ func (u *UI) typeRune(r rune) {
 func (u *UI) HandleKey(ev *tcell.EventKey) {
 	for i := range keyTable {
 		b := &keyTable[i]
-		if b.matches(ev) && b.when(u) {
+		if b.matches(ev) && b.active(u) {
 			b.do(u, ev)
 			return
 		}
 	}
-	if u.input != inputNone && ev.Key() == tcell.KeyRune {
+	if u.input != inputNone && !u.confirm && ev.Key() == tcell.KeyRune {
 		u.typeRune(ev.Rune())
 	}
 }
 
-// activeKeys is the bottom line: the keys that do something now.
-func (u *UI) activeKeys() []string {
-	var out []string
+// activeKeys is the bottom line: the keys that do something now, and
+// those of them to show only where there is room.
+func (u *UI) activeKeys() (out, spare []string) {
 	seen := map[string]bool{}
 	for i := range keyTable {
 		b := &keyTable[i]
-		if b.label == "" || b.more || !b.when(u) {
+		if b.label == "" || b.more || !b.active(u) {
 			continue
 		}
 		label := b.label
@@ -366,8 +417,12 @@ func (u *UI) activeKeys() []string {
 		s := "[::b]" + label + "[::-] " + u.t(b.help)
 		if !seen[s] {
 			seen[s] = true
-			out = append(out, s)
+			if b.spare {
+				spare = append(spare, s)
+			} else {
+				out = append(out, s)
+			}
 		}
 	}
-	return out
+	return out, spare
 }

@@ -9,13 +9,13 @@ import (
 	"aeroplane/ui/i18n"
 )
 
-// TestKeysUsedExist checks that every catalog key the code names is in the
-// English catalog (the i18n tests check the other languages have them all).
+// TestKeysUsedExist checks that every catalog key the code names, and
+// every key table entry's help text, is in every language's catalog, so a
+// string added in English only fails here.
 func TestKeysUsedExist(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
-	re := regexp.MustCompile(`"((?:app|lobby|table|seat|status|panel|turn|move|dice|help|rules|end|log|place|prompt|key|opt|notice)\.[a-z0-9.]+)"`)
-	en := i18n.Messages("en")
-	n := 0
+	re := regexp.MustCompile(`"((?:app|lobby|table|seat|status|panel|turn|move|dice|help|rules|end|log|place|prompt|key|opt|notice|small|legend|leave|history)\.[a-z0-9.]+)"`)
+	used := map[string]string{} // key → file that names it
 	for _, f := range files {
 		if filepath.Ext(f) != ".go" || len(f) > 8 && f[len(f)-8:] == "_test.go" {
 			continue
@@ -25,18 +25,24 @@ func TestKeysUsedExist(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
-			n++
-			if _, ok := en[m[1]]; !ok {
-				t.Errorf("%s uses %q, which the English catalog lacks", f, m[1])
-			}
+			used[m[1]] = f
 		}
 	}
 	for i := range keyTable {
-		if _, ok := en[keyTable[i].help]; !ok {
-			t.Errorf("key %q: no text %q", keyTable[i].label, keyTable[i].help)
-		}
+		used[keyTable[i].help] = "keyTable " + keyTable[i].label
 	}
-	if n < 50 {
-		t.Fatalf("found only %d keys: the pattern is broken", n)
+	for _, k := range legendKeys {
+		used[k] = "legendKeys"
+	}
+	if len(used) < 50 {
+		t.Fatalf("found only %d keys: the pattern is broken", len(used))
+	}
+	for _, lang := range i18n.Languages() {
+		msgs := i18n.Messages(lang)
+		for k, f := range used {
+			if _, ok := msgs[k]; !ok {
+				t.Errorf("%s uses %q, which the %s catalog lacks", f, k, lang)
+			}
+		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestNoNetwork: the interface (and with it the solo session) cannot open
+// TestNoNetwork: the interface cannot open
 // a socket, because nothing it links can: networking is p2p's alone.
 func TestNoNetwork(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").Output()

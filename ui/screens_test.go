@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"aeroplane/engine"
+	"github.com/gdamore/tcell/v2"
 )
 
 // TestScreensGolden pins the screens around the board: the lobby, the
@@ -33,6 +34,22 @@ func TestScreensGolden(t *testing.T) {
 			u.HandleKey(ch('i'))
 			return u
 		}},
+		{"help-legend", func() *UI {
+			u, _ := choosingUI(t)
+			u.HandleKey(ch('?'))
+			u.HandleKey(key(tcell.KeyPgDn))
+			return u
+		}},
+		{"help-legend-zh", func() *UI {
+			u, _ := choosingUI(t)
+			langUI(u, "zh")
+			u.HandleKey(ch('?'))
+			u.HandleKey(key(tcell.KeyPgDn))
+			return u
+		}},
+		{"help-zh", func() *UI { u, _ := choosingUI(t); langUI(u, "zh"); u.HandleKey(ch('?')); return u }},
+		{"help-hi", func() *UI { u, _ := choosingUI(t); langUI(u, "hi"); u.HandleKey(ch('?')); return u }},
+		{"help-el", func() *UI { u, _ := choosingUI(t); langUI(u, "el"); u.HandleKey(ch('?')); return u }},
 		{"chat-typing", func() *UI {
 			u, _ := choosingUI(t)
 			u.HandleKey(ch('t'))

@@ -166,7 +166,8 @@ func TestSeatKeysNeedAChooser(t *testing.T) {
 	}
 }
 
+// bottomOf is the last rows of a screen, where the key lines are.
 func bottomOf(scr string) string {
 	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
-	return lines[len(lines)-1]
+	return strings.Join(lines[max(len(lines)-maxKeyLines, 0):], "\n")
 }

@@ -3,9 +3,8 @@ package ui
 import "aeroplane/engine"
 
 // Session is what the interface needs from a game: a stream of events to
-// show and a few commands. The solo session (SoloSession) implements it
-// with local bots; the networked session (lockstep over p2p) implements it
-// for games on the LAN. Every command must return promptly: what it causes
+// show and a few commands. internal/netsession implements it, for a game
+// offline against bots and for games on the LAN, both over lockstep. Every command must return promptly: what it causes
 // comes back later as events. A command that makes no sense now returns an
 // error that the interface shows as a notice; it must not change anything.
 type Session interface {
@@ -45,6 +44,15 @@ type Session interface {
 type SeatChooser interface {
 	ChooseColour(c engine.Colour) error
 	SetReady(ready bool) error
+}
+
+// Leaver is a Session that can leave a running game for good: it tells
+// the other players so (the session signs a leave message) and a bot
+// flies this player's seat from then on. The interface calls Leave only
+// after the player confirmed it, and then Close; for a session without
+// it, leaving is Close alone.
+type Leaver interface {
+	Leave() error
 }
 
 // RulesSetter is a Session whose creator may change the rules at the

@@ -82,6 +82,10 @@ type UI struct {
 	editor  []rune
 	overlay overlay
 	scroll  int // first line of the overlay shown
+	keyRows int // rows the key lines took in the last draw
+	sc      scrolling
+	turn    turnSignal
+	confirm bool // the leave-the-game question is open; it takes every key
 
 	layout layout // where things were last drawn, for the mouse
 
@@ -131,12 +135,15 @@ func (u *UI) Apply(e Event) {
 	case DiceWaiting:
 		w := e
 		u.waiting, u.rolled = &w, nil
+		u.turn.saw(e.YouRoll)
 	case Rolled:
 		r := e
 		u.rolled, u.lastRoll, u.sel = &r, &r, 0
 		u.stats.add(e.Roll)
 		if !e.YouChoose {
 			u.rolled = nil
+		} else {
+			u.turn.saw(true)
 		}
 	case Moved:
 		u.rolled, u.waiting = nil, nil
@@ -164,6 +171,8 @@ func (u *UI) Apply(e Event) {
 	case GameOver:
 		o := e
 		u.over, u.waiting, u.rolled = &o, nil, nil
+		u.turn.saw(false)
+		u.confirm = false // there is no game left to leave
 		u.overlay = overlayEnd
 		u.input = inputNone
 		u.addEvent(u.t("log.over"))
@@ -179,6 +188,7 @@ func (u *UI) Apply(e Event) {
 
 func (u *UI) addEvent(s string) {
 	u.events = tail(append(u.events, s), 500)
+	u.logAdded(s)
 }
 
 func tail(s []string, n int) []string {

@@ -21,23 +21,50 @@ func isCompact(w, h int) bool { return w < 120 || h < 36 }
 
 // Draw paints the whole interface into the w×h screen.
 func (u *UI) Draw(scr tcell.Screen, w, h int) {
+	// The key lines depend on whether the lists overflow, which the draw
+	// finds out: when it changes, draw again with the right keys.
+	u.turn.ring(scr)
+	for pass := 0; pass < 2; pass++ {
+		before := u.sc
+		u.draw(scr, w, h)
+		if before.logOver == u.sc.logOver && before.lobbyOver == u.sc.lobbyOver {
+			return
+		}
+	}
+}
+
+func (u *UI) draw(scr tcell.Screen, w, h int) {
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			scr.SetContent(x, y, ' ', nil, tcell.StyleDefault)
 		}
 	}
 	u.layout = layout{}
-	body := h - 1
-	switch u.mode {
-	case modeLobby:
+	keys := u.statusLines(w)
+	if len(keys) > max(h-1, 0) {
+		keys = keys[:max(h-1, 0)]
+	}
+	u.keyRows = len(keys)
+	body := h - len(keys)
+	switch {
+	case u.mode == modeLobby:
 		u.drawLobby(scr, w, body)
-	case modeTable:
+	case u.mode == modeTable:
 		u.drawTable(scr, w, body)
+	case tooSmall(w, h):
+		u.drawTooSmall(scr, w, body)
 	default:
 		u.drawGame(scr, w, body)
 	}
-	u.drawOverlay(scr, w, h)
-	u.drawStatus(scr, w, h-1)
+	if u.mode != modeGame || !tooSmall(w, h) {
+		u.drawOverlay(scr, w, body+1)
+	}
+	if u.confirm {
+		u.drawConfirm(scr, w, body)
+	}
+	for i, l := range keys {
+		printLine(scr, 0, body+i, w, l)
+	}
 }
 
 func printLine(scr tcell.Screen, x, y, w int, text string) {
@@ -70,21 +97,29 @@ func panel(scr tcell.Screen, x, y, w, h int, title string, lines []string, fromE
 	}
 }
 
-func (u *UI) drawStatus(scr tcell.Screen, w, y int) {
+// statusLines are the bottom lines: what is being typed, then the keys
+// that do something now, wrapped onto at most maxKeyLines lines of w.
+func (u *UI) statusLines(w int) []string {
 	var parts []string
 	if u.input != inputNone {
 		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr"}[u.input]
 		parts = append(parts, "[::r]"+u.t(prompt)+" "+escapeTags(string(u.editor))+"_[::-]")
 	}
-	parts = append(parts, u.activeKeys()...)
-	printLine(scr, 0, y, w, strings.Join(parts, "  "))
+	keys, spare := u.activeKeys()
+	lines := packLines(append(parts, keys...), spare, w)
+	if len(lines) > maxKeyLines {
+		lines = lines[:maxKeyLines]
+	}
+	return lines
 }
 
-func (u *UI) noticeLine() string {
+// noticeLines is the notice wrapped to w cells, each line in the notice's
+// colour, later lines indented under the text.
+func (u *UI) noticeLines(w int) []string {
 	if u.notice == "" {
-		return ""
+		return nil
 	}
-	return "[yellow::b]! " + u.notice + "[-::-]"
+	return wrapTagged("! "+u.notice, "[yellow::b]", w, 2)
 }
 
 func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
@@ -107,13 +142,15 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	}
 	for i, g := range u.lobby.Games {
 		if i == 9 {
+			add("  " + u.t("lobby.more", len(u.lobby.Games)-9))
 			break
 		}
 		seats := g.Seats
 		if seats <= 0 {
 			seats = engine.NumColours
 		}
-		add(fmt.Sprintf("  %d) ", i+1) + u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, g.Rules.String()))
+		rules := strings.ReplaceAll(g.Rules.String(), ",", " ")
+		add(wrapTagged(fmt.Sprintf("  %d) ", i+1)+u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, rules), "", w-2, 5)...)
 	}
 	add("", "[::u]"+u.t("lobby.players")+"[::-]")
 	if len(u.lobby.Players) == 0 {
@@ -124,8 +161,9 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	}
 	add("", "[::u]"+u.t("lobby.rules")+"[::-]")
 	add(u.optionLines(u.rules, lobbyRuleKeys)...)
-	add("", u.t("lobby.hint"), u.noticeLine())
-	panel(scr, 1, 0, w-2, h, "", lines, false)
+	add("", u.t("lobby.hint"))
+	add(u.noticeLines(w - 2)...)
+	u.drawScrolled(scr, 1, 1, w-2, h-1, lines)
 }
 
 // shortID is the end of a peer ID, enough to tell peers apart by eye.
@@ -239,7 +277,8 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	if t.Host {
 		hint = "table.hint"
 	}
-	lines = append(lines, "", u.t(hint), u.noticeLine())
+	lines = append(lines, "", u.t(hint))
+	lines = append(lines, u.noticeLines(w-2)...)
 	top := 1
 	for _, l := range lines {
 		top += max(len(tview.WordWrap(l, w-2)), 1)
@@ -258,7 +297,7 @@ func (u *UI) drawChat(scr tcell.Screen, x, y, w, h int) {
 
 func (u *UI) drawGame(scr tcell.Screen, w, h int) {
 	bl := boardLayout{cw: 4, ch: 1}
-	compact := isCompact(w, h+1)
+	compact := isCompact(w, h+u.keyRows)
 	if !compact {
 		bl = boardLayout{cw: 5, ch: 2}
 	}
@@ -268,32 +307,40 @@ func (u *UI) drawGame(scr tcell.Screen, w, h int) {
 	rx := bl.width() + 1
 	rw := w - rx
 	y := 0
-	players := u.playerLines(rw)
+	// The players and the turn take the rows their wrapped lines need, so
+	// that no move is cut; the chat has the rest.
+	players := wrapAll(u.playerLines(rw), rw)
 	panel(scr, rx, y, rw, len(players)+1, u.t("panel.players"), players, false)
 	y += len(players) + 1
-	turn := u.turnLines()
+	turn := wrapAll(u.turnLines(), rw)
 	th := 6
 	if !compact {
 		th = 8
 	}
+	th = max(th, len(turn)+1)
 	panel(scr, rx, y, rw, th, u.t("panel.turn"), turn, false)
 	y += th
 	if !compact {
-		opts := u.optionLines(u.playing, "")
+		opts := wrapAll(u.optionLines(u.playing, ""), rw)
 		panel(scr, rx, y, rw, len(opts)+1, u.t("panel.rules"), opts, false)
 		y += len(opts) + 1
-		st := u.statsLines()
+		st := wrapAll(u.statsLines(), rw)
 		panel(scr, rx, y, rw, len(st)+1, u.t("panel.dice"), st, false)
 		y += len(st) + 1
 	}
 	u.drawChat(scr, rx, y, rw, h-y)
 	by := bl.height()
-	under := u.noticeLine()
-	if under == "" && compact {
-		under = "[::d]" + strings.ReplaceAll(u.playing.String(), ",", " ") + "[::-]"
+	var under []string
+	if u.notice != "" {
+		under = u.noticeLines(bl.width())
+	} else if compact {
+		under = []string{"[::d]" + strings.ReplaceAll(u.playing.String(), ",", " ") + "[::-]"}
 	}
-	printLine(scr, 0, by, bl.width(), under)
-	panel(scr, 0, by+1, bl.width(), h-by-1, u.t("panel.log"), u.events, true)
+	for i, l := range under {
+		printLine(scr, 0, by+i, bl.width(), l)
+	}
+	by += max(len(under), 1)
+	u.drawLog(scr, 0, by, bl.width(), h-by)
 }
 
 func (u *UI) playerLines(w int) []string {
@@ -330,7 +377,11 @@ func (u *UI) playerLines(w int) []string {
 func (u *UI) turnLines() []string {
 	var out []string
 	if r := u.lastRoll; r != nil {
-		out = append(out, u.t("turn.rolled", u.tagged(r.Colour), "[::b]"+tview.Escape(fmt.Sprintf("[%d]", r.Roll))+"[::-]"))
+		if u.rolled != nil && u.rolled.YouChoose {
+			out = append(out, yourTurnStyle+" "+u.t("turn.yourchoice", tview.Escape(fmt.Sprintf("[%d]", r.Roll)))+" [-:-:-]")
+		} else {
+			out = append(out, u.t("turn.rolled", u.tagged(r.Colour), "[::b]"+tview.Escape(fmt.Sprintf("[%d]", r.Roll))+"[::-]"))
+		}
 	}
 	switch {
 	case u.over != nil:
@@ -344,7 +395,7 @@ func (u *UI) turnLines() []string {
 			out = append(out, s)
 		}
 	case u.waiting != nil && u.waiting.YouRoll:
-		out = append(out, "[::b]"+u.t("turn.yourroll")+"[::-]")
+		out = append(out, yourTurnStyle+" "+u.t("turn.yourroll")+" [-:-:-]")
 	case u.waiting != nil:
 		var names []string
 		for _, n := range u.waiting.Waiting {
@@ -412,7 +463,7 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 				continue
 			}
 			now := "  "
-			if b.when(u) {
+			if b.active(u) {
 				now = "* "
 			}
 			lines = append(lines, fmt.Sprintf("%s[::b]%-9s[::-] %s", now, b.label, u.t(b.help)))
@@ -420,7 +471,8 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 		if len(lines) > h-5 {
 			lines = twoColumns(lines, (min(w-2, 76)-4)/2)
 		}
-		lines = append(lines, "", u.t("help.now"))
+		lines = append(lines, "", u.t("help.now"), "")
+		lines = append(lines, u.legendLines()...)
 	case overlayRules:
 		title = u.t("rules.title")
 		r := u.rules
@@ -445,7 +497,8 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 			if u.over.LogPath != "" {
 				lines = append(lines, u.t("end.log", clean(u.over.LogPath, 300)))
 			}
-			lines = append(lines, strings.Join(u.activeKeys(), "  "))
+			keys, _ := u.activeKeys()
+			lines = append(lines, packLines(keys, nil, min(w-2, 76)-4)...)
 		}
 	}
 	bw := min(w-2, 76)

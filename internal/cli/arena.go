@@ -23,7 +23,7 @@ func init() {
 
 func runArena(e *env) error {
 	fs := newFlags(e, "arena")
-	rulesFlag := fs.String("rules", "", "rule set key=value,… (rules.md section 8); empty: the defaults")
+	rulesFlag := fs.String("rules", "", "rule set key=value,… (docs/RULES.md, Rule options); empty: the defaults")
 	botsFlag := fs.String("bots", "", "bot kinds in seat order R,B,Y,G (2 bots: R,Y; 3: R,B,Y); kinds: "+strings.Join(engine.BotKinds(), ", "))
 	games := fs.Int("games", 1000, "number of games")
 	seed := fs.Uint64("seed", 1, "seed of the dice and the bots; game k of a seed always plays the same")

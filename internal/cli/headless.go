@@ -4,14 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,6 +18,7 @@ import (
 	"aeroplane/internal/netsession"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
+	"aeroplane/savegame"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -123,7 +121,8 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 
 	// Before any network: a game must not start that cannot be saved.
-	if err := checkDataDir(o.data); err != nil {
+	dir, err := openDataDir(o.data)
+	if err != nil {
 		return err
 	}
 	idPath := o.identity
@@ -137,6 +136,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	if err != nil {
 		return err
 	}
+	lobby := p2p.CleanName(o.lobby)
 	h, err := p2p.NewHost(p2p.HostConfig{Identity: key, Logger: logger})
 	if err != nil {
 		return err
@@ -167,7 +167,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		manual = append(manual, info)
 	}
 	chat := p2p.NewChat(t)
-	g, err := resumable(o.data, o.lobby, out)
+	g, err := resumable(dir, h.ID(), lobby, time.Now(), out)
 	if err != nil {
 		return err
 	}
@@ -175,12 +175,14 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		// We crashed after game g.game of a --games run ended: the others
 		// went on to the rematch, which we can derive too.
 		if g.game >= o.games {
-			_ = os.Remove(currentFile(o.data, o.lobby))
+			if err := endRun(dir, lobby, g.setup.GameID()); err != nil {
+				return err
+			}
 			g = nil
 		} else {
 			next := rematch(g.setup, g.history)
 			out.printf("game %s rematch %d of %d after a restart: %s", next.GameID(), g.game+1, o.games, seatsLine(next))
-			if g, err = newGameFiles(o.data, o.lobby, next, g.game+1, g.setup.GameID(), out); err != nil {
+			if g, err = newGameFiles(dir, h.ID(), lobby, next, g.game+1, g.setup.GameID()); err != nil {
 				return err
 			}
 		}
@@ -210,7 +212,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 		out.printf("game %s starting: %s", res.Setup.GameID(), seatsLine(res.Setup))
-		if g, err = newGameFiles(o.data, o.lobby, res.Setup, 1, lockstep.GameID{}, out); err != nil {
+		if g, err = newGameFiles(dir, h.ID(), lobby, res.Setup, 1, lockstep.GameID{}); err != nil {
 			return err
 		}
 		g.pending = res.Pending
@@ -221,16 +223,22 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 		progress(out, k, o.games)
+		if g.prev != (lockstep.GameID{}) {
+			// This game has records, so a restart finds it before the one
+			// it followed: that one need not be read again.
+			if err := dir.MarkClosed(g.prev, "over"); err != nil {
+				out.printf("warning: %v", err)
+			}
+		}
 		if k >= o.games {
 			// The run is over: a restart with this lobby name starts a new
-			// game. Before that, current-LOBBY names the finished game, so a
-			// peer that dies between two games goes on to the rematch.
-			_ = os.Remove(currentFile(o.data, o.lobby))
-			return nil
+			// game. Until then the finished game is left open, so a peer
+			// that dies between two games goes on to the rematch.
+			return endRun(dir, lobby, g.setup.GameID())
 		}
 		next := rematch(g.setup, history)
 		out.printf("game %s rematch %d of %d: %s", next.GameID(), k+1, o.games, seatsLine(next))
-		if g, err = newGameFiles(o.data, o.lobby, next, k+1, g.setup.GameID(), out); err != nil {
+		if g, err = newGameFiles(dir, h.ID(), lobby, next, k+1, g.setup.GameID()); err != nil {
 			return err
 		}
 	}
@@ -345,139 +353,89 @@ func playHeadlessGame(ctx context.Context, e *env, o headlessOpts, out *headless
 	return history, nil
 }
 
-// gameFiles are a game's files under --data: game-ID.log (public, the
-// durable log), game-ID.secret (0600: the entropy of our dice chain, which
-// Restore needs and nobody else may see) and current-LOBBY (the ID of the
-// unfinished game of that lobby and its number in a --games run, so a
-// restarted peer resumes it).
+// gameFiles is a game of a headless run with its files (savegame): its
+// log, open, and this player's dice entropy, and where it stands in the
+// run (the run pointer numbers the games; which game to resume is
+// savegame.Find's).
 type gameFiles struct {
 	setup   lockstep.Setup
 	entropy [32]byte
-	glog    *p2p.GameLog
+	glog    *savegame.Log
 	recs    []lockstep.Record
 	pending []p2p.Inbound
-	game    int // which game of a --games run, from 1
-	// over: the game in current-LOBBY finished before a restart (glog is
-	// nil); history is what it ended on, to derive the rematch.
+	game    int             // which game of a --games run, from 1
+	prev    lockstep.GameID // the game it is the rematch of (zero for game 1)
+	// over: the game finished before a restart (glog is nil); history is
+	// what it ended on, to derive the rematch.
 	over    bool
 	history [32]byte
 }
 
-func currentFile(dir, lobby string) string {
-	return filepath.Join(dir, fmt.Sprintf("current-%x", p2p.CleanName(lobby)))
-}
-
-func newGameFiles(dir, lobby string, setup lockstep.Setup, game int, prev lockstep.GameID, out *headlessLog) (*gameFiles, error) {
-	g := &gameFiles{setup: setup, game: game}
-	if _, err := rand.Read(g.entropy[:]); err != nil {
-		return nil, fmt.Errorf("drawing the dice entropy: %w", err)
-	}
-	gid := setup.GameID().String()
-	if err := p2p.WriteFileSync(filepath.Join(dir, "game-"+gid+".secret"), g.entropy[:], 0o600); err != nil {
-		return nil, fmt.Errorf("saving the game secret in --data: %w", err)
-	}
-	glog, recs, err := openGameLog(filepath.Join(dir, "game-"+gid+".log"), out)
+// newGameFiles creates the files of game number game of lobby's run; the
+// Setup is checked completely before anything is written.
+func newGameFiles(dir *savegame.Dir, self peer.ID, lobby string, setup lockstep.Setup, game int, prev lockstep.GameID) (*gameFiles, error) {
+	sg, err := dir.Create(setup, self, nil)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (--data %s)", err, dir.Path())
 	}
-	if len(recs) > 0 {
-		glog.Close()
-		return nil, fmt.Errorf("game log %s already exists with another secret; move it away", glog.Path())
-	}
-	// Written aside and renamed: a crash leaves the old game or the new
-	// one named, never half a name.
-	cur := currentFile(dir, lobby)
-	line := fmt.Sprintf("%s %d\n", gid, game)
+	run := savegame.Run{Game: setup.GameID().String(), Number: game}
 	if game > 1 {
-		line = fmt.Sprintf("%s %d %s\n", gid, game, prev)
+		run.Prev = prev.String()
 	}
-	err = p2p.WriteFileSync(cur+".new", []byte(line), 0o644)
-	if err == nil {
-		err = os.Rename(cur+".new", cur)
+	if err := dir.SetRun(lobby, run); err != nil {
+		sg.Log.Close()
+		return nil, fmt.Errorf("%w (check --data)", err)
 	}
-	if err != nil {
-		glog.Close()
-		return nil, fmt.Errorf("recording the current game in --data: %w", err)
-	}
-	g.glog = glog
-	return g, nil
+	return &gameFiles{setup: setup, entropy: sg.Entropy, glog: sg.Log, game: game, prev: prev}, nil
 }
 
-// resumable returns the unfinished game of lobby in dir, the finished one
-// (over set) when the process stopped before the next, or nil.
-func resumable(dir, lobby string, out *headlessLog) (*gameFiles, error) {
-	b, err := os.ReadFile(currentFile(dir, lobby))
-	if err != nil {
-		return nil, nil // no current game
+// endRun closes the last game of lobby's run and its run pointer: a
+// restart with this lobby name starts a new game.
+func endRun(dir *savegame.Dir, lobby string, last lockstep.GameID) error {
+	if err := dir.MarkClosed(last, "over"); err != nil {
+		return fmt.Errorf("%w (check --data)", err)
 	}
-	// "ID N" for game N of a --games run, "ID N PREV" for a rematch of
-	// game PREV; before --games, "ID".
-	fields := strings.Fields(string(b))
-	if len(fields) == 0 {
+	return dir.EndRun(lobby)
+}
+
+// resumable is the game of lobby to go on with after a restart: the one
+// savegame.Find finds, numbered by the run pointer, or nil. An unfinished
+// game is resumed; a finished one (over set) only counts if the run
+// pointer names it, as the run's game or the one before (whose rematch
+// logged nothing): then its rematch is due, unless it was the run's last.
+// A finished game the pointer does not name is from a run that is over.
+func resumable(dir *savegame.Dir, self peer.ID, lobby string, now time.Time, out *headlessLog) (*gameFiles, error) {
+	s, skipped := dir.Find(savegame.Query{Self: self, Now: now, Lobby: lobby, Over: true})
+	for _, err := range skipped {
+		out.printf("warning: %v", err)
+	}
+	if s == nil {
 		return nil, nil
 	}
-	gid, game, prev := fields[0], 1, ""
-	if len(fields) > 1 {
-		if n, err := strconv.Atoi(fields[1]); err == nil && n > 0 {
-			game = n
-		}
+	run, err := dir.Run(lobby)
+	if err != nil {
+		out.printf("warning: %v (the game found is counted as game 1)", err)
 	}
-	if len(fields) > 2 && game > 1 {
-		prev = fields[2]
+	g := &gameFiles{setup: s.Setup, game: 1, over: s.Over, history: s.History}
+	switch id := s.Setup.GameID().String(); {
+	case id == run.Game:
+		g.game = run.Number
+	case id == run.Prev:
+		// Its rematch was named but logged nothing, so it sent nothing:
+		// it starts afresh from this game, as if we stopped in between.
+		g.game = run.Number - 1
+	case g.over:
+		return nil, nil
 	}
-	g, err := loadGame(dir, lobby, gid, game, out)
-	if err == nil && g == nil && prev != "" {
-		// The rematch had not logged anything, so it sent nothing: start
-		// it afresh from the game before, as if we stopped in between.
-		if g, err = loadGame(dir, lobby, prev, game-1, out); g != nil && !g.over {
-			g.glog.Close()
-			return nil, fmt.Errorf("game %s: the game before it, %s, is not over (remove %s to start a new game)", gid, prev, currentFile(dir, lobby))
-		}
+	if g.over {
+		return g, nil
 	}
-	return g, err
-}
-
-// loadGame is resumable for game gid, number game of a --games run: nil
-// when its log holds no record yet.
-func loadGame(dir, lobby, gid string, game int, out *headlessLog) (*gameFiles, error) {
-	secret, err := os.ReadFile(filepath.Join(dir, "game-"+gid+".secret"))
-	if err != nil || len(secret) != 32 {
-		return nil, fmt.Errorf("game %s cannot resume: its secret in %s is missing or damaged (remove %s to start a new game)", gid, dir, currentFile(dir, lobby))
-	}
-	glog, recs, err := openGameLog(filepath.Join(dir, "game-"+gid+".log"), out)
+	sg, err := dir.Resume(s)
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) == 0 {
-		glog.Close()
-		return nil, nil // crashed before the first record: a new game
-	}
-	setup, err := lockstep.DecodeSetup(recs[0].Data)
-	if err != nil {
-		glog.Close()
-		return nil, fmt.Errorf("game log %s: %w", glog.Path(), err)
-	}
-	if v, err := lockstep.VerifyRecords(recs); err == nil && v.Phase == lockstep.PhaseOver {
-		glog.Close()
-		return &gameFiles{setup: setup, game: game, over: true, history: v.History}, nil
-	}
-	g := &gameFiles{setup: setup, glog: glog, recs: recs, game: game}
-	copy(g.entropy[:], secret)
+	g.glog, g.recs, g.entropy = sg.Log, sg.Records, sg.Entropy
 	return g, nil
-}
-
-// openGameLog is p2p.OpenGameLog, saying so when the file was cut inside
-// its header (created, then the process died before the header reached
-// disk): OpenGameLog rewrites such a file as an empty log, and the game
-// starts afresh.
-func openGameLog(path string, out *headlessLog) (*p2p.GameLog, []lockstep.Record, error) {
-	if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
-		var le *lockstep.LogError
-		if _, err := lockstep.ParseLog(b); errors.As(err, &le) && le.HeaderTorn() {
-			out.printf("warning: game log %s has a torn header (%d bytes, the process died while creating it): rewriting it as an empty log", path, len(b))
-		}
-	}
-	return p2p.OpenGameLog(path)
 }
 
 // chooseMove asks the bot for one of the moves lockstep offers.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"aeroplane/internal/netlab"
 	"aeroplane/internal/testout"
 	"aeroplane/lockstep"
+	"aeroplane/savegame"
 )
 
 // With AEROPLANE_AS_MAIN set, the test binary is aeroplane itself, so the
@@ -252,35 +254,6 @@ func gamePhase(log string) (seconds, moves float64) {
 	return end - start, moves
 }
 
-// A game log cut inside its header (created, then the process died before
-// the header reached disk) is an empty game: the peer says so and rewrites
-// the header; a whole header is an empty log and needs no warning.
-func TestOpenGameLogTornHeader(t *testing.T) {
-	header := lockstep.LogHeader()
-	for n := 0; n <= len(header); n++ {
-		t.Run(fmt.Sprintf("cut at %d", n), func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "game.log")
-			if err := os.WriteFile(path, header[:n], 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var stderr bytes.Buffer
-			out := &headlessLog{e: &env{stderr: &stderr}, t0: time.Now()}
-			glog, recs, err := openGameLog(path, out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			glog.Close()
-			warned := strings.Contains(stderr.String(), "torn header")
-			if len(recs) != 0 || warned != (n > 0 && n < len(header)) {
-				t.Errorf("%d records, warning %q", len(recs), stderr.String())
-			}
-			if b, _ := os.ReadFile(path); !bytes.Equal(b, header) {
-				t.Errorf("file after opening: %q, want the header", b)
-			}
-		})
-	}
-}
-
 // A rematch is the same table with a fresh game ID that every peer derives
 // alike from the last game and its agreed history.
 func TestRematch(t *testing.T) {
@@ -302,10 +275,11 @@ func TestRematch(t *testing.T) {
 	}
 }
 
-// A restarted peer finds its place in a --games run from current-LOBBY:
-// an unfinished game resumes as the same game number; a game that ended
-// before the restart leads to the rematch after it; a file from before
-// --games (ID only) is game 1.
+// A restarted peer finds its game with savegame.Find and its place in a
+// --games run from the run pointer: an unfinished game resumes as the same
+// game number; a game that ended before the restart leads to the rematch
+// after it, if the pointer names it; an unfinished game the pointer does
+// not name is game 1.
 func TestResumableGameNumber(t *testing.T) {
 	full, err := os.ReadFile("../../lockstep/testdata/game.log")
 	if err != nil {
@@ -318,36 +292,54 @@ func TestResumableGameNumber(t *testing.T) {
 	recs, _ := lockstep.ParseLog(full)
 	half := full[:recs[len(recs)/2].Offset]
 	gid := v.GameID.String()
+	lobby, self := v.Setup.Name, v.Setup.Players()[0]
+	other := lockstep.GameID{0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}
 	for _, c := range []struct {
-		name, current string
-		log           []byte
-		game          int
-		over          bool
+		name string
+		run  *savegame.Run
+		log  []byte
+		game int
+		over bool
 	}{
-		{"unfinished, game 7", gid + " 7\n", half, 7, false},
-		{"finished, game 7", gid + " 7\n", full, 7, true},
-		{"unfinished, ID only", gid + "\n", half, 1, false},
-		{"unfinished, bad number", gid + " x\n", half, 1, false},
+		{"unfinished, game 7", &savegame.Run{Game: gid, Number: 7}, half, 7, false},
+		{"finished, game 7", &savegame.Run{Game: gid, Number: 7}, full, 7, true},
+		{"unfinished, no run pointer", nil, half, 1, false},
+		{"unfinished, the pointer names another game", &savegame.Run{Game: other.String(), Number: 3}, half, 1, false},
 		// The rematch after gid was named but logged nothing: back to gid.
-		{"rematch not begun", "0123456789abcdef 8 " + gid + "\n", full, 7, true},
+		{"rematch not begun", &savegame.Run{Game: other.String(), Number: 8, Prev: gid}, full, 7, true},
+		// A finished game of a run that is over: a new game, from the lobby.
+		{"finished, no run pointer", nil, full, 0, true},
+		{"finished, the pointer names another game", &savegame.Run{Game: other.String(), Number: 3}, full, 0, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir, err := savegame.Open(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.run != nil {
+				if err := dir.SetRun(lobby, *c.run); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for name, data := range map[string][]byte{
-				currentFile(dir, "soak"):                           []byte(c.current),
-				filepath.Join(dir, "game-"+gid+".log"):             c.log,
-				filepath.Join(dir, "game-"+gid+".secret"):          make([]byte, 32),
-				filepath.Join(dir, "game-0123456789abcdef.log"):    lockstep.LogHeader()[:5],
-				filepath.Join(dir, "game-0123456789abcdef.secret"): make([]byte, 32),
+				dir.LogPath(v.GameID): c.log,
+				strings.TrimSuffix(dir.LogPath(v.GameID), ".log") + ".secret": make([]byte, 32),
+				dir.LogPath(other): lockstep.LogHeader()[:5],
 			} {
 				if err := os.WriteFile(name, data, 0o600); err != nil {
 					t.Fatal(err)
 				}
 			}
 			var stderr bytes.Buffer
-			g, err := resumable(dir, "soak", &headlessLog{e: &env{stderr: &stderr}, t0: time.Now()})
+			g, err := resumable(dir, self, lobby, time.Now(), &headlessLog{e: &env{stderr: &stderr}, t0: time.Now()})
+			if c.game == 0 {
+				if err != nil || g != nil {
+					t.Fatalf("resumable: %v, %v; want nothing to go on with", g, err)
+				}
+				return
+			}
 			if err != nil || g == nil {
-				t.Fatalf("resumable: %v, %v", g, err)
+				t.Fatalf("resumable: %v, %v (%s)", g, err, stderr.String())
 			}
 			if g.glog != nil {
 				defer g.glog.Close()
@@ -362,6 +354,52 @@ func TestResumableGameNumber(t *testing.T) {
 				t.Errorf("%d records resumed, want %d", len(g.recs), len(recs)/2)
 			}
 		})
+	}
+}
+
+// A creator that replays an old game's Setup (issue 16 item 9) is refused
+// before anything is written: the old game's secret, log and the run
+// pointer stay as they were. Before savegame, headless wrote the new
+// secret over the old one first and refused after.
+func TestReplayedSetupRefused(t *testing.T) {
+	full, err := os.ReadFile("../../lockstep/testdata/game.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lockstep.Verify(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	dir, err := savegame.Open(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := bytes.Repeat([]byte{7}, 32)
+	secretPath := strings.TrimSuffix(dir.LogPath(v.GameID), ".log") + ".secret"
+	if err := os.WriteFile(dir.LogPath(v.GameID), full, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(secretPath, secret, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadDir(base)
+	g, err := newGameFiles(dir, v.Setup.Players()[0], v.Setup.Name, v.Setup, 1, lockstep.GameID{})
+	if err == nil {
+		g.glog.Close()
+		t.Fatal("a replayed Setup started a game")
+	}
+	if !errors.Is(err, savegame.ErrExists) || !strings.Contains(err.Error(), "--data") {
+		t.Errorf("err %v, want savegame.ErrExists naming --data", err)
+	}
+	if b, _ := os.ReadFile(secretPath); !bytes.Equal(b, secret) {
+		t.Errorf("the old game's secret was overwritten")
+	}
+	if b, _ := os.ReadFile(dir.LogPath(v.GameID)); !bytes.Equal(b, full) {
+		t.Errorf("the old game's log changed")
+	}
+	if after, _ := os.ReadDir(base); len(after) != len(before) {
+		t.Errorf("files %v after the refusal, want %v", after, before)
 	}
 }
 
@@ -416,4 +454,29 @@ func sameResults(t testing.TB, runs []*headlessRun) (order, hash string) {
 		}
 	}
 	return order, hash
+}
+
+// An identity path that is not a key file stops the program at once with
+// an error naming it and --identity, before any network is started (it
+// used to loop for ever on a dangling link and block on a FIFO).
+func TestHeadlessIdentityNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.key")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling.key")
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{{fifo, "a FIFO"}, {dangling, "a symbolic link"}} {
+		var out, errb bytes.Buffer
+		code := Main([]string{"--headless", "--lobby", "x", "--identity", c.path, "--data", t.TempDir()}, strings.NewReader(""), &out, &errb)
+		if code == 0 || !strings.Contains(errb.String(), c.want) || !strings.Contains(errb.String(), "--identity") {
+			t.Errorf("--identity %s: exit %d, stderr %q; want an error saying %q", c.path, code, errb.String(), c.want)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".identity-*")); len(left) != 0 {
+			t.Errorf("temporary files left: %v", left)
+		}
+	}
 }

@@ -13,6 +13,7 @@ func init() {
 		name:    "moves",
 		usage:   "[--rules R] POSITION ROLL",
 		summary: "list the outcomes of a roll, each with the position it leads to",
+		example: `--rules stack=off '-/F,0,3,L/-/20,39,38,18 G 2:03 -' 1`,
 		run:     runMoves,
 	})
 }
@@ -22,7 +23,7 @@ var errGameOver = errors.New("the game is over: the position has no side to move
 
 func runMoves(e *env) error {
 	fs := newFlags(e, "moves")
-	rulesFlag := fs.String("rules", "", "rule set key=value,… (rules.md section 8); empty: the defaults")
+	rulesFlag := fs.String("rules", "", "rule set key=value,… (docs/RULES.md, Rule options); empty: the defaults")
 	args, err := parseFlags(fs, e.args)
 	if err != nil {
 		return err

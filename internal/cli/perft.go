@@ -11,7 +11,8 @@ func init() {
 	register(command{
 		name:    "perft",
 		usage:   "[--rules R] [--divide] POSITION DEPTH",
-		summary: "count roll-and-choice sequences (rules.md section 10) to check the rules",
+		summary: "count roll-and-choice sequences (docs/RULES.md, Checking an engine) to check the rules",
+		example: `--divide 'H,H,H,H/H,H,H,H/H,H,H,H/H,H,H,H R 0 -' 2`,
 		run:     runPerft,
 	})
 }
@@ -22,7 +23,7 @@ const maxPerftDepth = 12
 
 func runPerft(e *env) error {
 	fs := newFlags(e, "perft")
-	rulesFlag := fs.String("rules", "", "rule set key=value,… (rules.md section 8); empty: the defaults")
+	rulesFlag := fs.String("rules", "", "rule set key=value,… (docs/RULES.md, Rule options); empty: the defaults")
 	divide := fs.Bool("divide", false, "print the count below each first roll and outcome, then the total")
 	args, err := parseFlags(fs, e.args)
 	if err != nil {

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -19,6 +17,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/internal/netsession"
 	"aeroplane/p2p"
+	"aeroplane/savegame"
 	"aeroplane/ui"
 	"aeroplane/ui/i18n"
 )
@@ -26,11 +25,14 @@ import (
 func init() {
 	register(command{
 		name:    "play",
-		usage:   "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay DURATION]",
+		usage:   playSynopsis,
 		summary: "play in the terminal: the LAN lobby, or --offline against bots (the default command)",
 		run:     func(e *env) error { return play(e, runTerminal) },
 	})
 }
+
+// playSynopsis is play's usage line, in help and after a usage error.
+const playSynopsis = "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE]"
 
 // playEnv is what play reads from the system; tests replace it.
 var playEnv = os.Getenv
@@ -67,8 +69,13 @@ func play(e *env, run func(playSetup) error) error {
 	noDiscovery := fs.Bool("no-discovery", false, "do not use mDNS: find players only with --connect or the connect key")
 	lang := fs.String("lang", "", "`CODE` of the interface language: "+fmt.Sprint(i18n.Languages())+" (default: from LC_ALL, LC_MESSAGES or LANG)")
 	rulesText := fs.String("rules", "", "`RULES` of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
-	botDelay := fs.Duration("bot-delay", 700*time.Millisecond, "--offline: pause before each bot's roll, so that people can follow\n(on the LAN, bots play at the pace of the protocol)")
-	fs.Usage = func() { playUsage(e.stderr, fs.PrintDefaults, dir, defData) }
+	botDelay := new(time.Duration)
+	*botDelay = 700 * time.Millisecond
+	fs.Var(pauseFlag{botDelay}, "bot-delay", "--offline: `PAUSE` before each bot's roll, so that people can follow (e.g. 1s, 0)\n(on the LAN, bots play at the pace of the protocol)")
+	e.help = func(w io.Writer) {
+		fs.SetOutput(w)
+		playUsage(w, fs.PrintDefaults, dir, defData)
+	}
 	pos, err := parseFlags(fs, e.args)
 	if err != nil {
 		return err
@@ -76,12 +83,10 @@ func play(e *env, run func(playSetup) error) error {
 	if len(pos) > 0 {
 		return usageError("unexpected argument %q (flags start with --)", pos[0])
 	}
-	if *botDelay < 0 {
-		return usageError("--bot-delay %v: want a pause of 0 or more", *botDelay)
-	}
 	if *port < 0 || *port > 65535 {
 		return usageError("--port %d: want 0 (any) to 65535", *port)
 	}
+	*lang = strings.ToLower(*lang)
 	if *lang != "" && i18n.Messages(*lang) == nil {
 		return usageError("--lang %q: no such language (have %v)", *lang, i18n.Languages())
 	}
@@ -128,9 +133,8 @@ func play(e *env, run func(playSetup) error) error {
 // playUsage is `aeroplane play -h`: what the command does and where it
 // keeps things, before the flags, so the help says where to look.
 func playUsage(w io.Writer, flags func(), stateDir, dataDir string) {
-	fmt.Fprint(w, `Usage: aeroplane [play] [FLAGS]
-
-Opens the lobby: the games and players found on your local network (mDNS),
+	fmt.Fprintf(w, "Usage: aeroplane [play] %s\n\n", playSynopsis)
+	fmt.Fprint(w, `Opens the lobby: the games and players found on your local network (mDNS),
 your name and your address for manual connect. Create a game (c), give
 empty seats to bots or leave them open for friends, and start; or join a
 game from the list (1-9). Alone, create a game, give the seats to bots and
@@ -143,7 +147,7 @@ Where things go:
 `)
 	fmt.Fprintf(w, "  saved game logs  %s (--data); check one with `aeroplane verify FILE`,\n", dataDir)
 	fmt.Fprintf(w, "                   watch it again with `aeroplane replay FILE`\n")
-	fmt.Fprintf(w, "  diagnostics      %s (never on the screen)\n", filepath.Join(stateDir, "aeroplane.log"))
+	fmt.Fprintf(w, "  diagnostics      %s (never on the screen; at most 8 MiB, and two older)\n", filepath.Join(stateDir, "aeroplane.log"))
 	fmt.Fprintf(w, "  identity key     %s (--identity)\n", defaultIdentityHint())
 	fmt.Fprintf(w, "\nIn the game, ? lists every key and q or Ctrl-C leaves.\n\nFlags:\n")
 	flags()
@@ -162,7 +166,7 @@ func runTerminal(s playSetup) error {
 	if err := os.MkdirAll(s.stateDir, 0o755); err != nil {
 		return fmt.Errorf("cannot create %s for the logs (set XDG_STATE_HOME to a writable directory): %w", s.stateDir, err)
 	}
-	f, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := openRotating(s.logPath, logMax, logKeep) // a peer cannot fill the disk through it
 	if err != nil {
 		return fmt.Errorf("cannot open the log file (set XDG_STATE_HOME to a writable directory): %w", err)
 	}
@@ -235,35 +239,19 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 }
 
 // checkDataDir makes sure game logs can be saved in dir before any network
-// starts, rather than after the lobby or at a game's first roll. It
-// creates dir but not its parents: a missing parent is more likely a typo
-// than a wish for a new tree.
+// starts, rather than after the lobby or at a game's first roll
+// (savegame.Open: it creates dir, 0700, but not its parents).
 func checkDataDir(dir string) error {
-	hint := "or choose another directory with --data DIR"
-	fi, err := os.Stat(dir)
-	switch {
-	case err == nil && !fi.IsDir():
-		return fmt.Errorf("cannot save games in %s: it is a file, not a directory (move it away, %s)", dir, hint)
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-		parent := filepath.Dir(filepath.Clean(dir))
-		if pfi, perr := os.Stat(parent); perr != nil {
-			return fmt.Errorf("cannot save games in %s: its parent %s does not exist (create it first, %s)", dir, parent, hint)
-		} else if !pfi.IsDir() {
-			return fmt.Errorf("cannot save games in %s: its parent %s is a file, not a directory (%s)", dir, parent, strings.TrimPrefix(hint, "or "))
-		}
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			return fmt.Errorf("cannot create %s for saved games: %w (make %s writable, %s)", dir, err, parent, hint)
-		}
-	case err != nil:
-		return fmt.Errorf("cannot save games in %s: %w (%s)", dir, err, strings.TrimPrefix(hint, "or "))
-	}
-	f, err := os.CreateTemp(dir, ".write-test-*")
+	_, err := openDataDir(dir)
+	return err
+}
+
+func openDataDir(dir string) (*savegame.Dir, error) {
+	d, err := savegame.Open(dir)
 	if err != nil {
-		return fmt.Errorf("cannot save games in %s: %w (make it writable, %s)", dir, err, hint)
+		return nil, fmt.Errorf("%w; or choose another directory with --data DIR", err)
 	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
+	return d, nil
 }
 
 // defaultName is the system user name, as the issue asks.

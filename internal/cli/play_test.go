@@ -97,12 +97,12 @@ func TestPlayFlags(t *testing.T) {
 // go, with the paths this user would get.
 func TestPlayHelp(t *testing.T) {
 	withPlayEnv(t, map[string]string{"XDG_STATE_HOME": "/var/st"})
-	var stderr bytes.Buffer
-	code := Main([]string{"play", "-h"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+	var stdout bytes.Buffer
+	code := Main([]string{"play", "-h"}, strings.NewReader(""), &stdout, &bytes.Buffer{})
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	help := stderr.String()
+	help := stdout.String()
 	want := []string{"/var/st/aeroplane/games", "/var/st/aeroplane/aeroplane.log", "aeroplane verify", "mDNS", "--offline"}
 	for _, f := range []string{"offline", "name", "connect", "identity", "data", "port", "no-discovery", "lang", "rules", "bot-delay"} {
 		want = append(want, "  -"+f)

@@ -11,6 +11,7 @@ func init() {
 		name:    "replay",
 		usage:   "[--boards=false] FILE",
 		summary: "print a verified game log turn by turn with board drawings",
+		example: `--boards=false ~/.local/state/aeroplane/games/game-ID.log`,
 		run:     runReplay,
 	})
 }

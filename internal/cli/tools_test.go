@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -254,5 +255,85 @@ func TestProgress(t *testing.T) {
 	defer f.Close()
 	if isTerminal(f) {
 		t.Error("a regular file counted as a terminal")
+	}
+}
+
+// Flags go anywhere among the arguments, also before a position of the
+// rule book's notation that starts with "-" (Red not in play).
+func TestFlagsAnywhere(t *testing.T) {
+	pos := "-/F,0,3,L/-/20,39,38,18 G 2:03 -"
+	want, _, code := run("moves", pos, "1", "--rules", "stack=off")
+	if code != 0 || want == "" {
+		t.Fatalf("moves POSITION ROLL --rules: exit %d", code)
+	}
+	for _, args := range [][]string{
+		{"moves", "--rules", "stack=off", pos, "1"},
+		{"moves", "--rules=stack=off", pos, "1"},
+		{"moves", pos, "--rules", "stack=off", "1"},
+	} {
+		got, stderr, code := run(args...)
+		if code != 0 || got != want {
+			t.Errorf("%q: exit %d, stderr %q, stdout differs from the flags-last form", args, code, stderr)
+		}
+	}
+	perftWant, _, _ := run("perft", pos, "1", "--rules", "stack=off")
+	if got, stderr, code := run("perft", "--rules", "stack=off", pos, "1"); code != 0 || got != perftWant {
+		t.Errorf("perft --rules first: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// -h of every command names its arguments, says what it does, and shows
+// an example that works; a bad flag prints the error first and only the
+// synopsis after it, never the whole help.
+func TestCommandHelp(t *testing.T) {
+	for _, c := range commands {
+		out, _, code := run(c.name, "-h")
+		named := strings.HasPrefix(out, "Usage: aeroplane "+c.name+" ") || c.name == "play" && strings.HasPrefix(out, "Usage: aeroplane [play] ")
+		if code != 0 || !named || !strings.Contains(out, c.usage) {
+			t.Errorf("%s -h: exit %d, output %q", c.name, code, out)
+		}
+		if strings.Contains(out, "rules.md") {
+			t.Errorf("%s -h cites rules.md, which is not in the repository (docs/RULES.md is)", c.name)
+		}
+		_, stderr, code := run(c.name, "--bogus")
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 2 || !strings.Contains(lines[0], "-bogus") || len(lines) > 3 {
+			t.Errorf("%s --bogus: exit %d, stderr %q: want the error on the first of at most 3 lines", c.name, code, stderr)
+		}
+	}
+	for _, c := range []struct{ name, args string }{
+		{"moves", "--rules stack=off '-/F,0,3,L/-/20,39,38,18 G 2:03 -' 1"},
+		{"perft", "--divide 'H,H,H,H/H,H,H,H/H,H,H,H/H,H,H,H R 0 -' 2"},
+		{"watch", "--bots expert,greedy,random --seed 7"},
+	} {
+		for _, cmd := range commands {
+			if cmd.name == c.name && cmd.example != c.args {
+				t.Errorf("%s: example %q, want the one this test runs, %q", c.name, cmd.example, c.args)
+			}
+		}
+	}
+}
+
+// The examples that -h shows run.
+func TestCommandExamplesRun(t *testing.T) {
+	for _, args := range [][]string{
+		{"moves", "--rules", "stack=off", "-/F,0,3,L/-/20,39,38,18 G 2:03 -", "1"},
+		{"perft", "--divide", "H,H,H,H/H,H,H,H/H,H,H,H/H,H,H,H R 0 -", "2"},
+	} {
+		if _, stderr, code := run(args...); code != 0 {
+			t.Errorf("%q: exit %d: %s", args, code, stderr)
+		}
+	}
+}
+
+// A pause that is not one says how to write one; a language code in
+// capitals is taken.
+func TestPlayFlagValues(t *testing.T) {
+	_, stderr, code := run("play", "--bot-delay", "fast")
+	if code != 2 || !strings.Contains(stderr, "write it like 700ms") {
+		t.Errorf("--bot-delay fast: exit %d, stderr %q", code, stderr)
+	}
+	if err := play(&env{args: []string{"--offline", "--lang", "EN"}, stdout: io.Discard, stderr: io.Discard}, func(s playSetup) error { return nil }); err != nil {
+		t.Errorf("--lang EN: %v", err)
 	}
 }

@@ -7,13 +7,14 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 func init() {
 	register(command{
 		name:    "verify",
 		usage:   "FILE",
-		summary: "re-check a game log: signatures, reveals, rolls, moves, state hashes; print the result",
+		summary: "re-check a game log: signatures, reveals, rolls, moves, state hashes; print the result (exit 0: whole, finished or not; 1: damaged, or records missing)",
 		run:     runVerify,
 	})
 }
@@ -36,6 +37,9 @@ func runVerify(e *env) error {
 	for _, c := range v.Cheats {
 		fmt.Fprintf(e.stdout, "evidence: %s (never applied)\n", c)
 	}
+	if v.Torn != nil {
+		fmt.Fprintf(e.stdout, "torn tail at byte %d (%s): what a crash in the middle of writing leaves; the game cuts it off when it resumes, and the %d records before it are checked\n", v.Torn.Offset, v.Torn.Reason, v.Records)
+	}
 	switch v.Phase {
 	case lockstep.PhaseOver:
 		fmt.Fprintf(e.stdout, "ok: every signature, link, reveal, roll, move and state hash checks out\n")
@@ -43,7 +47,8 @@ func runVerify(e *env) error {
 	case lockstep.PhaseHalted:
 		fmt.Fprintf(e.stdout, "ok so far: the log checks out, but the game was halted (see evidence above)\n")
 	default:
-		fmt.Fprintf(e.stdout, "ok so far: the log checks out up to roll %d; the game is not over (%s)\n", v.Rolls, v.Phase)
+		fmt.Fprintf(e.stdout, "unfinished: the log is whole and checks out up to roll %d, where the game stops (%s, waiting for %s); a log cut there by a crash, or of a game still being played, looks the same\n",
+			v.Rolls, v.Phase, idsLine(v.Awaiting))
 	}
 	fmt.Fprintf(e.stdout, "history %x\n", v.History)
 	return nil
@@ -79,6 +84,17 @@ func rankingLine(r []engine.Colour) string {
 	var parts []string
 	for i, c := range r {
 		parts = append(parts, fmt.Sprintf("%d. %s", i+1, c))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func idsLine(ids []peer.ID) string {
+	if len(ids) == 0 {
+		return "nobody"
+	}
+	var parts []string
+	for _, id := range ids {
+		parts = append(parts, id.String())
 	}
 	return strings.Join(parts, ", ")
 }

@@ -2,10 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"aeroplane/lockstep"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 const goldenLog = "../../lockstep/testdata/game.log"
@@ -40,7 +44,6 @@ func TestVerifyCommandRejectsDamage(t *testing.T) {
 		data []byte
 		want string
 	}{
-		{"torn", data[:len(data)-5], "torn last record at byte"},
 		{"flipped", func() []byte { b := bytes.Clone(data); b[len(b)/2] ^= 0x40; return b }(), "at byte"},
 		{"not a log", []byte("hello"), "not an aeroplane game log"},
 	} {
@@ -57,3 +60,79 @@ func TestVerifyCommandRejectsDamage(t *testing.T) {
 		t.Fatalf("verify without a file: exit %d, want 2", code)
 	}
 }
+
+// Every kind of damage to a real log, with the exit status a script sees
+// and what it is told: records missing are an error naming the roll and
+// the sender; a cut or torn end is a whole, unfinished game.
+func TestVerifyCommandGaps(t *testing.T) {
+	data, err := os.ReadFile(goldenLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := lockstep.ParseLog(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	encode := func(rs []lockstep.Record) []byte {
+		return append(lockstep.LogHeader(), lockstep.EncodeRecords(rs...)...)
+	}
+	mid := len(recs) / 2
+	midFrom, midSeq, _ := recs[mid].Sender()
+	dropMid := append(append([]lockstep.Record(nil), recs[:mid]...), recs[mid+1:]...)
+	// The second player's messages past its 40th: its tail removed.
+	setup, err := lockstep.DecodeSetup(recs[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := setup.Players()[1]
+	var senderTail []lockstep.Record
+	seen := 0
+	for i, r := range recs {
+		if from, _, ok := r.Sender(); i > 0 && ok && from == victim {
+			if seen++; seen > 40 {
+				continue
+			}
+		}
+		senderTail = append(senderTail, r)
+	}
+	zeroTail := bytes.Clone(data)
+	clear(zeroTail[recs[len(recs)-3].Offset:])
+	flipped := bytes.Clone(data)
+	flipped[recs[mid].Offset+20] ^= 1
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		data []byte
+		code int
+		want []string // in stdout for 0, stderr otherwise
+	}{
+		{"a middle record dropped", encode(dropMid), 1, []string{"records are missing", ", roll ", fmt.Sprintf("%s's reveal has sequence %d", short(midFrom), midSeq+1), fmt.Sprintf("its message %d is not in the log", midSeq)}},
+		{"the last records dropped", encode(recs[:len(recs)-20]), 0, []string{"unfinished: the log is whole", "waiting for "}},
+		{"one sender's tail removed", encode(senderTail), 1, []string{"records are missing", "waiting for " + short(victim), "sequence 40", "removed"}},
+		{"zero-filled tail", zeroTail, 0, []string{fmt.Sprintf("torn tail at byte %d", recs[len(recs)-3].Offset), "unfinished"}},
+		{"a byte flipped", flipped, 1, []string{fmt.Sprintf("corrupt at byte %d: checksum", recs[mid].Offset)}},
+		{"cut inside the last record", data[:len(data)-5], 0, []string{fmt.Sprintf("torn tail at byte %d", recs[len(recs)-1].Offset)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errs := runCLI(t, "verify", path)
+			got := out
+			if tc.code != 0 {
+				got = errs
+			}
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", code, tc.code, out, errs)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Fatalf("output lacks %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+func short(id peer.ID) string { s := id.String(); return s[len(s)-6:] }

@@ -13,15 +13,16 @@ func init() {
 		name:    "watch",
 		usage:   "[--rules R] [--bots greedy,random,…] [--seed S]",
 		summary: "watch one bot game, drawn turn by turn as text",
+		example: `--bots expert,greedy,random --seed 7`,
 		run:     runWatch,
 	})
 }
 
 func runWatch(e *env) error {
 	fs := newFlags(e, "watch")
-	rulesFlag := fs.String("rules", "", "rule set key=value,… (rules.md section 8); empty: the defaults")
+	rulesFlag := fs.String("rules", "", "rule set key=value,… (docs/RULES.md, Rule options); empty: the defaults")
 	botsFlag := fs.String("bots", "greedy,random,random,random", "bot kinds in seat order R,B,Y,G (2 bots: R,Y; 3: R,B,Y); kinds: "+strings.Join(engine.BotKinds(), ", "))
-	seed := fs.Uint64("seed", 1, "seed of the dice and the bots; the game is game 0 of `aeroplane arena` with this seed")
+	seed := fs.Uint64("seed", 1, "seed of the dice and the bots; the game is game 0 of 'aeroplane arena' with this seed")
 	args, err := parseFlags(fs, e.args)
 	if err != nil {
 		return err

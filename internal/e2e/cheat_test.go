@@ -68,7 +68,7 @@ var namedBy = map[string][]string{
 	"garbage": {`msg="bad frame dropped" self=\S+ peer=%[2]s why="frame of unknown kind`,
 		`msg="game frame rejected" peer=%[2]s err="bad frame`},
 	"oversized":    {`msg="bad frame dropped" self=\S+ peer=%[2]s why="frame too large`},
-	"chat-flood":   {`msg="chat line over the rate limit dropped" self=\S+ peer=%[2]s`},
+	"chat-flood":   {`msg="bad frame dropped" self=\S+ peer=%[2]s why="chat line over the rate limit"`, `msg="peer disconnected for sending bad frames" self=\S+ peer=%[2]s`},
 	"copied-chain": {`event cheating peer=%[1]s kind=copied-chain:`, `event cheating peer=%[1]s kind=bad-reveal:`},
 	"equivocation": {`event cheating peer=%[1]s kind=equivocation:`, `event halted: %[1]s signed two different messages`},
 }
@@ -148,19 +148,18 @@ func TestCheaterOverLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	// The chat flood goes before the bad frames: 8 of those in 10 s get
-	// the cheater banned for 30 s, and a peer that has banned it never
-	// receives the flood to name it (the test failed that way about one
-	// run in five).
+	// The chat flood goes last: its lines over the rate limit are strikes
+	// too, so it gets the cheater banned for 30 s (8 strikes in 10 s) and
+	// voted absent, and an attack after it would never be made or reach
+	// a peer that has banned it. Banned, the cheater never hears the end
+	// of the game, so it is not expected to finish.
 	attacks := []string{"bad-reveal", "out-of-turn", "wrong-seat", "illegal-move", "stale", "replay",
-		"chat-flood", "garbage", "oversized", "spoof-mdns", "never-ending", "conn-flood"}
+		"garbage", "oversized", "spoof-mdns", "never-ending", "conn-flood", "chat-flood"}
 	lan := netlab.NewLAN(t, 4)
 	honest := honestGame(t, lan, 3, "cheat")
 	cheater, id := startCheater(t, lan, 3, "cheat", attacks...)
 	r := finishEqual(t, honest, 4, 4*time.Minute)
-	if err := cheater.wait(30 * time.Second); err != nil {
-		t.Errorf("cheater: %v\n%s", err, cheater.report())
-	}
+	_ = cheater.wait(10 * time.Second)
 	t.Logf("cheater's account:\n%s", cheater.stdout.String())
 	checkNamed(t, honest, cheater, id, attacks)
 	checkFloods(t, honest, cheater, lan.Addr(3))

@@ -17,7 +17,7 @@ import (
 
 	"aeroplane/internal/testout"
 	"aeroplane/lockstep"
-	"aeroplane/p2p"
+	"aeroplane/savegame"
 )
 
 const logWriterEnv = "AEROPLANE_E2E_LOGWRITER"
@@ -41,7 +41,7 @@ func writerRecord(i int) lockstep.Record {
 // the last record it finds, and prints each record's number once Append
 // (write + fsync) returned, so the parent knows what was acknowledged.
 func runLogWriter(path string) {
-	l, recs, err := p2p.OpenGameLog(path)
+	l, recs, err := savegame.OpenLog(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

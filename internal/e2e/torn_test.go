@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"aeroplane/lockstep"
-	"aeroplane/p2p"
+	"aeroplane/savegame"
 )
 
 // A log cut at every byte (a power cut, a full disk mid-write) reads as
@@ -64,7 +64,7 @@ func TestLogTornAtEveryByte(t *testing.T) {
 		if err := os.WriteFile(path, full[:cut], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		l, have, err := p2p.OpenGameLog(path)
+		l, have, err := savegame.OpenLog(path)
 		if err != nil {
 			t.Fatalf("cut at %d: reopening: %v", cut, err)
 		}

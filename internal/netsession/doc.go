@@ -3,13 +3,21 @@
 // shows, even one person against bots, is played through the real
 // commit-reveal protocol and leaves a log that `aeroplane verify` accepts.
 //
+// Every game's files (its log, the dice secret, finding the game a crash
+// cut short, marking games closed) are package savegame's: LocalSession
+// and NetSession write their logs with the same savegame.Log and the same
+// policy (each Ready's entries written at once, fsynced lazily, the
+// Setup's at once), and NetSession's start takes up the game
+// savegame.Find finds, beside the lobby.
+//
 // Pieces, bottom up:
 //
 //	translate.go  lockstep Ready (Events + State) → ui events, and ui
 //	              commands (Roll, Choose) → node intents; no IO, no driver
-//	queue.go      a never-blocking event channel, optionally paced
-//	gamelog.go    a local game's durable log: header, records, fsync; one
-//	              that fails is reported once and the game goes on
+//	queue.go      a never-blocking event channel, optionally paced; a
+//	              queued LobbyUpdate gives way to a newer one
+//	locallog.go   a local game's log: one that fails is reported once and
+//	              the game goes on
 //	local.go      LocalSession: one person + bot seats, lockstep.Driver over
 //	              a link to nobody: no network at all
 //	net.go        NetSession: commands over p2p (lobby, chat, moves)
@@ -18,8 +26,8 @@
 //	              leftovers first); Game: a lockstep.Driver over it, for
 //	              NetSession and `aeroplane --headless`
 //	netgame.go    NetSession: p2p.RunLobby, then a Game with a Translator
-//	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects
-//	resume.go     NetSession: at start, the game a crash cut short, taken up again
+//	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
+//	              one per 200 ms at most; advertised names last as the adverts
 //
 // netsession must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules

@@ -12,6 +12,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+	"aeroplane/savegame"
 	"aeroplane/ui"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -38,6 +39,9 @@ type LocalOptions struct {
 	Entropy io.Reader
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Clock is the driver's (its ticks); nil is the machine's. Only
+	// tests pass another.
+	Clock lockstep.Clock
 }
 
 // You sits at Red in a local game, as in the solo session.
@@ -62,7 +66,8 @@ type LocalSession struct {
 	// driver before the GameOver event is shown).
 	drv     *lockstep.Driver
 	tr      *Translator
-	log     *gameLog // closed by the driver's goroutine when it is done
+	dir     *savegame.Dir // opened at the first game
+	log     *savegame.Log // closed by the driver's goroutine when it is done
 	over    bool
 	stop    context.CancelFunc
 	runDone chan struct{} // closes when the driver and the log are done
@@ -309,13 +314,18 @@ func (s *LocalSession) start() error {
 	if s.runDone != nil {
 		<-s.runDone
 	}
-	lg, err := createGameLog(s.opts.DataDir, node.GameID(), time.Now())
+	if s.dir == nil {
+		if s.dir, err = savegame.Open(s.opts.DataDir); err != nil {
+			return err
+		}
+	}
+	lg, err := s.dir.CreateLocal(node.GameID(), time.Now())
 	if err != nil {
 		return err
 	}
-	tr := NewTranslator(setup, s.self, map[peer.ID]string{s.self: s.name}, lg.path)
+	tr := NewTranslator(setup, s.self, map[peer.ID]string{s.self: s.name}, lg.Path())
 	drv, err := lockstep.NewDriver(node, lockstep.DriverConfig{Link: noLink{}, Log: &localLog{l: lg, s: s, tr: tr},
-		Tick: s.opts.Tick, Linger: -1, Logger: s.opts.Logger, OnReady: func(rd lockstep.Ready) {
+		Tick: s.opts.Tick, Linger: -1, Logger: s.opts.Logger, Clock: s.opts.Clock, OnReady: func(rd lockstep.Ready) {
 			evs := tr.Translate(rd.Events, rd.State)
 			if tr.Over() {
 				s.mu.Lock()
@@ -325,7 +335,7 @@ func (s *LocalSession) start() error {
 			s.q.push(evs...)
 		}})
 	if err != nil {
-		lg.close()
+		lg.Close()
 		return fmt.Errorf("cannot start the game: %w", err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
@@ -334,14 +344,14 @@ func (s *LocalSession) start() error {
 	s.table.Started = true
 	s.table.Seats[localSeat].Ready = true
 	s.q.push(*s.table)
-	s.opts.Logger.Info("local game started", "game", node.GameID(), "log", lg.path)
+	s.opts.Logger.Info("local game started", "game", node.GameID(), "log", lg.Path())
 	go func() {
 		defer close(done)
 		if _, err := drv.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			s.opts.Logger.Error("local game", "err", err)
 			s.q.push(ui.Notice{Text: "the game stopped: " + err.Error()})
 		}
-		if err := lg.close(); err != nil {
+		if err := lg.Close(); err != nil {
 			s.opts.Logger.Error("game log", "err", err)
 		}
 	}()

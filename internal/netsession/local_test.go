@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
@@ -35,7 +36,7 @@ func (s *LocalSession) probe() snapshot {
 	_ = drv.Do(func(n *lockstep.Node) error {
 		sn.state, sn.stats = n.Ready().State, n.Stats()
 		sn.canRoll, sn.choices = tr.CanRoll(), tr.Choices()
-		if fi, err := lg.f.Stat(); err == nil {
+		if fi, err := os.Stat(lg.Path()); err == nil {
 			sn.logSize = fi.Size()
 		}
 		return nil
@@ -426,4 +427,67 @@ func TestLocalOpensNoSocket(t *testing.T) {
 	if after := sockets(t); after != before {
 		t.Fatalf("%d sockets before the game, %d at its end (%s)", before, after, over.LogPath)
 	}
+}
+
+// A local game's log has the LAN game's policy (savegame.Log): each
+// Ready's entries are written at once, the Setup's fsynced at once and the
+// rest lazily, on the next tick, not one fsync per Ready as before.
+func TestLocalLogLazyFsync(t *testing.T) {
+	clk := &tickClock{ticks: make(chan time.Time)}
+	s, err := NewLocal(LocalOptions{Name: "Ann", DataDir: t.TempDir(), Clock: clk, Entropy: rand.NewChaCha8([32]byte{9})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		s.Close()
+		for range s.Events() {
+		}
+	}()
+	if err := s.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		_ = s.Roll() // refused while a bot is to move: fine
+	}
+	s.mu.Lock()
+	drv, lg := s.drv, s.log
+	s.mu.Unlock()
+	var syncs int64
+	var dirty bool
+	look := func() { // on the driver's goroutine, which writes the log
+		_ = drv.Do(func(*lockstep.Node) error { syncs, dirty = lg.Syncs(), lg.Dirty(); return nil })
+	}
+	look()
+	st, err := os.Stat(lg.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := lockstep.ParseLog(mustRead(t, lg.Path()))
+	if len(recs) < 3 || syncs != 2 || !dirty {
+		t.Fatalf("%d records (%d bytes) written, %d fsyncs, dirty %v: want more than the Setup and its confirm written, 2 fsyncs (the header, the Setup) and the rest waiting", len(recs), st.Size(), syncs, dirty)
+	}
+	clk.ticks <- time.Time{} // the tick's flush
+	look()
+	if syncs != 3 || dirty {
+		t.Fatalf("after the tick's flush: %d fsyncs, dirty %v", syncs, dirty)
+	}
+}
+
+// tickClock ticks when the test sends on ticks; its timers never fire.
+type tickClock struct{ ticks chan time.Time }
+
+func (c *tickClock) Now() time.Time                                  { return time.Time{} }
+func (c *tickClock) After(time.Duration) <-chan time.Time            { return nil }
+func (c *tickClock) Ticker(time.Duration) (<-chan time.Time, func()) { return c.ticks, func() {} }
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -14,6 +14,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
+	"aeroplane/savegame"
 	"aeroplane/ui"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -24,8 +25,9 @@ import (
 type NetOptions struct {
 	// Name is the player's name as others see it (required).
 	Name string
-	// DataDir receives each game's log (game-ID.log, public) and its dice
-	// secret (game-ID.secret, mode 0600, for a restart) (required).
+	// DataDir receives each game's files (savegame: its log, public, and
+	// its dice secret, mode 0600, for a restart), created (0700) if its
+	// parent exists (required).
 	DataDir string
 	// Key is the player's libp2p identity (required): p2p.LoadOrCreateIdentity.
 	Key crypto.PrivKey
@@ -82,8 +84,8 @@ type lobbyPlan struct {
 	startNow chan struct{}
 	ctl      *p2p.LobbyControl
 	// resume is a game cut short by a crash, taken up again without a
-	// lobby (resume.go).
-	resume *interrupted
+	// lobby (savegame.Find).
+	resume *savegame.Saved
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
@@ -100,6 +102,7 @@ type NetSession struct {
 	d    *p2p.Discovery
 	chat *p2p.Chat
 	self peer.ID
+	dir  *savegame.Dir // the data directory: every game's files
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -115,10 +118,10 @@ type NetSession struct {
 	cur       *lobbyPlan // the lobby being waited in
 	last      *lobbyPlan // the lobby of the last game that started, for Rematch
 	jobCancel context.CancelFunc
-	gen       uint64 // bumps on every launch and on leaving a lobby
-	rematch   bool   // Rematch asked while the last game lingered
-	gameOver  bool   // the game being driven has ended (p2p lingers a moment)
-	gameID    string // the game being driven (or the last one)
+	gen       uint64          // bumps on every launch and on leaving a lobby
+	rematch   bool            // Rematch asked while the last game lingered
+	gameOver  bool            // the game being driven has ended (the driver lingers a moment)
+	gameID    lockstep.GameID // the game being driven (or the last one)
 	sess      *Game
 	sessDone  chan struct{}
 	tr        *Translator
@@ -131,6 +134,11 @@ type NetSession struct {
 	hostView *p2p.LobbyView
 	// peerGames are the games of peers reached by address, as they said.
 	peerGames map[peer.ID]p2p.LobbyInfo
+	// heard are the names the adverts and peers reached by address say
+	// now, replaced on every lobby view, so a stranger's flood of names
+	// lasts as long as discovery lists it; names keeps only the players
+	// met in a lobby or a game, and self (see nameOf).
+	heard map[peer.ID]string
 }
 
 // NewNet starts the host, the transport and discovery, and emits the lobby.
@@ -155,12 +163,16 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	if opts.Discovery.Logger == nil {
 		opts.Discovery.Logger = opts.Logger
 	}
+	dir, err := savegame.Open(opts.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("network game: %w", err)
+	}
 	h, err := p2p.NewHost(p2p.HostConfig{Identity: opts.Key, ListenIPs: opts.ListenIPs, Port: opts.Port, Logger: opts.Logger})
 	if err != nil {
 		return nil, err
 	}
-	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), name: p2p.CleanName(opts.Name),
-		names: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour}
+	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), dir: dir, name: p2p.CleanName(opts.Name),
+		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour}
 	s.names[s.self] = s.name
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)
@@ -185,10 +197,12 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 }
 
 // resumeInterrupted takes up the game a crash cut short, if any
-// (resume.go), unless the player has gone into a lobby meanwhile.
+// (savegame.Find), unless the player has gone into a lobby meanwhile. The
+// search runs beside the lobby, so a data directory full of games never
+// delays the start.
 func (s *NetSession) resumeInterrupted() {
 	defer s.wg.Done()
-	g, skipped := findInterrupted(s.opts.DataDir, s.self, time.Now())
+	g, skipped := s.dir.Find(savegame.Query{Self: s.self, Now: time.Now()})
 	for _, err := range skipped {
 		s.log.Warn("game log", "err", err)
 	}
@@ -198,11 +212,11 @@ func (s *NetSession) resumeInterrupted() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.mode != modeIdle {
-		s.log.Info("not resuming an interrupted game: the player is in another", "log", g.logPath)
+		s.log.Info("not resuming an interrupted game: the player is in another", "log", g.Path)
 		return
 	}
-	s.log.Info("resuming an interrupted game", "game", g.setup.GameID().String(), "log", g.logPath, "rolls", g.rolls)
-	s.q.push(ui.Notice{Text: fmt.Sprintf("resuming your game %q, cut short after %d rolls (its log: %s)", g.setup.Name, g.rolls, g.logPath)})
+	s.log.Info("resuming an interrupted game", "game", g.Setup.GameID().String(), "log", g.Path, "rolls", g.Rolls)
+	s.q.push(ui.Notice{Text: fmt.Sprintf("resuming your game %q, cut short after %d rolls (its log: %s)", g.Setup.Name, g.Rolls, g.Path)})
 	s.launch(lobbyPlan{resume: g})
 }
 
@@ -474,7 +488,7 @@ func (s *NetSession) connect(addr string) {
 		defer cancel()
 		info, err := p2p.ResolveAddr(ctx, s.opts.Key, addr)
 		if err == nil {
-			err = s.t.Connect(ctx, info)
+			err = s.t.ConnectByHand(ctx, info) // the user typed it
 		}
 		if err != nil {
 			s.log.Warn("manual connect failed", "addr", addr, "err", err)
@@ -569,7 +583,7 @@ func (s *NetSession) Chat(text string) error {
 
 func (s *NetSession) onChat(l p2p.ChatLine) {
 	s.mu.Lock()
-	name := s.names[l.From]
+	name := s.nameOf(l.From)
 	colour := engine.NoColour
 	if s.tr != nil {
 		colour = s.tr.ColourOf(l.From)
@@ -600,8 +614,8 @@ func (s *NetSession) Close() error {
 	s.closed = true
 	if s.mode == modeGame && s.sess != nil && !s.gameOver {
 		// Quitting while a game is on leaves it: the next start must
-		// not take the seat back (resume.go).
-		if err := markClosed(s.opts.DataDir, s.gameID, "left on purpose"); err != nil {
+		// not take the seat back (savegame.Find).
+		if err := s.dir.MarkClosed(s.gameID, "left on purpose"); err != nil {
 			s.log.Warn("could not mark the game left", "err", err)
 		}
 	}

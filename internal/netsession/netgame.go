@@ -2,16 +2,13 @@ package netsession
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
+	"aeroplane/savegame"
 	"aeroplane/ui"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -61,8 +58,8 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		s.mu.Unlock()
 		// The others still hold our seat: no lobby, just the game. They
 		// dial us as a member once discovery finds us again.
-		s.t.SetMembers(p.resume.setup.Players())
-		if err := s.play(ctx, p, p2p.LobbyResult{Setup: p.resume.setup}); err != nil && ctx.Err() == nil {
+		s.t.SetMembers(p.resume.Setup.Players())
+		if err := s.play(ctx, p, p2p.LobbyResult{Setup: p.resume.Setup}); err != nil && ctx.Err() == nil {
 			s.log.Error("resumed game", "err", err)
 			s.q.push(ui.Notice{Text: err.Error()})
 		}
@@ -99,28 +96,19 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 // transport); it returns when the game is over (after the driver's
 // linger) or the session closes.
 func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult) error {
-	gid := res.Setup.GameID().String()
-	if err := os.MkdirAll(s.opts.DataDir, 0o755); err != nil {
-		return fmt.Errorf("cannot create the data directory for the game log: %w", err)
-	}
-	var ent [32]byte
+	// The Setup is checked completely (savegame.Create) before anything
+	// is written: a game already on disk is never started again.
+	var g *savegame.Game
+	var err error
 	if p.resume != nil {
-		ent = p.resume.entropy
+		g, err = s.dir.Resume(p.resume)
 	} else {
-		if _, err := rand.Read(ent[:]); err != nil {
-			return fmt.Errorf("cannot draw the dice entropy: %w", err)
-		}
-		// The entropy is the secret of this player's dice chain: never in
-		// the shared log, kept private next to it so a restart resumes.
-		if err := p2p.WriteFileSync(filepath.Join(s.opts.DataDir, "game-"+gid+".secret"), ent[:], 0o600); err != nil {
-			return fmt.Errorf("cannot save the game secret in %s: %w", s.opts.DataDir, err)
-		}
+		g, err = s.dir.Create(res.Setup, s.self, nil)
 	}
-	logPath := filepath.Join(s.opts.DataDir, "game-"+gid+".log")
-	glog, recs, err := p2p.OpenGameLog(logPath)
 	if err != nil {
 		return err
 	}
+	gid, glog, logPath := res.Setup.GameID(), g.Log, g.Log.Path()
 	defer glog.Close()
 	s.mu.Lock()
 	for id, n := range res.Names {
@@ -137,7 +125,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 	rollWithin := s.rollWithin()
 	var sess *Game
 	sess, err = NewGame(s.t, GameConfig{
-		Setup: res.Setup, Key: s.opts.Key, Entropy: ent, Log: glog, Records: recs,
+		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: glog, Records: g.Records,
 		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
 		// OnReady runs on the driver's goroutine, as do the Roll and
@@ -190,7 +178,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 	}
 	s.log.Info("game ended", "game", gid, "phase", st.Phase)
 	if st.Phase == lockstep.PhaseOver || st.Phase == lockstep.PhaseHalted {
-		if err := markClosed(s.opts.DataDir, gid, st.Phase.String()); err != nil {
+		if err := s.dir.MarkClosed(gid, st.Phase.String()); err != nil {
 			s.log.Warn("could not mark the game over", "err", err)
 		}
 	}

@@ -13,6 +13,14 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
+// lobbyEvery gathers discovery's changes into one lobby view: a flood of
+// adverts costs one view (and one redraw) per lobbyEvery, not one each.
+const lobbyEvery = 200 * time.Millisecond
+
+// maxNames bounds the names of players met in lobbies; past it they are
+// forgotten (self kept), and a game's players are told by its start.
+const maxNames = 1024
+
 // watchLobby turns discovery's changes (and, every second, manual
 // connections) into LobbyUpdates.
 func (s *NetSession) watchLobby() {
@@ -23,16 +31,31 @@ func (s *NetSession) watchLobby() {
 	}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	var due <-chan time.Time
 	for {
 		select {
 		case <-s.ctx.Done():
 			return
 		case <-changes:
+			if due == nil {
+				due = time.After(lobbyEvery)
+			}
+			continue
+		case <-due:
+			due = nil
 		case <-tick.C:
 			s.askPeers()
 		}
 		s.emitLobby()
 	}
+}
+
+// nameOf is a peer's name as far as this player knows it (s.mu held).
+func (s *NetSession) nameOf(id peer.ID) string {
+	if n := s.names[id]; n != "" {
+		return n
+	}
+	return s.heard[id]
 }
 
 // askPeers asks every connected peer that no advert covers (reached by
@@ -65,7 +88,7 @@ func (s *NetSession) askPeers() {
 	defer s.mu.Unlock()
 	for id, info := range found {
 		if info.Name != "" {
-			s.names[id] = info.Name
+			s.heard[id] = info.Name
 		}
 		if slices.ContainsFunc(s.manual, func(a peer.AddrInfo) bool { return a.ID == id }) {
 			continue
@@ -94,6 +117,15 @@ func (s *NetSession) emitLobby() {
 		u.Me.Addr = addrs[0]
 	}
 	seen := map[peer.ID]bool{}
+	heard := map[peer.ID]string{}
+	for id := range s.peerGames {
+		heard[id] = s.heard[id]
+	}
+	for _, info := range s.manual {
+		if n := s.heard[info.ID]; n != "" {
+			heard[info.ID] = n
+		}
+	}
 	members := map[string]int{}
 	for _, ad := range ads {
 		if ad.Lobby != "" {
@@ -104,7 +136,7 @@ func (s *NetSession) emitLobby() {
 		if ad.ID == s.self {
 			continue
 		}
-		s.names[ad.ID] = ad.Name
+		heard[ad.ID] = ad.Name
 		p := ui.Peer{ID: ad.ID.String(), Name: ad.Name}
 		if len(ad.Addrs) > 0 {
 			p.Addr = ad.Addrs[0].String() + "/p2p/" + ad.ID.String()
@@ -128,7 +160,7 @@ func (s *NetSession) emitLobby() {
 		if seen[info.ID] || info.ID == s.self || !s.t.Connected(info.ID) {
 			continue
 		}
-		p := ui.Peer{ID: info.ID.String(), Name: s.names[info.ID]}
+		p := ui.Peer{ID: info.ID.String(), Name: s.nameOf(info.ID)}
 		if p.Name == "" {
 			p.Name = shortID(info.ID)
 		}
@@ -155,6 +187,7 @@ func (s *NetSession) emitLobby() {
 		u.Games = append(u.Games, g)
 	}
 	sort.Slice(u.Games, func(i, j int) bool { return u.Games[i].ID < u.Games[j].ID })
+	s.heard = heard
 	if s.lastLobby != nil && reflect.DeepEqual(*s.lastLobby, u) {
 		return
 	}
@@ -175,6 +208,10 @@ func (s *NetSession) showLobby(p lobbyPlan, v p2p.LobbyView) {
 	}
 	if p.hosting {
 		s.hostView = &v
+	}
+	if len(s.names) > maxNames {
+		clear(s.names)
+		s.names[s.self] = s.name
 	}
 	for _, pl := range v.Players {
 		if pl.ID != s.self {

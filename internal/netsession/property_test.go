@@ -95,7 +95,7 @@ func TestLocalAnyCommandsProperty(t *testing.T) {
 		s.mu.Lock()
 		var path string
 		if s.log != nil {
-			path = s.log.path
+			path = s.log.Path()
 		} else if s.tr != nil {
 			path = s.tr.logPath
 		}

@@ -1,6 +1,7 @@
 package netsession
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -29,10 +30,22 @@ func newQueue(pace func(ui.Event) time.Duration) *queue {
 	return q
 }
 
+// push queues evs. A ui.LobbyUpdate is the whole lobby, so one still
+// queued is replaced by the newer (which goes last, after what came in
+// between): a flood of lobby changes waits as one update, not one each,
+// and the queue holds at most one of them.
 func (q *queue) push(evs ...ui.Event) {
 	q.mu.Lock()
 	if !q.closed && len(evs) > 0 {
-		q.items = append(q.items, evs...)
+		for _, e := range evs {
+			if _, ok := e.(ui.LobbyUpdate); ok {
+				q.items = slices.DeleteFunc(q.items, func(old ui.Event) bool {
+					_, lobby := old.(ui.LobbyUpdate)
+					return lobby
+				})
+			}
+			q.items = append(q.items, e)
+		}
 		q.cond.Signal()
 	}
 	q.mu.Unlock()

@@ -16,6 +16,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
+	"aeroplane/savegame"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -81,7 +82,7 @@ type labPeer struct {
 	t    *p2p.Transport
 	sess *lockstep.Driver
 	link *gameLink
-	log  *p2p.GameLog
+	log  *savegame.Log
 }
 
 // RunTurns plays one game among cfg.Players peers and measures its turns.
@@ -197,7 +198,7 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 			}
 		}
 		path := filepath.Join(cfg.LogDir, fmt.Sprintf("peer%d.log", i))
-		glog, _, err := p2p.OpenGameLog(path)
+		glog, _, err := savegame.OpenLog(path)
 		if err != nil {
 			return rep, err
 		}

@@ -68,7 +68,7 @@ func TestPlayOfflineKeys(t *testing.T) {
 		t.Fatalf("saved games: %q, want one in the default data dir", logs)
 	}
 	out, err := exec.Command(binary(), "verify", logs[0]).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "ok so far") {
+	if err != nil || !strings.Contains(string(out), "unfinished: the log is whole") {
 		t.Fatalf("verify of the unfinished game: %v\n%s", err, out)
 	}
 	if _, err := os.Stat(filepath.Join(home, "state", "aeroplane", "aeroplane.log")); err != nil {

@@ -159,10 +159,19 @@ func flat(screen string) string {
 
 // quitAndCheck presses q and checks the program left with status 0 and
 // gave the terminal back in its normal mode (line editing and echo on).
+// quitAndCheck quits with q (confirming with y when a running game asks
+// whether to leave it for good) and checks the terminal is restored.
 func (tm *term) quitAndCheck() {
 	tm.t.Helper()
 	tm.keys(keyQuit)
-	s := tm.waitFor("the exit status after q", 100, contains("exit=", "modes-end"))
+	exited := contains("exit=", "modes-end")
+	s := tm.waitFor("the exit status or the leave question after q", 100, func(s string) bool {
+		return exited(s) || strings.Contains(s, "y leave for good")
+	})
+	if !exited(s) {
+		tm.keys("y")
+		s = tm.waitFor("the exit status after q, y", 100, exited)
+	}
 	if !strings.Contains(s, "exit=0") {
 		tm.t.Fatalf("the program did not exit cleanly:\n%s", s)
 	}

@@ -1,0 +1,201 @@
+package p2p
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"net"
+	"os/exec"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
+	"github.com/libp2p/go-libp2p/p2p/muxer/yamux"
+	"github.com/libp2p/go-libp2p/p2p/security/noise"
+	manet "github.com/multiformats/go-multiaddr/net"
+	"github.com/multiformats/go-multistream"
+)
+
+// strangerConn opens, from the local address from, a libp2p connection to
+// h as a fresh stranger would (TCP, Noise under a new key, yamux) and
+// keeps it open without a word more: it holds one of h's inbound
+// connection slots until it is closed.
+func strangerConn(ctx context.Context, from net.IP, h host.Host) (network.MuxedConn, error) {
+	var to string
+	for _, a := range h.Addrs() {
+		if na, err := manet.ToNetAddr(a); err == nil {
+			if _, ok := na.(*net.TCPAddr); ok {
+				to = na.String()
+			}
+		}
+	}
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: from}}
+	c, err := d.DialContext(ctx, "tcp4", to)
+	if err != nil {
+		return nil, err
+	}
+	key, _, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	tr, err := noise.New(noise.ID, key, nil)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	if err := multistream.SelectProtoOrFail(noise.ID, c); err != nil {
+		c.Close()
+		return nil, err
+	}
+	sc, err := tr.SecureOutbound(ctx, c, h.ID())
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	if err := multistream.SelectProtoOrFail(yamux.ID, sc); err != nil {
+		sc.Close()
+		return nil, err
+	}
+	return yamux.DefaultTransport.NewConn(sc, false, nil)
+}
+
+// inboundConns is how many inbound connections h's resource manager
+// counts in its ordinary (not allowlisted) room.
+func inboundConns(t *testing.T, h host.Host) int {
+	n := 0
+	err := h.Network().ResourceManager().ViewSystem(func(s network.ResourceScope) error {
+		n = s.Stat().NumConnsInbound
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Strangers on 9 LAN addresses, 8 connections each, take every inbound
+// connection slot of both players of a table and keep them. The players
+// still connect to each other and play frames: the table has room of its
+// own. (Before it had, they never connected while the strangers stayed.)
+func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ips := []string{"10.88.0.1", "10.88.0.2"}
+	for i := 1; i <= 9; i++ {
+		ips = append(ips, fmt.Sprintf("10.88.1.%d", i))
+	}
+	ipCmds := [][]string{
+		// The two players' own addresses are on this one namespace's
+		// loopback, so the kernel would send each from the address it
+		// goes to; as on a LAN, each player must come from its own.
+		{"route", "replace", "local", ips[0], "dev", "lo", "table", "local", "src", ips[1]},
+		{"route", "replace", "local", ips[1], "dev", "lo", "table", "local", "src", ips[0]},
+	}
+	for _, ip := range ips {
+		ipCmds = append([][]string{{"addr", "add", ip + "/32", "dev", "lo"}}, ipCmds...)
+	}
+	for _, args := range ipCmds {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v %s", args, err, out)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
+	defer cancel()
+	players := []*Transport{
+		NewTransport(hostOn(t, net.ParseIP(ips[0])), fastConfig(t)),
+		NewTransport(hostOn(t, net.ParseIP(ips[1])), fastConfig(t)),
+	}
+	for _, p := range players {
+		t.Cleanup(func() { p.Close() })
+	}
+	slots := gameLimits().ToPartialLimitConfig().System.ConnsInbound
+	for _, p := range players {
+		held := 0
+		for _, ip := range ips[2:] {
+			for range 8 {
+				c, err := strangerConn(ctx, net.ParseIP(ip), p.Host())
+				if err != nil {
+					continue // refused: the slots are taken
+				}
+				t.Cleanup(func() { c.Close() })
+				held++
+			}
+		}
+		for inboundConns(t, p.Host()) < int(slots) {
+			if ctx.Err() != nil {
+				t.Fatalf("strangers hold %d of %d slots", inboundConns(t, p.Host()), slots)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Logf("%s: strangers opened %d connections, hold %d slots of %d", short(p.Host().ID()), held, inboundConns(t, p.Host()), slots)
+	}
+
+	// The lobby has ended: each player knows the other's addresses and
+	// makes it a member, then they dial each other (re-dials).
+	ids := []peer.ID{players[0].Host().ID(), players[1].Host().ID()}
+	for i, p := range players {
+		o := players[1-i].Host()
+		p.Host().Peerstore().AddAddrs(o.ID(), o.Addrs(), peerstore.PermanentAddrTTL)
+		p.SetMembers(ids)
+	}
+	// Well inside the 30 s for which the connection manager keeps the
+	// strangers' connections: the players must connect past them, not
+	// after them.
+	guard := time.After(20 * time.Second)
+	for !players[0].Connected(ids[1]) || !players[1].Connected(ids[0]) {
+		select {
+		case <-guard:
+			t.Fatal("the players never connected while strangers held every slot")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	for i, p := range players {
+		msg := []byte(fmt.Sprintf("frame from player %d", i))
+		if err := p.Send(ids[1-i], KindGame, msg); err != nil {
+			t.Fatal(err)
+		}
+		if in := recvInbound(t, players[1-i]); in.From != ids[i] || !bytes.Equal(in.Data, msg) {
+			t.Fatalf("player %d got %q from %s, want %q from %s", 1-i, in.Data, in.From, msg, ids[i])
+		}
+	}
+	for _, p := range players {
+		if n := inboundConns(t, p.Host()); n < int(slots) {
+			t.Errorf("the strangers hold only %d slots now: the players may have taken freed ones", n)
+		}
+	}
+}
+
+// Loopback is not exempt from the per-address limit: connections from
+// 127.0.0.1 beyond loopbackConns are refused, though the host has room
+// for more from other addresses. (libp2p's default let all 64 in.)
+func TestLoopbackConnectionsAreCounted(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
+	defer cancel()
+	h := newTestHost(t)
+	held := 0
+	for range loopbackConns + 8 {
+		c, err := strangerConn(ctx, net.IPv4(127, 0, 0, 1), h)
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { c.Close() })
+		held++
+	}
+	// The resource manager refuses before the handshake, so a refused
+	// connection fails in strangerConn.
+	if n := inboundConns(t, h); n != loopbackConns || held != loopbackConns {
+		t.Errorf("opened %d connections from loopback, the host holds %d: want %d", held, n, loopbackConns)
+	}
+}

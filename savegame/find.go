@@ -1,0 +1,134 @@
+package savegame
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"aeroplane/lockstep"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// ResumeWithin is how recent a game's log must be to resume it: after
+// that its players have long gone.
+const ResumeWithin = time.Hour
+
+// Saved is a game found on disk (Find).
+type Saved struct {
+	Setup   lockstep.Setup
+	Entropy [32]byte // this player's dice secret (zero for a game that is over)
+	Path    string   // its log
+	Rolls   uint64   // rolls its log had agreed when it stopped
+	// Over: the game ended (only with Query.Over); History is what it
+	// ended on, from which headless derives the rematch.
+	Over    bool
+	History [32]byte
+}
+
+// Query says which game Find looks for.
+type Query struct {
+	Self peer.ID   // a game this player holds a seat in
+	Now  time.Time // its log written to within ResumeWithin of Now
+	// Lobby, if not empty, is the only lobby name (Setup.Name) wanted.
+	Lobby string
+	// Over also takes a game that ended but was not marked closed, as the
+	// newest game (headless: the process stopped between two games of a
+	// --games run). Without it such a game is passed over.
+	Over bool
+}
+
+// ErrNotMine is wrapped by the reason a log of another player's game is
+// skipped.
+var ErrNotMine = errors.New("not a game of ours")
+
+// Find returns the game to resume: the newest game in d (by the time its
+// log was last written) that q.Self plays, not marked closed, with a
+// record in its log, written to within ResumeWithin, not halted, and not
+// over (unless q.Over), or nil. Logs it cannot use are skipped, and why
+// is in the error list it returns beside (for the diagnostics log: they
+// never stop a start). It only reads: a torn tail is cut when the game
+// is resumed (Resume).
+func (d *Dir) Find(q Query) (*Saved, []error) {
+	// LAN games only: game-ID.log (a game alone with bots is named
+	// game-DATE-TIME-ID.log and has no secret to resume with).
+	idLen := len(lockstep.GameID{}.String())
+	paths, _ := filepath.Glob(filepath.Join(d.path, "game-"+strings.Repeat("[0-9a-f]", idLen)+".log"))
+	type cand struct {
+		path string
+		mod  time.Time
+	}
+	var cands []cand
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && q.Now.Sub(st.ModTime()) <= ResumeWithin {
+			cands = append(cands, cand{p, st.ModTime()})
+		}
+	}
+	slices.SortFunc(cands, func(a, b cand) int { return b.mod.Compare(a.mod) })
+	var skipped []error
+	for _, c := range cands {
+		s, err := d.load(c.path, q)
+		if err != nil {
+			skipped = append(skipped, fmt.Errorf("not resuming %s: %w", filepath.Base(c.path), err))
+			continue
+		}
+		if s != nil {
+			return s, skipped
+		}
+	}
+	return nil, skipped
+}
+
+// load reads one game log: nil when it is not wanted.
+func (d *Dir) load(logPath string, q Query) (*Saved, error) {
+	name := strings.TrimSuffix(filepath.Base(logPath), ".log")
+	if _, err := os.Stat(filepath.Join(d.path, name+".closed")); err == nil {
+		return nil, nil
+	}
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		return nil, err
+	}
+	recs, _, err := parseLog(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, nil // stopped before its first record: nothing was sent
+	}
+	setup, err := lockstep.DecodeSetup(recs[0].Data)
+	if err != nil {
+		return nil, err
+	}
+	gid := setup.GameID()
+	if d.LogPath(gid) != logPath {
+		return nil, fmt.Errorf("it holds game %s, not the one its name says", gid)
+	}
+	if !slices.Contains(setup.Players(), q.Self) {
+		return nil, ErrNotMine
+	}
+	if q.Lobby != "" && setup.Name != q.Lobby {
+		return nil, nil
+	}
+	v, err := lockstep.VerifyRecords(recs)
+	if err != nil {
+		return nil, err
+	}
+	s := &Saved{Setup: setup, Path: logPath, Rolls: v.Rolls}
+	switch {
+	case v.Phase == lockstep.PhaseHalted:
+		return nil, nil
+	case v.Phase == lockstep.PhaseOver && !q.Over:
+		return nil, nil
+	case v.Phase == lockstep.PhaseOver:
+		s.Over, s.History = true, v.History
+		return s, nil
+	}
+	if s.Entropy, err = readSecret(d.secretPath(gid)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}

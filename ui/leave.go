@@ -1,0 +1,26 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// drawConfirm asks, in a box over whatever is on the screen (also the
+// too-small one), whether to leave the running game for good.
+func (u *UI) drawConfirm(scr tcell.Screen, w, h int) {
+	bw := min(w, 64)
+	inner := bw - 4
+	if inner <= 0 || h < 3 {
+		return
+	}
+	keys, _ := u.activeKeys()
+	lines := append(wrapAll([]string{u.t("leave.text"), ""}, inner), packLines(keys, nil, inner)...)
+	bh := min(len(lines)+2, h)
+	x, y := (w-bw)/2, max((h-bh)/2, 0)
+	box := tview.NewBox().SetBorder(true).SetTitle(" " + u.t("leave.title") + " ")
+	box.SetRect(x, y, bw, bh)
+	box.Draw(scr)
+	for i := 0; i < bh-2 && i < len(lines); i++ {
+		printLine(scr, x+2, y+1+i, inner, lines[i])
+	}
+}
