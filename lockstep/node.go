@@ -94,7 +94,7 @@ type State struct {
 // Ready is what the driver must do: write LogEntries to the log (through
 // to the operating system, so that a killed process loses none of them),
 // then send Messages, then show Events; then call Advance. Flushing the
-// log to disk may wait (p2p: once a tick): what a machine crash takes
+// log to disk may wait (Driver: once a tick): what a machine crash takes
 // from its tail the restored node fetches back from the other players
 // before it signs anything new (PROTOCOL.md's crash rule, recover.go).
 type Ready struct {
