@@ -156,32 +156,6 @@ func TestLobbyManualJoinPlaysGame(t *testing.T) {
 	t.Logf("%d rolls, history %x", final[0].Roll, final[0].History[:8])
 }
 
-// testPair is two lockstep players with fixed keys in a 2-seat game.
-func testPair(t *testing.T) (lockstep.Setup, []peer.ID, []*lockstep.Node) {
-	t.Helper()
-	var ids []peer.ID
-	var keys []crypto.PrivKey
-	for i := 0; i < 2; i++ {
-		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 7)}, 64)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := peer.IDFromPrivateKey(k)
-		ids, keys = append(ids, id), append(keys, k)
-	}
-	setup := lockstep.Setup{Version: lockstep.Version, Name: "fsync",
-		Seats: []lockstep.Seat{{Colour: engine.Red, Player: ids[0]}, {Colour: engine.Yellow, Player: ids[1]}}}
-	nodes := make([]*lockstep.Node, 2)
-	for i := range nodes {
-		n, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: ids[i], Key: keys[i], Entropy: [32]byte{byte(i)}, AutoRoll: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		nodes[i] = n
-	}
-	return setup, ids, nodes
-}
-
 // testCfgs is the configs of an n-player game with fixed keys.
 func testCfgs(t *testing.T, n int) []lockstep.Config {
 	t.Helper()
