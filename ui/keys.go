@@ -240,6 +240,13 @@ var keyTable = []binding{
 	{runes: "b", label: "b", help: "key.bot",
 		when: (*UI).hostSetup,
 		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},
+	{runes: "x", label: "x", help: "key.remove", spare: true,
+		when: (*UI).canRemove,
+		do: func(u *UI, _ *tcell.EventKey) {
+			sr := u.sess.(SeatRemover)
+			c := engine.Colour(u.seatSel)
+			u.do("remove", func() error { return sr.RemoveSeat(c) })
+		}},
 	{runes: "c", label: "c", help: "key.colour",
 		when: (*UI).canSit,
 		do:   func(u *UI, _ *tcell.EventKey) { u.sit() }},
@@ -357,6 +364,16 @@ func (u *UI) sit() {
 }
 
 // cycleSeat gives the selected seat to the next bot kind, then opens it.
+// canRemove: the creator's cursor is on another player who is not ready,
+// and the session lets the creator take such a seat back.
+func (u *UI) canRemove() bool {
+	if _, ok := u.sess.(SeatRemover); !ok || !u.hostSetup() {
+		return false
+	}
+	seat := u.table.Seats[u.seatSel]
+	return seat.Kind == SeatHuman && !seat.You && !seat.Ready
+}
+
 func (u *UI) cycleSeat() {
 	seat := u.table.Seats[u.seatSel]
 	if seat.You || seat.Kind == SeatHuman {

@@ -171,3 +171,48 @@ func bottomOf(scr string) string {
 	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
 	return strings.Join(lines[max(len(lines)-maxKeyLines, 0):], "\n")
 }
+
+// removerSession also lets the creator take a seat back.
+type removerSession struct{ chooserSession }
+
+func (r removerSession) RemoveSeat(c engine.Colour) error {
+	return r.rec(fmt.Sprintf("remove %c", c.Letter()))
+}
+
+// The creator removes, with x on the seat, a player who is not ready; not
+// a ready one, not itself, not as a guest, not without the session's say.
+func TestRemoveSeatKey(t *testing.T) {
+	notReady := creatorTable()
+	notReady.Seats[engine.Blue].Ready = false
+	guest := guestTable()
+	cases := []struct {
+		name    string
+		table   TableUpdate
+		remover bool
+		keys    []*tcell.EventKey
+		want    []string
+	}{
+		{"a player not ready", notReady, true, []*tcell.EventKey{ch('j'), ch('x')}, []string{"remove B"}},
+		{"a ready player", creatorTable(), true, []*tcell.EventKey{ch('j'), ch('x')}, nil},
+		{"itself", notReady, true, []*tcell.EventKey{ch('x')}, nil},
+		{"an open seat", notReady, true, []*tcell.EventKey{ch('j'), ch('j'), ch('x')}, nil},
+		{"a guest", guest, true, []*tcell.EventKey{ch('k'), ch('k'), ch('k'), ch('x')}, nil},
+		{"a session without removal", notReady, false, []*tcell.EventKey{ch('j'), ch('x')}, nil},
+	}
+	for _, c := range cases {
+		f := newFake()
+		var s Session = chooserSession{f}
+		if c.remover {
+			s = removerSession{chooserSession{f}}
+		}
+		u := New(s, Options{Lang: "en"})
+		u.Apply(LobbyUpdate{Me: Peer{ID: "12D3KooWabcdefXyZ123", Name: "alice", Addr: "/ip4/10.0.0.1/tcp/1"}})
+		u.Apply(c.table)
+		for _, k := range c.keys {
+			u.HandleKey(k)
+		}
+		if got := f.took(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: commands %q, want %q", c.name, got, c.want)
+		}
+	}
+}

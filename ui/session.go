@@ -55,6 +55,15 @@ type Leaver interface {
 	Leave() error
 }
 
+// SeatRemover is a Session whose creator may take a seat back from a
+// player who sat down and does not say ready (a stranger holding a seat):
+// the seat is open again and that player is told. Only a player who is
+// not ready can be removed; the lobby decides and answers with a
+// TableUpdate.
+type SeatRemover interface {
+	RemoveSeat(seat engine.Colour) error
+}
+
 // RulesSetter is a Session whose creator may change the rules at the
 // table until the game starts. The table that comes back shows them; where
 // players say ready, a change clears every player's Ready.

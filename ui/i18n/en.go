@@ -95,6 +95,7 @@ func init() {
 		"key.tablerule": "change a rule",
 		"key.seat":      "choose seat",
 		"key.bot":       "bot / open seat",
+		"key.remove":    "remove player",
 		"key.start":     "ready, start",
 		"key.chat":      "chat",
 		"key.stats":     "dice stats",

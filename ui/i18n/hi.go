@@ -97,6 +97,7 @@ func init() {
 		"key.tablerule": "नियम बदलें",
 		"key.seat":      "सीट चुनें",
 		"key.bot":       "बॉट / खाली सीट",
+		"key.remove":    "खिलाड़ी हटाएँ",
 		"key.start":     "तैयार, शुरू",
 		"key.chat":      "बातचीत",
 		"key.stats":     "पासे के आँकड़े",

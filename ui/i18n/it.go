@@ -97,6 +97,7 @@ func init() {
 		"key.tablerule": "cambia una regola",
 		"key.seat":      "scegli posto",
 		"key.bot":       "bot / posto libero",
+		"key.remove":    "rimuovi giocatore",
 		"key.start":     "pronto, inizia",
 		"key.chat":      "chat",
 		"key.stats":     "statistiche del dado",

@@ -97,6 +97,7 @@ func init() {
 		"key.tablerule": "mudar uma regra",
 		"key.seat":      "escolher lugar",
 		"key.bot":       "bot / lugar livre",
+		"key.remove":    "remover jogador",
 		"key.start":     "pronto, começar",
 		"key.chat":      "conversar",
 		"key.stats":     "estatísticas do dado",

@@ -97,6 +97,7 @@ func init() {
 		"key.tablerule": "改规则",
 		"key.seat":      "选座位",
 		"key.bot":       "机器人/空座位",
+		"key.remove":    "移除玩家",
 		"key.start":     "准备，开始",
 		"key.chat":      "聊天",
 		"key.stats":     "骰子统计",
