@@ -12,6 +12,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/ui"
@@ -380,7 +381,7 @@ func TestNetAloneWithBots(t *testing.T) {
 	if err := a.SetSeat(engine.Green, "random"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.SetSeat(engine.Red, "random"); !errors.Is(err, p2p.ErrSeatTaken) {
+	if err := a.SetSeat(engine.Red, "random"); !errors.Is(err, lobby.ErrSeatTaken) {
 		t.Fatalf("gave the creator's own seat to a bot: %v", err)
 	}
 	if err := a.Start(); err != nil {
