@@ -31,6 +31,7 @@ type seatedLobby struct {
 	wg    sync.WaitGroup
 	full  View // the creator's first view with everyone in
 	quit  []context.CancelFunc
+	done  []chan struct{} // closed when peer i's Run has returned
 }
 
 var seatNames = []string{"Hana", "Arno", "Bea"}
@@ -41,6 +42,7 @@ func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
 		s.trs = append(s.trs, newTestTransport(t, fastConfig(t)))
 		s.views = append(s.views, make(chan View, 256))
 		s.ctl = append(s.ctl, NewControl(nil))
+		s.done = append(s.done, make(chan struct{}))
 	}
 	for i := 0; i < n; i++ {
 		cfg := Config{Player: seatNames[i], Lobby: "seats", ManualReady: true, Control: s.ctl[i], Logger: testLogger(t),
@@ -53,7 +55,10 @@ func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
 		}
 		pctx, quit := context.WithCancel(ctx)
 		s.quit = append(s.quit, quit)
-		s.wg.Go(func() { s.res[i], s.errs[i] = Run(pctx, s.trs[i], nil, nil, cfg) })
+		s.wg.Go(func() {
+			defer close(s.done[i])
+			s.res[i], s.errs[i] = Run(pctx, s.trs[i], nil, nil, cfg)
+		})
 	}
 	s.full = s.wait(0, "everyone in", func(v View) bool { return len(v.Players) == n })
 	for i := 1; i < n; i++ {

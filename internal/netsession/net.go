@@ -348,6 +348,36 @@ func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
 	return ctl.SetSeat(seat, kind)
 }
 
+// RemoveSeat takes back the seat at colour c from the guest sitting
+// there (the creator only, and only from a guest who has not said ready:
+// a stranger who sat down and never plays). The seat is open again, the
+// guest is told the table is gone for it, and its joins are refused for
+// five minutes. A key in the interface may call it with the colour of
+// the row the creator picked.
+func (s *NetSession) RemoveSeat(c engine.Colour) error {
+	ctl, err := s.lobbyCtl(true)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	var who peer.ID
+	if v := s.hostView; v != nil {
+		for _, p := range v.Players {
+			if p.Colour == c {
+				who = p.ID
+			}
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case who == "":
+		return fmt.Errorf("nobody sits at %s: pick a guest's seat", c)
+	case who == s.self:
+		return errors.New("that is your own seat: leave the game instead")
+	}
+	return ctl.Remove(who)
+}
+
 // SetRules implements ui.RulesSetter: the creator changes the game's
 // rules at the table; every player's ready is cleared.
 func (s *NetSession) SetRules(r engine.Rules) error {

@@ -137,6 +137,14 @@ func TestNetGameOverLAN(t *testing.T) {
 	if err := b.SetSeat(engine.Blue, "random"); err == nil {
 		t.Fatal("a player who created nothing set a seat")
 	}
+	for _, c := range []engine.Colour{engine.Red, engine.Blue} { // its own seat, an open one
+		if err := a.RemoveSeat(c); err == nil {
+			t.Fatalf("the creator removed the player at %s", c)
+		}
+	}
+	if err := b.RemoveSeat(engine.Red); err == nil {
+		t.Fatal("a player who created nothing removed a seat")
+	}
 
 	chatted, joined := false, false
 	pa, pb := playBoth(t, a, b, func(e ui.Event) {
