@@ -161,7 +161,7 @@ func (n *internet) waitCanary(t *testing.T, what string) {
 // and dnsaddrs, in a lobby join (which the host relays to its table) and
 // in a lobby redirect. No player sends a packet to any of them or looks up
 // any name, while the private address among them is still dialled.
-func TestStrangerCannotMakePlayersDialOut(t *testing.T) {
+func TestStrangerLobbyMsgsDialNothingOutside(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}

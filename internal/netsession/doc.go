@@ -18,7 +18,7 @@
 //	              queued LobbyUpdate gives way to a newer one
 //	local.go      LocalSession: one person + bot seats, no network at all
 //	net.go        NetSession: commands over p2p (lobby, chat, moves)
-//	netgame.go    NetSession: p2p.RunLobby, then p2p.Session with a Translator
+//	netgame.go    NetSession: lobby.Run, then p2p.Session with a Translator
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts
 //

@@ -71,17 +71,17 @@ type netMode uint8
 
 const (
 	modeIdle  netMode = iota // browsing the lobby
-	modeLobby                // in p2p.RunLobby: seats, colours, ready
+	modeLobby                // in lobby.Run: seats, colours, ready
 	modeGame                 // a p2p.Session drives the game
 )
 
-// lobbyPlan is what RunLobby is called with, kept for a rematch.
+// lobbyPlan is what lobby.Run is called with, kept for a rematch.
 type lobbyPlan struct {
 	hosting bool
 	cfg     lobby.Config
 	gen     uint64 // NetSession.gen when launched: a plan left since is void
 	// startNow is lobby.Config.StartNow (the creator starts with
-	// LobbyControl.Start, so it never closes); ctl changes the lobby.
+	// lobby.Control.Start, so it never closes); ctl changes the lobby.
 	startNow chan struct{}
 	ctl      *lobby.Control
 	// resume is a game cut short by a crash, taken up again without a
@@ -90,7 +90,7 @@ type lobbyPlan struct {
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
-// mDNS discovery and manual connects, games are set up with p2p.RunLobby
+// mDNS discovery and manual connects, games are set up with lobby.Run
 // and played with p2p.Session driving a lockstep.Node; every Ready is
 // translated by a Translator. It is the only part of netsession that
 // opens a network listener (through p2p).

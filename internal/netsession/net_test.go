@@ -449,7 +449,7 @@ func TestNetManualJoinPlays(t *testing.T) {
 			t.Fatal("never connected")
 		}
 	}
-	// Without mDNS the listing comes from Ann's answer to QueryLobby:
+	// Without mDNS the listing comes from Ann's answer to lobby.Query:
 	// her table, Ann and 0-2 bots in, four seats.
 	for listed := false; !listed; {
 		select {

@@ -15,7 +15,7 @@ import (
 )
 
 // owner is the one goroutine that reads the transport's inbox outside
-// p2p's lobby and session (which own it while they run): between games it
+// the lobby and p2p's session (which own it while they run): between games it
 // takes chat lines and drops the rest.
 func (s *NetSession) owner() {
 	defer s.wg.Done()
@@ -76,7 +76,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 	res, err := lobby.Run(ctx, s.t, s.d, s.chat, cfg)
 	if err != nil {
 		if s.d != nil {
-			// RunLobby leaves its last advert up: take back the lobby we
+			// lobby.Run leaves its last advert up: take back the lobby we
 			// left, or others would try to join it.
 			if err := s.d.Update(p2p.Advert{Name: cfg.Player}); err != nil {
 				s.log.Warn("advert update failed", "err", err)

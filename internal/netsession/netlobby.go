@@ -196,7 +196,7 @@ func (s *NetSession) emitLobby() {
 	s.q.push(u)
 }
 
-// showLobby shows the creator's table as p2p's lobby last said: each
+// showLobby shows the creator's table as the lobby last said: each
 // player at its colour with its ready flag, the bots, the open seats, and
 // the free colours nobody will sit at unless a player moves there. It
 // follows onLobbyView, whose layout predates colour choice, so this table
