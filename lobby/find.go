@@ -43,6 +43,7 @@ const (
 	maxProbes   = 4                       // probes running at once
 	maxTables   = 64                      // proven tables kept
 	maxAsked    = 256                     // peers whose last probe time is kept
+	settleFor   = 3 * time.Second         // the longest a joiner waits for the other hosts' answers
 )
 
 type provenTable struct {
@@ -59,6 +60,8 @@ type probeResult struct {
 type finder struct {
 	tables  map[peer.ID]provenTable
 	asked   map[peer.ID]time.Time
+	settled map[peer.ID]bool // a probe of it has ended (answered or not)
+	firstAt time.Time        // when the first table was proven
 	busy    int
 	seq     int
 	results chan probeResult
@@ -67,7 +70,7 @@ type finder struct {
 }
 
 func (f *finder) init() {
-	f.tables, f.asked = map[peer.ID]provenTable{}, map[peer.ID]time.Time{}
+	f.tables, f.asked, f.settled = map[peer.ID]provenTable{}, map[peer.ID]time.Time{}, map[peer.ID]bool{}
 	f.results = make(chan probeResult, maxProbes)
 	f.ctx, f.stop = context.WithCancel(context.Background())
 }
@@ -83,6 +86,7 @@ func (f *finder) probe(t *p2p.Transport, id peer.ID) {
 		for p, at := range f.asked {
 			if now.Sub(at) >= probeEvery {
 				delete(f.asked, p)
+				delete(f.settled, p)
 			}
 		}
 		if len(f.asked) >= maxAsked {
@@ -112,6 +116,9 @@ func (f *finder) probe(t *p2p.Transport, id peer.ID) {
 // answer refreshed); anything else forgets what id said before.
 func (f *finder) record(r probeResult, lobby string) {
 	f.busy--
+	if _, ok := f.asked[r.id]; ok {
+		f.settled[r.id] = true
+	}
 	if r.err != nil || r.info.Lobby != lobby {
 		delete(f.tables, r.id)
 		return
@@ -123,6 +130,9 @@ func (f *finder) record(r probeResult, lobby string) {
 		}
 		f.seq++
 		pt.order = f.seq
+		if f.firstAt.IsZero() {
+			f.firstAt = time.Now()
+		}
 	}
 	pt.info = r.info
 	f.tables[r.id] = pt
@@ -177,10 +187,24 @@ func (l *runner) probeAdverts() {
 	}
 }
 
-// chooseHost is the table to join while looking for one.
+// chooseHost is the table to join while looking for one. It waits until
+// every host advertised for our lobby has been asked once, for at most
+// settleFor after the first proof: a table proven a moment earlier than
+// another is no better (a joiner that took the first answer sat at a
+// squatter's table of one beside the honest table of two).
 func (l *runner) chooseHost() (peer.ID, bool) {
 	id, _, ok := l.find.best(l.self)
-	return id, ok
+	if !ok {
+		return "", false
+	}
+	if l.d != nil && time.Since(l.find.firstAt) < settleFor {
+		for _, ad := range l.d.Peers() {
+			if ad.Host && ad.Lobby == l.cfg.Lobby && ad.ID != l.self && !l.find.settled[ad.ID] {
+				return "", false
+			}
+		}
+	}
+	return id, true
 }
 
 // mayGather: a creator alone at a table it was not told to create.
