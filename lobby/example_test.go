@@ -21,7 +21,7 @@ func exampleID(b byte) peer.ID {
 // says ready, and the game's Setup seats both and the bot.
 func Example() {
 	ann, bob := exampleID(1), exampleID(2)
-	t, err := lobby.New(lobby.Config{Creator: lobby.Member{ID: ann, Name: "ann"}, Players: 2,
+	t, err := lobby.New(lobby.TableConfig{Creator: lobby.Member{ID: ann, Name: "ann"}, Players: 2,
 		Bots: lobby.LayoutBots(2, 1, "greedy", nil), Rules: engine.DefaultRules()})
 	if err != nil {
 		fmt.Println(err)

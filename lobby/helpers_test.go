@@ -30,7 +30,7 @@ var names = []string{"ann", "bob", "cat", "dan", "eve", "fay"}
 
 func member(i int) Member { return Member{ID: ids[i], Name: names[i]} }
 
-func mustTable(t *testing.T, cfg Config) *Table {
+func mustTable(t *testing.T, cfg TableConfig) *Table {
 	t.Helper()
 	tb, err := New(cfg)
 	if err != nil {

@@ -19,7 +19,7 @@ func TestTableInvariants(t *testing.T) {
 		if players+nb < 2 {
 			nb = 1
 		}
-		tb, err := New(Config{Creator: member(0), Players: players, Bots: LayoutBots(players, nb, "random", nil),
+		tb, err := New(TableConfig{Creator: member(0), Players: players, Bots: LayoutBots(players, nb, "random", nil),
 			ManualReady: rapid.Bool().Draw(rt, "manual")})
 		if err != nil {
 			rt.Fatal(err)

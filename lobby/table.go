@@ -56,8 +56,8 @@ type Table struct {
 	manualReady bool // the creator says ready by key; otherwise it always is
 }
 
-// Config is the table the creator opens.
-type Config struct {
+// TableConfig is the table the creator opens.
+type TableConfig struct {
 	Creator Member
 	// Players is the number of player seats, the creator's included;
 	// Bots the bot kind at each colour ("" for none). Players plus the
@@ -74,7 +74,7 @@ type Config struct {
 }
 
 // New opens a table with the creator seated.
-func New(cfg Config) (*Table, error) {
+func New(cfg TableConfig) (*Table, error) {
 	nb := countBots(cfg.Bots)
 	if cfg.Players < 1 || cfg.Players+nb < 2 || cfg.Players+nb > engine.NumColours {
 		return nil, fmt.Errorf("%d player seats and %d bots: want 2 to 4 seats in all, the creator's among them", cfg.Players, nb)
@@ -393,3 +393,6 @@ func countBots(bots [engine.NumColours]string) int {
 	}
 	return n
 }
+
+// Taken is the number of seats players and bots hold.
+func (t *Table) Taken() int { return len(t.members) + countBots(t.bots) }

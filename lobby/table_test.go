@@ -30,7 +30,7 @@ func TestJoinSeats(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tb := mustTable(t, Config{Creator: member(0), Players: tc.players, Bots: tc.bots, Prefer: tc.prefer})
+			tb := mustTable(t, TableConfig{Creator: member(0), Players: tc.players, Bots: tc.bots, Prefer: tc.prefer})
 			for i, w := range tc.want {
 				if _, changed, err := tb.Join(ids[i+1], names[i+1], w); err != nil || !changed {
 					t.Fatalf("join %d: changed %v, %v", i+1, changed, err)
@@ -68,7 +68,7 @@ func TestNewRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := New(Config{Creator: member(0), Players: tc.players, Bots: tc.bots}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := New(TableConfig{Creator: member(0), Players: tc.players, Bots: tc.bots}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("New: %v, want an error saying %q", err, tc.want)
 			}
 		})
@@ -78,7 +78,7 @@ func TestNewRejects(t *testing.T) {
 // A repeated join (the joiner missed the table) keeps the seat and
 // changes nothing.
 func TestJoinAgain(t *testing.T) {
-	tb := mustTable(t, Config{Creator: member(0), Players: 3})
+	tb := mustTable(t, TableConfig{Creator: member(0), Players: 3})
 	c, _, _ := tb.Join(ids[1], names[1], nil)
 	v := tb.Version()
 	c2, changed, err := tb.Join(ids[1], names[1], []engine.Colour{engine.Green})
@@ -107,7 +107,7 @@ func TestChangeClearsReady(t *testing.T) {
 	}
 	for _, ch := range changes {
 		t.Run(ch.name, func(t *testing.T) {
-			tb := mustTable(t, Config{Creator: member(0), Players: 4, ManualReady: true})
+			tb := mustTable(t, TableConfig{Creator: member(0), Players: 4, ManualReady: true})
 			tb.Join(ids[1], names[1], nil)
 			tb.Join(ids[2], names[2], nil)
 			v := tb.Version()
@@ -137,7 +137,7 @@ func TestChangeClearsReady(t *testing.T) {
 
 // Without ManualReady the creator is ready after every change.
 func TestCreatorAutoReady(t *testing.T) {
-	tb := mustTable(t, Config{Creator: member(0), Players: 3})
+	tb := mustTable(t, TableConfig{Creator: member(0), Players: 3})
 	tb.Join(ids[1], names[1], nil)
 	if nr := tb.NotReady(); !slices.Equal(nr, []string{"bob"}) {
 		t.Errorf("not ready %v, want only bob", nr)
@@ -145,7 +145,7 @@ func TestCreatorAutoReady(t *testing.T) {
 }
 
 func TestSetColour(t *testing.T) {
-	tb := mustTable(t, Config{Creator: member(0), Players: 3, Bots: [4]string{engine.Green: "random"}})
+	tb := mustTable(t, TableConfig{Creator: member(0), Players: 3, Bots: [4]string{engine.Green: "random"}})
 	tb.Join(ids[1], names[1], nil) // Blue
 	tb.Join(ids[2], names[2], nil) // Yellow
 	tests := []struct {
@@ -180,7 +180,7 @@ func TestSetColour(t *testing.T) {
 // a table whose player seats are all taken.
 func TestSetSeat(t *testing.T) {
 	// Two players (Red, Blue) and bots at Yellow and Green.
-	tb := mustTable(t, Config{Creator: member(0), Players: 2, Bots: LayoutBots(2, 2, "random", nil)})
+	tb := mustTable(t, TableConfig{Creator: member(0), Players: 2, Bots: LayoutBots(2, 2, "random", nil)})
 	if b := tb.Bots(); b[engine.Yellow] != "random" || b[engine.Green] != "random" {
 		t.Fatalf("bots %v, want Yellow and Green", b)
 	}
@@ -211,7 +211,7 @@ func TestSetSeat(t *testing.T) {
 // The creator removes a guest who never says ready; a ready guest, itself
 // or a stranger cannot be removed, and a guest cannot remove anyone.
 func TestRemove(t *testing.T) {
-	tb := mustTable(t, Config{Creator: member(0), Players: 3, ManualReady: true})
+	tb := mustTable(t, TableConfig{Creator: member(0), Players: 3, ManualReady: true})
 	tb.Join(ids[1], names[1], nil)
 	tb.Join(ids[2], names[2], nil)
 	tb.SetReady(ids[2], true, tb.Version())
@@ -239,7 +239,7 @@ func TestRemove(t *testing.T) {
 }
 
 func TestStart(t *testing.T) {
-	tb := mustTable(t, Config{Creator: member(0), Players: 3, ManualReady: true})
+	tb := mustTable(t, TableConfig{Creator: member(0), Players: 3, ManualReady: true})
 	if err := tb.StartNow(); !errors.Is(err, ErrTooFew) {
 		t.Errorf("start alone: %v, want ErrTooFew", err)
 	}
@@ -268,7 +268,7 @@ func TestStart(t *testing.T) {
 
 // A full table of ready players starts by itself.
 func TestFullTableStarts(t *testing.T) {
-	tb := mustTable(t, Config{Creator: member(0), Players: 2, Bots: [4]string{engine.Blue: "greedy"}})
+	tb := mustTable(t, TableConfig{Creator: member(0), Players: 2, Bots: [4]string{engine.Blue: "greedy"}})
 	tb.Join(ids[1], names[1], nil)
 	tb.SetReady(ids[1], true, tb.Version())
 	if !tb.MayStart() {

@@ -6,10 +6,13 @@
 // (hashicorp/mdns), lets a user connect by address when multicast is
 // blocked, and moves opaque, length-delimited frames between peer IDs over
 // one long-lived stream per peer pair (protocol /aeroplane/1.0.0) with an
-// application heartbeat. On top of the frames sit the lobby and the chat.
-// p2p drives no game: lockstep.Driver does, over a lockstep.Link that the
-// application layer (internal/netsession's TransportLink) makes of a
-// Transport.
+// application heartbeat. On top of the frames sit the chat; the lobby,
+// which decides the table, is package lobby's, above p2p: p2p carries its
+// frames (KindLobby), its info answers (ServeInfo, QueryInfo: opaque
+// bytes), judges the addresses it relays (PeerAddrs) and strikes the peers
+// it names (Transport.Strike). p2p drives no game: lockstep.Driver does,
+// over a lockstep.Link that the application layer (internal/netsession's
+// TransportLink) makes of a Transport.
 //
 // # Using it
 //
@@ -18,29 +21,15 @@
 //	t := p2p.NewTransport(h, p2p.TransportConfig{})    // Inbox(), Events(), Send, Broadcast
 //	d, _ := p2p.StartDiscovery(h, p2p.Advert{Name: name}, p2p.DiscoveryConfig{})
 //	chat := p2p.NewChat(t)
-//	res, _ := p2p.RunLobby(ctx, t, d, chat, p2p.LobbyConfig{Player: name, Lobby: lobby, Players: 2})
+//	res, _ := lobby.Run(ctx, t, d, chat, lobby.Config{Player: name, Lobby: game, Players: 2})
 //	g, _ := dir.Create(res.Setup, self, nil)           // savegame: the secret and the log (Resume after a crash)
 //	s, _ := netsession.NewGame(t, netsession.GameConfig{Setup: res.Setup, Key: key, Entropy: g.Entropy,
 //		Log: g.Log, Records: g.Records, Pending: res.Pending, Chat: chat, OnReady: show})
 //	state, _ := s.Run(ctx)                             // s.Do(func(n *lockstep.Node) error {...}) for intents
 //
-// RunLobby owns the transport's inbox until it returns, the game's
-// TransportLink after.
-// A joiner that cannot see mDNS lists the creator in LobbyConfig.Connect:
-// the creator's answer to its join makes it the lobby's host. The
-// creator's lobby is the authority on the table: it seats each joiner at
-// the first free colour of the layout, takes colour requests in the order
-// they arrive (the first wins) and sends every member the table with a
-// version that bumps on each change of seats or rules. A player's ready is
-// for one version, so any change clears everyone's. The game starts when
-// every seat is taken and every seated player is ready, or when the
-// creator starts it (LobbyControl.Start, or closing LobbyConfig.StartNow)
-// with the seats taken, all ready; the open ones are left out. Without
-// LobbyConfig.ManualReady a player is ready by itself (headless peers);
-// with it, LobbyControl.SetReady says so.
-// A player that leaves a lobby while staying connected (it goes to
-// another game) says so, and its seat is free at once; a creator that
-// leaves tells its players the lobby is gone.
+// lobby.Run owns the transport's inbox until it returns, the game's
+// TransportLink after (see package lobby for how a table is found,
+// decided and started).
 // p2p.DialableAddrs(h) is what a player reads out to another whose
 // multicast is blocked; p2p.ResolveAddr turns what that one typed (a full
 // /p2p/ multiaddr, a multiaddr without it, or HOST:PORT) into a peer:
@@ -51,7 +40,8 @@
 // # What is dialled
 //
 // An address a peer gives (its lobby join, a host's roster, start or
-// redirect, an mDNS advert's a= fields, identify) is dialled only if it is
+// redirect, which package lobby passes through PeerAddrs, an mDNS
+// advert's a= fields, identify) is dialled only if it is
 // /ip4 or /ip6 in loopback (127/8, ::1), private (10/8, 172.16/12,
 // 192.168/16, fc00::/7) or link-local (169.254/16, fe80::/10) space with
 // /tcp or /udp/quic-v1 on top, or is exactly the remote address of a live,
@@ -73,9 +63,10 @@
 // ID opens the stream, so two peers dialling each other end up with one; a
 // newer stream from the same peer replaces the old (it restarted). A frame
 // of unknown kind, an application frame from a peer outside SetMembers, or
-// an undecodable chat/lobby message is dropped, logged and counted, and so
-// are a chat line over the rate limit and a peer's lobby joins and leaves
-// past a burst of 8, then 2 a second; 8 such strikes in 10 s disconnect
+// an undecodable chat message is dropped, logged and counted, and so is a
+// chat line over the rate limit; the lobby strikes (Transport.Strike) an
+// undecodable lobby message and a peer's joins and leaves past its limit;
+// 8 such strikes in 10 s disconnect
 // the peer and refuse it for 30 s. A frame too
 // large resets the stream at once (it cannot be resynchronised). Below
 // the streams, more than 20 inbound connection attempts from one IP in
@@ -115,16 +106,13 @@
 //	discovery.go  mDNS advertise + continuous query with expiry
 //	adtable.go    discovery's list: strangers capped, proven peers kept
 //	chat.go       rate- and length-limited chat, ordered per sender
-//	lobbymsg.go   lobby messages and their parser
-//	lobby.go      find or create a game by name, join, start
-//	lobbyseats.go the creator's table: colours, bots, ready, who may start
-//	lobbyctl.go   LobbyControl: the player's changes while the lobby runs
-//	lobbyinfo.go  a lobby's creator names its game to a peer reached by address
-//	lobbychurn.go a peer's lobby joins and leaves, rate-limited, struck past it
+//	info.go       the info stream: a peer's answer (opaque bytes) to "what do you offer?"
+//	above.go      what the lobby above needs: Strike, PeerLog, Advertisable, PeerAddrs
 //
 // p2p must never: send a packet anywhere but the LAN (no relays, no public
 // bootstrap peers, no UPnP/NAT-PMP, no AutoNAT, no dial or name lookup a
 // peer asked for outside the ranges above), panic or corrupt state on
 // bad input from a peer, write to the terminal (it logs through log/slog),
-// or decide game rules (that is engine's and lockstep's job).
+// decide game rules (that is engine's and lockstep's job) or who sits at a
+// table (package lobby's), or import the lobby or lockstep.
 package p2p

@@ -32,7 +32,7 @@ func Example() {
 	d, _ := p2p.StartDiscovery(h, p2p.Advert{Name: "Ada"}, p2p.DiscoveryConfig{})
 	_ = d
 	fmt.Println(p2p.DialableAddrs(h)) // what another player types into --connect
-	// res, err := p2p.RunLobby(ctx, t, d, p2p.NewChat(t), p2p.LobbyConfig{Player: "Ada", Lobby: "friday"})
+	// res, err := lobby.Run(ctx, t, d, p2p.NewChat(t), lobby.Config{Player: "Ada", Lobby: "friday"})
 	// g, err := dir.Create(res.Setup, h.ID(), nil) // savegame: the dice secret and the log
 	// then the game: netsession.NewGame(t, ...) runs a lockstep.Driver over the transport, writing g.Log
 	t.Close()

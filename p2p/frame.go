@@ -28,7 +28,7 @@ const (
 	KindBye   Kind = 3  // orderly shutdown: the sender is leaving
 	KindGame  Kind = 16 // an opaque lockstep message
 	KindChat  Kind = 17 // a chat line (chat.go)
-	KindLobby Kind = 18 // a lobby message (lobby.go)
+	KindLobby Kind = 18 // a lobby message (package lobby)
 )
 
 func (k Kind) valid() bool {

@@ -67,7 +67,13 @@ func (l *testLink) run(ctx context.Context, pending []Inbound) {
 
 // playTestGame drives res's game at tr to its end, choosing the first
 // legal move whenever it is ours to choose, and returns the final state.
-func playTestGame(ctx context.Context, t *testing.T, tr *Transport, res LobbyResult) (lockstep.State, error) {
+// testGame is what a lobby hands a session.
+type testGame struct {
+	Setup   lockstep.Setup
+	Pending []Inbound
+}
+
+func playTestGame(ctx context.Context, t *testing.T, tr *Transport, res testGame) (lockstep.State, error) {
 	var ent [32]byte
 	if _, err := rand.Read(ent[:]); err != nil {
 		return lockstep.State{}, err
@@ -104,46 +110,35 @@ func playTestGame(ctx context.Context, t *testing.T, tr *Transport, res LobbyRes
 	return d.Run(ctx)
 }
 
-// With multicast blocked, a joiner that reaches the creator only by the
-// address it typed (no advert ever seen) is let in, starts with it, and
-// both play the game to the same end.
-func TestLobbyManualJoinPlaysGame(t *testing.T) {
+// Two connected players (the lobby's part is package lobby's) and two
+// bots play a game to the same end.
+func TestSessionPairPlaysGame(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
 	host, joiner := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard, not a speed claim
 	defer cancel()
-	cfgs := []LobbyConfig{
-		{Player: "H", Lobby: "by hand", Players: 2, Bots: 2, FindFor: 100 * time.Millisecond, Logger: testLogger(t)},
-		{Player: "J", Lobby: "by hand", FindFor: time.Hour, Logger: testLogger(t),
-			Connect: []peer.AddrInfo{{ID: host.Host().ID(), Addrs: host.Host().Addrs()}}},
-	}
+	connectPair(t, joiner, host)
 	trs := []*Transport{host, joiner}
-	res := make([]LobbyResult, 2)
+	setup := lockstep.Setup{Version: lockstep.Version, Name: "pair", Rules: engine.DefaultRules(), Seats: []lockstep.Seat{
+		{Colour: 0, Player: host.Host().ID()}, {Colour: 1, Bot: lockstep.DefaultBot},
+		{Colour: 2, Player: joiner.Host().ID()}, {Colour: 3, Bot: lockstep.DefaultBot}}}
+	if _, err := rand.Read(setup.Nonce[:]); err != nil {
+		t.Fatal(err)
+	}
 	final := make([]lockstep.State, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
 	for i := range trs {
-		wg.Go(func() {
-			// No Discovery at all: the joiner knows only cfgs[1].Connect.
-			if res[i], errs[i] = RunLobby(ctx, trs[i], nil, nil, cfgs[i]); errs[i] != nil {
-				return
-			}
-			final[i], errs[i] = playTestGame(ctx, t, trs[i], res[i])
-		})
+		trs[i].SetMembers(setup.Players())
+		wg.Go(func() { final[i], errs[i] = playTestGame(ctx, t, trs[i], testGame{Setup: setup}) })
 	}
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
 			t.Fatalf("peer %d: %v", i, err)
 		}
-	}
-	if res[0].Setup.GameID() != res[1].Setup.GameID() || len(res[1].Setup.Players()) != 2 {
-		t.Fatalf("setups differ or do not seat both: %+v / %+v", res[0].Setup, res[1].Setup)
-	}
-	if res[1].Names[host.Host().ID()] != "H" {
-		t.Errorf("joiner's names: %v", res[1].Names)
 	}
 	for i, st := range final {
 		if st.Phase != lockstep.PhaseOver {

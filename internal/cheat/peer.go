@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 
@@ -106,7 +107,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	defer d.Close()
-	res, err := p2p.RunLobby(ctx, t, d, p2p.NewChat(t), p2p.LobbyConfig{
+	res, err := lobby.Run(ctx, t, d, p2p.NewChat(t), lobby.Config{
 		Player: cfg.Name, Lobby: cfg.Lobby, FindFor: 10 * time.Second, Logger: cfg.Logger})
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netsession"
+	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/savegame"
@@ -136,7 +137,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	if err != nil {
 		return err
 	}
-	lobby := p2p.CleanName(o.lobby)
+	game := p2p.CleanName(o.lobby)
 	h, err := p2p.NewHost(p2p.HostConfig{Identity: key, Logger: logger})
 	if err != nil {
 		return err
@@ -167,7 +168,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		manual = append(manual, info)
 	}
 	chat := p2p.NewChat(t)
-	g, err := resumable(dir, h.ID(), lobby, time.Now(), out)
+	g, err := resumable(dir, h.ID(), game, time.Now(), out)
 	if err != nil {
 		return err
 	}
@@ -175,14 +176,14 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		// We crashed after game g.game of a --games run ended: the others
 		// went on to the rematch, which we can derive too.
 		if g.game >= o.games {
-			if err := endRun(dir, lobby, g.setup.GameID()); err != nil {
+			if err := endRun(dir, game, g.setup.GameID()); err != nil {
 				return err
 			}
 			g = nil
 		} else {
 			next := rematch(g.setup, g.history)
 			out.printf("game %s rematch %d of %d after a restart: %s", next.GameID(), g.game+1, o.games, seatsLine(next))
-			if g, err = newGameFiles(dir, h.ID(), lobby, next, g.game+1, g.setup.GameID()); err != nil {
+			if g, err = newGameFiles(dir, h.ID(), game, next, g.game+1, g.setup.GameID()); err != nil {
 				return err
 			}
 		}
@@ -196,10 +197,10 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			h.Peerstore().AddAddrs(info.ID, info.Addrs, peerstore.PermanentAddrTTL)
 		}
 	} else {
-		res, err := p2p.RunLobby(ctx, t, d, chat, p2p.LobbyConfig{
+		res, err := lobby.Run(ctx, t, d, chat, lobby.Config{
 			Player: o.name, Lobby: o.lobby, Players: o.players, Bots: o.bots, Rules: rules,
 			Connect: manual, FindFor: o.findFor, Logger: logger,
-			OnChange: func(v p2p.LobbyView) {
+			OnChange: func(v lobby.View) {
 				var names []string
 				for _, p := range v.Players {
 					names = append(names, p.Name)
@@ -212,7 +213,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 		out.printf("game %s starting: %s", res.Setup.GameID(), seatsLine(res.Setup))
-		if g, err = newGameFiles(dir, h.ID(), lobby, res.Setup, 1, lockstep.GameID{}); err != nil {
+		if g, err = newGameFiles(dir, h.ID(), game, res.Setup, 1, lockstep.GameID{}); err != nil {
 			return err
 		}
 		g.pending = res.Pending
@@ -234,11 +235,11 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			// The run is over: a restart with this lobby name starts a new
 			// game. Until then the finished game is left open, so a peer
 			// that dies between two games goes on to the rematch.
-			return endRun(dir, lobby, g.setup.GameID())
+			return endRun(dir, game, g.setup.GameID())
 		}
 		next := rematch(g.setup, history)
 		out.printf("game %s rematch %d of %d: %s", next.GameID(), k+1, o.games, seatsLine(next))
-		if g, err = newGameFiles(dir, h.ID(), lobby, next, k+1, g.setup.GameID()); err != nil {
+		if g, err = newGameFiles(dir, h.ID(), game, next, k+1, g.setup.GameID()); err != nil {
 			return err
 		}
 	}

@@ -25,7 +25,7 @@
 //	              frames to the driver, chat to the chat, the lobby's
 //	              leftovers first); Game: a lockstep.Driver over it, for
 //	              NetSession and `aeroplane --headless`
-//	netgame.go    NetSession: p2p.RunLobby, then a Game with a Translator
+//	netgame.go    NetSession: lobby.Run, then a Game with a Translator
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts
 //

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/savegame"
@@ -70,26 +71,26 @@ type netMode uint8
 
 const (
 	modeIdle  netMode = iota // browsing the lobby
-	modeLobby                // in p2p.RunLobby: seats, colours, ready
+	modeLobby                // in lobby.Run: seats, colours, ready
 	modeGame                 // a Game drives the game
 )
 
-// lobbyPlan is what RunLobby is called with, kept for a rematch.
+// lobbyPlan is what lobby.Run is called with, kept for a rematch.
 type lobbyPlan struct {
 	hosting bool
-	cfg     p2p.LobbyConfig
+	cfg     lobby.Config
 	gen     uint64 // NetSession.gen when launched: a plan left since is void
-	// startNow is p2p.LobbyConfig.StartNow (the creator starts with
-	// LobbyControl.Start, so it never closes); ctl changes the lobby.
+	// startNow is lobby.Config.StartNow (the creator starts with
+	// lobby.Control.Start, so it never closes); ctl changes the lobby.
 	startNow chan struct{}
-	ctl      *p2p.LobbyControl
+	ctl      *lobby.Control
 	// resume is a game cut short by a crash, taken up again without a
 	// lobby (savegame.Find).
 	resume *savegame.Saved
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
-// mDNS discovery and manual connects, games are set up with p2p.RunLobby
+// mDNS discovery and manual connects, games are set up with lobby.Run
 // and played with a Game (lockstep.Driver over the transport); every Ready is
 // translated by a Translator. It is the only part of netsession that
 // opens a network listener (through p2p).
@@ -131,9 +132,9 @@ type NetSession struct {
 	lastLobby  *ui.LobbyUpdate
 	// hostView is the last table of a lobby this player created: a
 	// rematch opens it again with the same bots, seats and rules.
-	hostView *p2p.LobbyView
+	hostView *lobby.View
 	// peerGames are the games of peers reached by address, as they said.
-	peerGames map[peer.ID]p2p.LobbyInfo
+	peerGames map[peer.ID]lobby.Info
 	// heard are the names the adverts and peers reached by address say
 	// now, replaced on every lobby view, so a stranger's flood of names
 	// lasts as long as discovery lists it; names keeps only the players
@@ -276,7 +277,7 @@ func (s *NetSession) CreateGame(rules engine.Rules) error {
 		base = p2p.CleanName(base[:p2p.MaxNameLen-5])
 	}
 	name := base + " " + hex.EncodeToString(suffix[:])
-	s.launch(lobbyPlan{hosting: true, cfg: p2p.LobbyConfig{Lobby: name, Rules: rules, Players: engine.NumColours,
+	s.launch(lobbyPlan{hosting: true, cfg: lobby.Config{Lobby: name, Rules: rules, Players: engine.NumColours,
 		Create: true, ManualReady: true}})
 	return nil
 }
@@ -317,7 +318,7 @@ func (s *NetSession) leaveLobby() {
 
 // lobbyCtl is the control of the lobby this player waits in, or why
 // there is none; hosting is required when only the creator may ask.
-func (s *NetSession) lobbyCtl(hosting bool) (*p2p.LobbyControl, error) {
+func (s *NetSession) lobbyCtl(hosting bool) (*lobby.Control, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
@@ -345,6 +346,36 @@ func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
 		return err
 	}
 	return ctl.SetSeat(seat, kind)
+}
+
+// RemoveSeat takes back the seat at colour c from the guest sitting
+// there (the creator only, and only from a guest who has not said ready:
+// a stranger who sat down and never plays). The seat is open again, the
+// guest is told the table is gone for it, and its joins are refused for
+// five minutes. A key in the interface may call it with the colour of
+// the row the creator picked.
+func (s *NetSession) RemoveSeat(c engine.Colour) error {
+	ctl, err := s.lobbyCtl(true)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	var who peer.ID
+	if v := s.hostView; v != nil {
+		for _, p := range v.Players {
+			if p.Colour == c {
+				who = p.ID
+			}
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case who == "":
+		return fmt.Errorf("nobody sits at %s: pick a guest's seat", c)
+	case who == s.self:
+		return errors.New("that is your own seat: leave the game instead")
+	}
+	return ctl.Remove(who)
 }
 
 // SetRules implements ui.RulesSetter: the creator changes the game's
@@ -395,7 +426,7 @@ func (s *NetSession) Start() error {
 	} else {
 		err = ctl.Start()
 	}
-	if errors.Is(err, p2p.ErrLobbyGone) {
+	if errors.Is(err, lobby.ErrGone) {
 		return nil // pressed again as the game starts
 	}
 	return err
@@ -415,7 +446,7 @@ func (s *NetSession) Join(gameID string) error {
 		return fmt.Errorf("%q is not a game of the lobby", gameID)
 	}
 	// A joiner never creates the lobby: it keeps looking for its host.
-	s.launch(lobbyPlan{cfg: p2p.LobbyConfig{Lobby: gameID, FindFor: 24 * time.Hour, ManualReady: true}})
+	s.launch(lobbyPlan{cfg: lobby.Config{Lobby: gameID, FindFor: 24 * time.Hour, ManualReady: true}})
 	s.q.push(ui.TableUpdate{GameID: gameID})
 	return nil
 }
@@ -460,7 +491,7 @@ func (s *NetSession) launch(p lobbyPlan) {
 	if v := s.hostView; p.hosting && v != nil && v.Lobby == p.cfg.Lobby {
 		p.cfg.Players, p.cfg.BotSeats, p.cfg.Rules = len(v.Players)+v.Free, v.Bots, v.Rules
 	}
-	p.ctl = p2p.NewLobbyControl(func(v p2p.LobbyView) { s.showLobby(p, v) })
+	p.ctl = lobby.NewControl(func(v lobby.View) { s.showLobby(p, v) })
 	p.cfg.Control = p.ctl
 	s.mode = modeLobby
 	s.cur = &p

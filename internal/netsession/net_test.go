@@ -12,6 +12,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/ui"
@@ -135,6 +136,14 @@ func TestNetGameOverLAN(t *testing.T) {
 	}
 	if err := b.SetSeat(engine.Blue, "random"); err == nil {
 		t.Fatal("a player who created nothing set a seat")
+	}
+	for _, c := range []engine.Colour{engine.Red, engine.Blue} { // its own seat, an open one
+		if err := a.RemoveSeat(c); err == nil {
+			t.Fatalf("the creator removed the player at %s", c)
+		}
+	}
+	if err := b.RemoveSeat(engine.Red); err == nil {
+		t.Fatal("a player who created nothing removed a seat")
 	}
 
 	chatted, joined := false, false
@@ -380,7 +389,7 @@ func TestNetAloneWithBots(t *testing.T) {
 	if err := a.SetSeat(engine.Green, "random"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.SetSeat(engine.Red, "random"); !errors.Is(err, p2p.ErrSeatTaken) {
+	if err := a.SetSeat(engine.Red, "random"); !errors.Is(err, lobby.ErrSeatTaken) {
 		t.Fatalf("gave the creator's own seat to a bot: %v", err)
 	}
 	if err := a.Start(); err != nil {
@@ -440,7 +449,7 @@ func TestNetManualJoinPlays(t *testing.T) {
 			t.Fatal("never connected")
 		}
 	}
-	// Without mDNS the listing comes from Ann's answer to QueryLobby:
+	// Without mDNS the listing comes from Ann's answer to lobby.Query:
 	// her table, Ann and 0-2 bots in, four seats.
 	for listed := false; !listed; {
 		select {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/savegame"
@@ -14,7 +15,7 @@ import (
 )
 
 // owner is the one goroutine that reads the transport's inbox outside
-// p2p's lobby and the game's TransportLink (which own it while they run): between games it
+// the lobby and the game's TransportLink (which own it while they run): between games it
 // takes chat lines and drops the rest.
 func (s *NetSession) owner() {
 	defer s.wg.Done()
@@ -59,7 +60,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		// The others still hold our seat: no lobby, just the game. They
 		// dial us as a member once discovery finds us again.
 		s.t.SetMembers(p.resume.Setup.Players())
-		if err := s.play(ctx, p, p2p.LobbyResult{Setup: p.resume.Setup}); err != nil && ctx.Err() == nil {
+		if err := s.play(ctx, p, lobby.Result{Setup: p.resume.Setup}); err != nil && ctx.Err() == nil {
 			s.log.Error("resumed game", "err", err)
 			s.q.push(ui.Notice{Text: err.Error()})
 		}
@@ -72,10 +73,10 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 	s.mu.Unlock()
 	cfg.Logger = s.log
 	cfg.OnChat = s.onChat
-	res, err := p2p.RunLobby(ctx, s.t, s.d, s.chat, cfg)
+	res, err := lobby.Run(ctx, s.t, s.d, s.chat, cfg)
 	if err != nil {
 		if s.d != nil {
-			// RunLobby leaves its last advert up: take back the lobby we
+			// lobby.Run leaves its last advert up: take back the lobby we
 			// left, or others would try to join it.
 			if err := s.d.Update(p2p.Advert{Name: cfg.Player}); err != nil {
 				s.log.Warn("advert update failed", "err", err)
@@ -95,7 +96,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 // play drives one game with a Game (lockstep's driver over the
 // transport); it returns when the game is over (after the driver's
 // linger) or the session closes.
-func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult) error {
+func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) error {
 	// The Setup is checked completely (savegame.Create) before anything
 	// is written: a game already on disk is never started again.
 	var g *savegame.Game
@@ -157,7 +158,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res p2p.LobbyResult)
 	if p.resume != nil {
 		// Whoever created the game reopens its lobby for a rematch; we
 		// cannot tell who that was from the log, so we join it.
-		last = lobbyPlan{cfg: p2p.LobbyConfig{Lobby: res.Setup.Name, FindFor: 24 * time.Hour, ManualReady: true}}
+		last = lobbyPlan{cfg: lobby.Config{Lobby: res.Setup.Name, FindFor: 24 * time.Hour, ManualReady: true}}
 	}
 	s.last = &last
 	s.gameID = gid

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/lobby"
 	"aeroplane/p2p"
 	"aeroplane/ui"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -75,12 +76,12 @@ func (s *NetSession) askPeers() {
 			advertised[ad.ID] = true
 		}
 	}
-	found := map[peer.ID]p2p.LobbyInfo{}
+	found := map[peer.ID]lobby.Info{}
 	for _, id := range s.h.Network().Peers() {
 		if advertised[id] {
 			continue
 		}
-		if info, err := p2p.QueryLobby(s.ctx, s.h, id); err == nil && info.Free > 0 {
+		if info, err := lobby.Query(s.ctx, s.h, id); err == nil && info.Free > 0 {
 			found[id] = info
 		}
 	}
@@ -195,12 +196,12 @@ func (s *NetSession) emitLobby() {
 	s.q.push(u)
 }
 
-// showLobby shows the creator's table as p2p's lobby last said: each
+// showLobby shows the creator's table as the lobby last said: each
 // player at its colour with its ready flag, the bots, the open seats, and
 // the free colours nobody will sit at unless a player moves there. It
 // follows onLobbyView, whose layout predates colour choice, so this table
 // is the one the interface keeps.
-func (s *NetSession) showLobby(p lobbyPlan, v p2p.LobbyView) {
+func (s *NetSession) showLobby(p lobbyPlan, v lobby.View) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p.gen != s.gen || s.closed {
@@ -222,7 +223,7 @@ func (s *NetSession) showLobby(p lobbyPlan, v p2p.LobbyView) {
 }
 
 // lobbyTable turns a lobby view into the interface's table.
-func lobbyTable(v p2p.LobbyView, self peer.ID, hosting bool) ui.TableUpdate {
+func lobbyTable(v lobby.View, self peer.ID, hosting bool) ui.TableUpdate {
 	t := ui.TableUpdate{GameID: v.Lobby, Host: hosting, Rules: v.Rules}
 	for c := range t.Seats {
 		t.Seats[c] = ui.Seat{Kind: ui.SeatUnused}

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"bytes"
@@ -24,27 +24,29 @@ type seatedLobby struct {
 	t     *testing.T
 	ctx   context.Context
 	trs   []*Transport
-	ctl   []*LobbyControl
-	views []chan LobbyView
-	res   []LobbyResult
+	ctl   []*Control
+	views []chan View
+	res   []Result
 	errs  []error
 	wg    sync.WaitGroup
-	full  LobbyView // the creator's first view with everyone in
+	full  View // the creator's first view with everyone in
 	quit  []context.CancelFunc
+	done  []chan struct{} // closed when peer i's Run has returned
 }
 
 var seatNames = []string{"Hana", "Arno", "Bea"}
 
 func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
-	s := &seatedLobby{t: t, ctx: ctx, res: make([]LobbyResult, n), errs: make([]error, n)}
+	s := &seatedLobby{t: t, ctx: ctx, res: make([]Result, n), errs: make([]error, n)}
 	for i := 0; i < n; i++ {
 		s.trs = append(s.trs, newTestTransport(t, fastConfig(t)))
-		s.views = append(s.views, make(chan LobbyView, 256))
-		s.ctl = append(s.ctl, NewLobbyControl(nil))
+		s.views = append(s.views, make(chan View, 256))
+		s.ctl = append(s.ctl, NewControl(nil))
+		s.done = append(s.done, make(chan struct{}))
 	}
 	for i := 0; i < n; i++ {
-		cfg := LobbyConfig{Player: seatNames[i], Lobby: "seats", ManualReady: true, Control: s.ctl[i], Logger: testLogger(t),
-			OnChange: func(v LobbyView) { s.views[i] <- v }}
+		cfg := Config{Player: seatNames[i], Lobby: "seats", ManualReady: true, Control: s.ctl[i], Logger: testLogger(t),
+			OnChange: func(v View) { s.views[i] <- v }}
 		if i == 0 {
 			cfg.Players, cfg.Create = n, true
 		} else {
@@ -53,11 +55,14 @@ func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
 		}
 		pctx, quit := context.WithCancel(ctx)
 		s.quit = append(s.quit, quit)
-		s.wg.Go(func() { s.res[i], s.errs[i] = RunLobby(pctx, s.trs[i], nil, nil, cfg) })
+		s.wg.Go(func() {
+			defer close(s.done[i])
+			s.res[i], s.errs[i] = Run(pctx, s.trs[i], nil, nil, cfg)
+		})
 	}
-	s.full = s.wait(0, "everyone in", func(v LobbyView) bool { return len(v.Players) == n })
+	s.full = s.wait(0, "everyone in", func(v View) bool { return len(v.Players) == n })
 	for i := 1; i < n; i++ {
-		s.wait(i, "everyone in", func(v LobbyView) bool { return len(v.Players) == n })
+		s.wait(i, "everyone in", func(v View) bool { return len(v.Players) == n })
 	}
 	return s
 }
@@ -65,7 +70,7 @@ func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
 func (s *seatedLobby) id(i int) peer.ID { return s.trs[i].Host().ID() }
 
 // wait reads peer i's views until ok holds, and returns that view.
-func (s *seatedLobby) wait(i int, what string, ok func(LobbyView) bool) LobbyView {
+func (s *seatedLobby) wait(i int, what string, ok func(View) bool) View {
 	s.t.Helper()
 	for {
 		select {
@@ -79,20 +84,20 @@ func (s *seatedLobby) wait(i int, what string, ok func(LobbyView) bool) LobbyVie
 	}
 }
 
-func player(v LobbyView, id peer.ID) (LobbyPlayer, bool) {
-	i := slices.IndexFunc(v.Players, func(p LobbyPlayer) bool { return p.ID == id })
+func player(v View, id peer.ID) (Player, bool) {
+	i := slices.IndexFunc(v.Players, func(p Player) bool { return p.ID == id })
 	if i < 0 {
-		return LobbyPlayer{}, false
+		return Player{}, false
 	}
 	return v.Players[i], true
 }
 
-func (s *seatedLobby) colourOf(v LobbyView, i int) engine.Colour {
+func (s *seatedLobby) colourOf(v View, i int) engine.Colour {
 	p, _ := player(v, s.id(i))
 	return p.Colour
 }
 
-func (s *seatedLobby) ready(v LobbyView, i int) bool {
+func (s *seatedLobby) ready(v View, i int) bool {
 	p, _ := player(v, s.id(i))
 	return p.Ready
 }
@@ -125,7 +130,7 @@ func TestLobbyColourConflictFirstComeWins(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	atGreen := func(v LobbyView) bool { return s.colourOf(v, 1) == engine.Green || s.colourOf(v, 2) == engine.Green }
+	atGreen := func(v View) bool { return s.colourOf(v, 1) == engine.Green || s.colourOf(v, 2) == engine.Green }
 	for i := 1; i <= 2; i++ {
 		// A ready is for the table the player saw: say it on the new one.
 		s.wait(i, "someone at Green", atGreen)
@@ -135,7 +140,7 @@ func TestLobbyColourConflictFirstComeWins(t *testing.T) {
 			t.Errorf("peer %d ready: %v", i, err)
 		}
 	}
-	v = s.wait(0, "both joiners ready", func(v LobbyView) bool { return s.ready(v, 1) && s.ready(v, 2) })
+	v = s.wait(0, "both joiners ready", func(v View) bool { return s.ready(v, 1) && s.ready(v, 2) })
 	got := []engine.Colour{s.colourOf(v, 1), s.colourOf(v, 2)}
 	switch {
 	case got[0] == engine.Green && got[1] == was[1]:
@@ -147,7 +152,7 @@ func TestLobbyColourConflictFirstComeWins(t *testing.T) {
 		t.Error("the creator is ready without saying so")
 	}
 	for i := 1; i <= 2; i++ {
-		s.wait(i, "the creator's table", func(w LobbyView) bool {
+		s.wait(i, "the creator's table", func(w View) bool {
 			return s.colourOf(w, 1) == got[0] && s.colourOf(w, 2) == got[1] && s.ready(w, 1) && s.ready(w, 2)
 		})
 	}
@@ -175,25 +180,25 @@ func TestLobbyReadyGatesStart(t *testing.T) {
 	if err := s.ctl[0].SetSeat(engine.Green, "random"); err != nil {
 		t.Fatal(err)
 	}
-	s.wait(1, "the bot seat", func(v LobbyView) bool { return v.Bots[engine.Green] == "random" && len(v.Open) == 0 })
+	s.wait(1, "the bot seat", func(v View) bool { return v.Bots[engine.Green] == "random" && len(v.Open) == 0 })
 	if err := s.ctl[1].ChooseColour(engine.Green); !errors.Is(err, ErrSeatTaken) {
 		t.Errorf("a joiner took the bot's colour: %v", err)
 	}
 	if err := s.ctl[1].SetReady(true); err != nil {
 		t.Fatal(err)
 	}
-	s.wait(0, "Arno ready", func(v LobbyView) bool { return s.ready(v, 1) })
+	s.wait(0, "Arno ready", func(v View) bool { return s.ready(v, 1) })
 	err := s.ctl[0].Start()
 	if !errors.Is(err, ErrNotReady) || !strings.Contains(err.Error(), "Bea") || strings.Contains(err.Error(), "Arno") {
 		t.Fatalf("start with Bea not ready: %v, want ErrNotReady naming Bea only", err)
 	}
-	s.wait(2, "the creator ready after its start", func(v LobbyView) bool { return s.ready(v, 0) && s.ready(v, 1) && !s.ready(v, 2) })
+	s.wait(2, "the creator ready after its start", func(v View) bool { return s.ready(v, 0) && s.ready(v, 1) && !s.ready(v, 2) })
 
 	// Opening the bot's seat again is a change: nobody is ready any more.
 	if err := s.ctl[0].SetSeat(engine.Green, ""); err != nil {
 		t.Fatal(err)
 	}
-	v := s.wait(1, "the seat open and every ready cleared", func(v LobbyView) bool {
+	v := s.wait(1, "the seat open and every ready cleared", func(v View) bool {
 		return v.Bots[engine.Green] == "" && v.Free == 1 && !s.ready(v, 0) && !s.ready(v, 1)
 	})
 	if !slices.Equal(v.Open, []engine.Colour{engine.Green}) {
@@ -203,20 +208,20 @@ func TestLobbyReadyGatesStart(t *testing.T) {
 	if err := s.ctl[0].SetRules(rules); err != nil {
 		t.Fatal(err)
 	}
-	s.wait(2, "the new rules", func(v LobbyView) bool { return v.Rules == rules })
+	s.wait(2, "the new rules", func(v View) bool { return v.Rules == rules })
 	bea := s.colourOf(v, 2)
 	if err := s.ctl[2].ChooseColour(engine.Green); err != nil {
 		t.Fatal(err)
 	}
-	s.wait(0, "Bea at Green", func(v LobbyView) bool { return s.colourOf(v, 2) == engine.Green })
-	s.wait(1, "Bea's old seat open", func(v LobbyView) bool { return slices.Equal(v.Open, []engine.Colour{bea}) })
-	s.wait(2, "Bea at Green", func(v LobbyView) bool { return s.colourOf(v, 2) == engine.Green })
+	s.wait(0, "Bea at Green", func(v View) bool { return s.colourOf(v, 2) == engine.Green })
+	s.wait(1, "Bea's old seat open", func(v View) bool { return slices.Equal(v.Open, []engine.Colour{bea}) })
+	s.wait(2, "Bea at Green", func(v View) bool { return s.colourOf(v, 2) == engine.Green })
 	for i := 1; i <= 2; i++ {
 		if err := s.ctl[i].SetReady(true); err != nil {
 			t.Fatal(err)
 		}
 	}
-	v = s.wait(0, "both joiners ready", func(v LobbyView) bool { return s.ready(v, 1) && s.ready(v, 2) })
+	v = s.wait(0, "both joiners ready", func(v View) bool { return s.ready(v, 1) && s.ready(v, 2) })
 	colours := []engine.Colour{s.colourOf(v, 0), s.colourOf(v, 1), engine.Green}
 	// A seat is still open, so only the creator's start starts the game.
 	if err := s.ctl[0].Start(); err != nil {
@@ -242,7 +247,7 @@ func TestLobbyReadyGatesStart(t *testing.T) {
 			t.Errorf("%s is not at %s in %+v", seatNames[i], c, setup.Seats)
 		}
 	}
-	if err := s.ctl[1].SetReady(false); !errors.Is(err, ErrLobbyGone) {
+	if err := s.ctl[1].SetReady(false); !errors.Is(err, ErrGone) {
 		t.Errorf("control after the lobby: %v", err)
 	}
 }
@@ -258,31 +263,31 @@ func TestQueryLobby(t *testing.T) {
 	defer cancel()
 	host, asker := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
 	connectPair(t, asker, host)
-	if _, err := QueryLobby(ctx, asker.Host(), host.Host().ID()); err == nil {
+	if _, err := Query(ctx, asker.Host(), host.Host().ID()); err == nil {
 		t.Fatal("a peer outside any lobby named a game")
 	}
 	rules := engine.Rules{Takeoff: engine.TakeoffFiveSix}
-	ctl := NewLobbyControl(nil)
-	views := make(chan LobbyView, 64)
+	ctl := NewControl(nil)
+	views := make(chan View, 64)
 	done := make(chan error, 1)
 	go func() {
-		_, err := RunLobby(ctx, host, nil, nil, LobbyConfig{Player: "Ada", Lobby: "friday", Players: 3, Bots: 1, Rules: rules,
-			Create: true, Control: ctl, OnChange: func(v LobbyView) { views <- v }, Logger: testLogger(t)})
+		_, err := Run(ctx, host, nil, nil, Config{Player: "Ada", Lobby: "friday", Players: 3, Bots: 1, Rules: rules,
+			Create: true, Control: ctl, OnChange: func(v View) { views <- v }, Logger: testLogger(t)})
 		done <- err
 	}()
 	<-views
-	info, err := QueryLobby(ctx, asker.Host(), host.Host().ID())
-	if err != nil || info != (LobbyInfo{Lobby: "friday", Name: "Ada", Free: 2, Taken: 2, Rules: rules}) {
+	info, err := Query(ctx, asker.Host(), host.Host().ID())
+	if err != nil || info.Draw == 0 || info != (Info{Lobby: "friday", Name: "Ada", Free: 2, Taken: 2, Rules: rules, Draw: info.Draw}) {
 		t.Fatalf("info %+v, %v", info, err)
 	}
 	if err := ctl.SetSeat(engine.Blue, "greedy"); err != nil {
 		t.Fatal(err)
 	}
 	<-views
-	if info, err := QueryLobby(ctx, asker.Host(), host.Host().ID()); err != nil || info.Free != 1 || info.Taken != 3 {
+	if info, err := Query(ctx, asker.Host(), host.Host().ID()); err != nil || info.Free != 1 || info.Taken != 3 {
 		t.Fatalf("after a bot took a seat: %+v, %v", info, err)
 	}
-	if _, err := decodeLobbyInfo(encodeLobbyMsg(lobbyMsg{T: lobbyFull, Lobby: "friday"})); !errors.Is(err, errLobbyMsg) {
+	if _, err := decodeInfo(encodeLobbyMsg(lobbyMsg{T: lobbyFull, Lobby: "friday"})); !errors.Is(err, errLobbyMsg) {
 		t.Errorf("a full message read as game info: %v", err)
 	}
 	cancel()
@@ -303,9 +308,9 @@ func TestLobbyLeaveWhileConnected(t *testing.T) {
 	if err := s.ctl[1].SetReady(true); err != nil {
 		t.Fatal(err)
 	}
-	s.wait(0, "Arno ready", func(v LobbyView) bool { return s.ready(v, 1) })
+	s.wait(0, "Arno ready", func(v View) bool { return s.ready(v, 1) })
 	s.quit[2]()
-	v := s.wait(1, "Bea's seat free", func(v LobbyView) bool { return len(v.Players) == 2 })
+	v := s.wait(1, "Bea's seat free", func(v View) bool { return len(v.Players) == 2 })
 	if !slices.Equal(v.Open, []engine.Colour{bea}) || v.Free != 1 || s.ready(v, 1) {
 		t.Errorf("after Bea left: open %v, free %d, Arno ready %v; want her colour %s open and no ready", v.Open, v.Free, s.ready(v, 1), bea)
 	}
@@ -313,7 +318,7 @@ func TestLobbyLeaveWhileConnected(t *testing.T) {
 		t.Error("the test meant Bea to stay connected")
 	}
 	s.quit[0]()
-	s.wait(1, "the lobby gone", func(v LobbyView) bool { return len(v.Players) == 0 && v.Host == "" })
+	s.wait(1, "the lobby gone", func(v View) bool { return len(v.Players) == 0 && v.Host == "" })
 	cancel()
 	s.wg.Wait()
 }

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"bytes"
@@ -11,18 +11,19 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/p2p"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 type lobbyPeer struct {
 	t *Transport
-	d *Discovery
+	d *p2p.Discovery
 }
 
 func newLobbyPeer(t *testing.T, name string) lobbyPeer {
 	tr := newTestTransport(t, fastConfig(t))
-	return lobbyPeer{t: tr, d: startTestDiscovery(t, tr.Host(), Advert{Name: name})}
+	return lobbyPeer{t: tr, d: startTestDiscovery(t, tr.Host(), p2p.Advert{Name: name})}
 }
 
 // Three peers started together on one lobby name settle on one host and
@@ -35,12 +36,12 @@ func TestLobbyAgreesOnSetup(t *testing.T) {
 	ps := []lobbyPeer{newLobbyPeer(t, "A"), newLobbyPeer(t, "B"), newLobbyPeer(t, "C")}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res := make([]LobbyResult, len(ps))
+	res := make([]Result, len(ps))
 	errs := make([]error, len(ps))
 	var wg sync.WaitGroup
 	for i, p := range ps {
 		wg.Go(func() {
-			res[i], errs[i] = RunLobby(ctx, p.t, p.d, nil, LobbyConfig{
+			res[i], errs[i] = Run(ctx, p.t, p.d, nil, Config{
 				Player: string(rune('A' + i)), Lobby: "test", Players: 3, Bots: 1, FindFor: time.Second, Logger: testLogger(t)})
 		})
 	}
@@ -80,14 +81,14 @@ func TestLobbyLeaveFreesSeat(t *testing.T) {
 	host, quitter, late := newLobbyPeer(t, "H"), newLobbyPeer(t, "Q"), newLobbyPeer(t, "L")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	views := make(chan LobbyView, 64)
+	views := make(chan View, 64)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		RunLobby(ctx, host.t, host.d, nil, LobbyConfig{Player: "H", Lobby: "seat", Players: 3,
-			FindFor: 200 * time.Millisecond, OnChange: func(v LobbyView) { views <- v }})
+		Run(ctx, host.t, host.d, nil, Config{Player: "H", Lobby: "seat", Players: 3,
+			FindFor: 200 * time.Millisecond, OnChange: func(v View) { views <- v }})
 	}()
-	waitView := func(what string, ok func(LobbyView) bool) {
+	waitView := func(what string, ok func(View) bool) {
 		t.Helper()
 		for {
 			select {
@@ -100,22 +101,22 @@ func TestLobbyLeaveFreesSeat(t *testing.T) {
 			}
 		}
 	}
-	seated := func(v LobbyView, id peer.ID) bool {
-		return slices.ContainsFunc(v.Players, func(p LobbyPlayer) bool { return p.ID == id })
+	seated := func(v View, id peer.ID) bool {
+		return slices.ContainsFunc(v.Players, func(p Player) bool { return p.ID == id })
 	}
-	waitView("itself", func(v LobbyView) bool { return len(v.Players) == 1 && v.Free == 2 })
+	waitView("itself", func(v View) bool { return len(v.Players) == 1 && v.Free == 2 })
 	join := func(p lobbyPeer, name string) (context.CancelFunc, chan struct{}) {
 		jctx, jcancel := context.WithCancel(ctx)
 		jdone := make(chan struct{})
 		go func() {
 			defer close(jdone)
-			RunLobby(jctx, p.t, p.d, nil, LobbyConfig{Player: name, Lobby: "seat", FindFor: 10 * time.Second})
+			Run(jctx, p.t, p.d, nil, Config{Player: name, Lobby: "seat", FindFor: 10 * time.Second})
 		}()
 		return jcancel, jdone
 	}
 	qcancel, qdone := join(quitter, "Q")
 	var seat engine.Colour
-	waitView("the quitter", func(v LobbyView) bool {
+	waitView("the quitter", func(v View) bool {
 		p, ok := player(v, quitter.t.Host().ID())
 		seat = p.Colour
 		return ok && v.Free == 1
@@ -123,11 +124,11 @@ func TestLobbyLeaveFreesSeat(t *testing.T) {
 	qcancel()
 	<-qdone
 	quitter.t.Close() // says goodbye
-	waitView("the quitter gone, its colour open again", func(v LobbyView) bool {
+	waitView("the quitter gone, its colour open again", func(v View) bool {
 		return len(v.Players) == 1 && v.Free == 2 && slices.Contains(v.Open, seat)
 	})
 	lcancel, ldone := join(late, "L")
-	waitView("the late joiner", func(v LobbyView) bool {
+	waitView("the late joiner", func(v View) bool {
 		p, ok := player(v, late.t.Host().ID())
 		return ok && p.Colour == seat && !seated(v, quitter.t.Host().ID()) && v.Free == 1
 	})
@@ -147,19 +148,19 @@ func TestLobbyStartNowLeavesOpenSeatsOut(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	startNow := make(chan struct{})
-	views := make(chan LobbyView, 64)
-	cfgs := []LobbyConfig{
+	views := make(chan View, 64)
+	cfgs := []Config{
 		{Player: "H", Lobby: "early", Players: 3, Bots: 1, BotKinds: []string{"greedy"}, StartNow: startNow,
-			FindFor: 100 * time.Millisecond, OnChange: func(v LobbyView) { views <- v }, Logger: testLogger(t)},
+			FindFor: 100 * time.Millisecond, OnChange: func(v View) { views <- v }, Logger: testLogger(t)},
 		{Player: "J", Lobby: "early", FindFor: time.Hour, StartNow: startNow, Logger: testLogger(t),
 			Connect: []peer.AddrInfo{{ID: host.Host().ID(), Addrs: host.Host().Addrs()}}},
 	}
 	trs := []*Transport{host, joiner}
-	res := make([]LobbyResult, 2)
+	res := make([]Result, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
 	for i := range trs {
-		wg.Go(func() { res[i], errs[i] = RunLobby(ctx, trs[i], nil, nil, cfgs[i]) })
+		wg.Go(func() { res[i], errs[i] = Run(ctx, trs[i], nil, nil, cfgs[i]) })
 	}
 	for joined := false; !joined; {
 		select {
@@ -187,14 +188,14 @@ func TestLobbyStartNowLeavesOpenSeatsOut(t *testing.T) {
 
 // Bot kinds are checked before anything goes on the network.
 func TestLobbyRejectsBadBotKinds(t *testing.T) {
-	for name, cfg := range map[string]LobbyConfig{
+	for name, cfg := range map[string]Config{
 		"unknown kind":   {Lobby: "x", Players: 1, Bots: 1, BotKinds: []string{"nosuchbot"}},
 		"more kinds":     {Lobby: "x", Players: 1, Bots: 1, BotKinds: []string{"random", "random"}},
 		"bad default":    {Lobby: "x", Players: 1, Bots: 2, BotKinds: []string{"random"}, BotKind: "nosuchbot"},
 		"too few seats":  {Lobby: "x", Players: 1},
 		"too many seats": {Lobby: "x", Players: 3, Bots: 2},
 	} {
-		if _, err := RunLobby(context.Background(), nil, nil, nil, cfg); err == nil {
+		if _, err := Run(context.Background(), nil, nil, nil, cfg); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -214,7 +215,7 @@ func TestLobbyMemberRedirectsJoiner(t *testing.T) {
 	addr := func(i int) []peer.AddrInfo {
 		return []peer.AddrInfo{{ID: trs[i].Host().ID(), Addrs: trs[i].Host().Addrs()}}
 	}
-	cfgs := []LobbyConfig{
+	cfgs := []Config{
 		{Player: "Host", Lobby: "relay", Players: 3, Create: true},
 		{Player: "Member", Lobby: "relay", Connect: addr(0), FindFor: time.Hour},
 		// Knows only the member.
@@ -222,12 +223,12 @@ func TestLobbyMemberRedirectsJoiner(t *testing.T) {
 	}
 	member := make(chan struct{})
 	var once sync.Once
-	cfgs[1].OnChange = func(v LobbyView) {
+	cfgs[1].OnChange = func(v View) {
 		if len(v.Players) == 2 {
 			once.Do(func() { close(member) })
 		}
 	}
-	res := make([]LobbyResult, len(trs))
+	res := make([]Result, len(trs))
 	errs := make([]error, len(trs))
 	var wg sync.WaitGroup
 	for i := range trs {
@@ -239,7 +240,7 @@ func TestLobbyMemberRedirectsJoiner(t *testing.T) {
 			}
 		}
 		cfgs[i].Logger = testLogger(t)
-		wg.Go(func() { res[i], errs[i] = RunLobby(ctx, trs[i], nil, nil, cfgs[i]) })
+		wg.Go(func() { res[i], errs[i] = Run(ctx, trs[i], nil, nil, cfgs[i]) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -254,25 +255,27 @@ func TestLobbyMemberRedirectsJoiner(t *testing.T) {
 	}
 }
 
-// A host that hands its lobby over keeps no table of its own: were it
-// still to see itself seated, it would take a join that crossed the new
-// host's own hand-over for answered and never ask again.
-func TestLobbyYieldForgetsOwnTable(t *testing.T) {
+// A creator that moves to another table keeps no table of its own: were
+// it still to see itself seated, it would take a join that crossed the
+// other's own move for answered and never ask again.
+func TestLobbyMoveForgetsOwnTable(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
 	tr, other := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
-	l := &lobby{t: tr, cfg: LobbyConfig{Player: "Big", Lobby: "merge", Players: 4}, self: tr.Host().ID(), log: slog.New(slog.DiscardHandler)}
+	l := &runner{t: tr, cfg: Config{Player: "Big", Lobby: "merge", Players: 4}, self: tr.Host().ID(), log: slog.New(slog.DiscardHandler)}
+	l.find.init()
+	defer l.find.stop()
 	l.create()
-	if !l.inRoster() {
-		t.Fatal("a new host is not in its own lobby")
+	if !l.inRoster() || !l.mayGather() {
+		t.Fatal("a new host is not alone in its own lobby")
 	}
-	l.yieldTo(Advert{ID: other.Host().ID(), Name: "Small", Addrs: other.Host().Addrs(), Lobby: "merge", Host: true, Free: 3})
+	l.moveTo(other.Host().ID())
 	switch {
-	case l.hosting || l.host != other.Host().ID():
-		t.Errorf("after yielding: hosting %v, host %s", l.hosting, l.host)
+	case l.hosting() || l.host != other.Host().ID():
+		t.Errorf("after moving: hosting %v, host %s", l.hosting(), l.host)
 	case l.inRoster() || len(l.roster) > 0 || len(l.view.Players) > 0:
-		t.Errorf("after yielding it still holds a table: roster %v, view %+v", l.roster, l.view)
+		t.Errorf("after moving it still holds a table: roster %v, view %+v", l.roster, l.view)
 	}
 }
 
@@ -287,19 +290,19 @@ func TestLobbyPreferredColours(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	host := []peer.AddrInfo{{ID: trs[0].Host().ID(), Addrs: trs[0].Host().Addrs()}}
-	cfgs := []LobbyConfig{
+	cfgs := []Config{
 		{Player: "Host", Lobby: "again", Players: 3, Create: true, Prefer: []engine.Colour{engine.Green}},
 		{Player: "Late", Lobby: "again", Connect: host, FindFor: time.Hour, Prefer: []engine.Colour{engine.Green}}, // the host's
 		{Player: "Back", Lobby: "again", Connect: host, FindFor: time.Hour, Prefer: []engine.Colour{engine.Blue}},
 	}
 	in := make(chan int, 8)
-	cfgs[0].OnChange = func(v LobbyView) { in <- len(v.Players) }
-	res := make([]LobbyResult, len(trs))
+	cfgs[0].OnChange = func(v View) { in <- len(v.Players) }
+	res := make([]Result, len(trs))
 	errs := make([]error, len(trs))
 	var wg sync.WaitGroup
 	for i := range trs {
 		cfgs[i].Logger = testLogger(t)
-		wg.Go(func() { res[i], errs[i] = RunLobby(ctx, trs[i], nil, nil, cfgs[i]) })
+		wg.Go(func() { res[i], errs[i] = Run(ctx, trs[i], nil, nil, cfgs[i]) })
 		for n := 0; n < i+1; { // one at a time, so the order is known
 			select {
 			case n = <-in:

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"aeroplane/engine"
+	"aeroplane/p2p"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
@@ -20,7 +21,7 @@ const (
 	lobbyRedirect = "redirect" // member -> joiner: the host is Players[0]
 	lobbyColour   = "colour"   // member -> host: seat me at colour C if it is free
 	lobbyReady    = "ready"    // member -> host: I am (R) or am not ready for table version V
-	lobbyInfo     = "info"     // host -> asker, on InfoProtocolID: my game (Name, Free, Rules)
+	lobbyInfo     = "info"     // host -> asker, on p2p.InfoProtocolID: my game (Name, Free, Taken, Rules, Draw)
 	lobbyLeave    = "leave"    // member -> host: I left (my seat is free); host -> members: the lobby is gone
 )
 
@@ -47,6 +48,9 @@ type lobbyMsg struct {
 	// In a join: the colour the joiner would like, plus one (0: none).
 	// A host that predates it ignores it, as JSON does unknown fields.
 	Want int `json:"w,omitempty"`
+	// In an info: the table's draw, a random number its creator drew,
+	// which breaks ties between tables of one name (find.go).
+	Draw uint64 `json:"d,omitempty"`
 }
 
 type rosterEntry struct {
@@ -109,22 +113,25 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	default:
 		return bad("type %q", m.T)
 	}
-	if !validName(m.Lobby) || m.Lobby == "" || !validName(m.Name) {
+	if !p2p.ValidName(m.Lobby) || m.Lobby == "" || !p2p.ValidName(m.Name) {
 		return bad("lobby %q or name %q", m.Lobby, m.Name)
 	}
 	if err := checkAddrs(m.Addrs); err != nil {
 		return bad("%v", err)
 	}
-	if len(m.Players) > maxSeats || m.Free < 0 || m.Free > maxSeats || len(m.Setup) > maxSetupBytes {
+	if len(m.Players) > engine.NumColours || m.Free < 0 || m.Free > engine.NumColours || len(m.Setup) > maxSetupBytes {
 		return bad("%d players, %d free, %d setup bytes", len(m.Players), m.Free, len(m.Setup))
 	}
-	if len(m.Players)+len(m.Bots) > maxSeats {
+	if len(m.Players)+len(m.Bots) > engine.NumColours {
 		return bad("%d players and %d bots", len(m.Players), len(m.Bots))
 	}
 	if m.Want != 0 && (m.T != lobbyJoin || m.Want < 1 || m.Want > engine.NumColours) {
 		return bad("wanted colour %d in a %s", m.Want, m.T)
 	}
-	if m.Taken != 0 && (m.T != lobbyInfo || m.Taken < 0 || m.Free+m.Taken > maxSeats) {
+	if m.Draw != 0 && m.T != lobbyInfo {
+		return bad("draw in a %s", m.T)
+	}
+	if m.Taken != 0 && (m.T != lobbyInfo || m.Taken < 0 || m.Free+m.Taken > engine.NumColours) {
 		return bad("%d taken and %d free seats in a %s", m.Taken, m.Free, m.T)
 	}
 	if m.Colour < 0 || m.Colour >= engine.NumColours || (m.Colour != 0 && m.T != lobbyColour) || (m.Ready && m.T != lobbyReady) {
@@ -149,7 +156,7 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 		return true
 	}
 	for _, b := range m.Bots {
-		if !seat(b.Colour) || !validBotKind(b.Kind) {
+		if !seat(b.Colour) || !ValidBotKind(b.Kind) {
 			return bad("bot seat %d %q", b.Colour, b.Kind)
 		}
 	}
@@ -165,7 +172,7 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 		if p.Ready && m.T != lobbyRoster && m.T != lobbyStart {
 			return bad("ready player in a %s", m.T)
 		}
-		if !validName(p.Name) {
+		if !p2p.ValidName(p.Name) {
 			return bad("player name %q", p.Name)
 		}
 		if err := checkAddrs(p.Addrs); err != nil {
@@ -181,18 +188,8 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	return m, nil
 }
 
-// validBotKind accepts only the kinds this build can fly: a table with
-// another kind could never start.
-func validBotKind(k string) bool {
-	if len(k) > 64 {
-		return false
-	}
-	_, err := engine.NewBot(k)
-	return err == nil
-}
-
 func checkAddrs(as []string) error {
-	if len(as) > maxTXTAddrs {
+	if len(as) > p2p.MaxAddrs {
 		return fmt.Errorf("%d addresses", len(as))
 	}
 	for _, a := range as {
@@ -203,20 +200,11 @@ func checkAddrs(as []string) error {
 	return nil
 }
 
-func parseAddrs(as []string) []ma.Multiaddr {
-	var out []ma.Multiaddr
-	for _, a := range as {
-		if m, err := ma.NewMultiaddr(a); err == nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
+// addrStrings encodes at most p2p.MaxAddrs addresses.
 func addrStrings(as []ma.Multiaddr) []string {
 	var out []string
 	for i, a := range as {
-		if i == maxTXTAddrs {
+		if i == p2p.MaxAddrs {
 			break
 		}
 		out = append(out, a.String())

@@ -1,0 +1,183 @@
+package lobby
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"aeroplane/engine"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Control changes a lobby while Run waits in it: the player's colour and
+// ready flag and, for the creator, the bot seats, the rules, removing a
+// guest and the start. A call returns once the lobby has taken it (a
+// request to the creator's lobby is sent, and its answer shows in the next
+// View) or with the reason it cannot be done. One control serves one Run.
+type Control struct {
+	cmds     chan cmd
+	done     chan struct{}
+	once     sync.Once
+	used     atomic.Bool
+	onChange func(View)
+}
+
+type cmd struct {
+	f     func(l *runner) error
+	reply chan error
+}
+
+// ErrGone is the answer of a control whose lobby is over (or never ran).
+var ErrGone = errors.New("the lobby is closed")
+
+// NewControl makes a control for a Config; onChange, if set, is called
+// with every View after Config.OnChange.
+func NewControl(onChange func(View)) *Control {
+	return &Control{cmds: make(chan cmd), done: make(chan struct{}), onChange: onChange}
+}
+
+func (c *Control) close() { c.once.Do(func() { close(c.done) }) }
+
+// ctlWait bounds how long a call waits for a lobby that has not begun.
+const ctlWait = 5 * time.Second
+
+func (c *Control) do(f func(l *runner) error) error {
+	cm := cmd{f: f, reply: make(chan error, 1)}
+	select {
+	case c.cmds <- cm:
+	case <-c.done:
+		return ErrGone
+	case <-time.After(ctlWait):
+		return fmt.Errorf("lobby: %w: it did not answer", ErrGone)
+	}
+	select {
+	case err := <-cm.reply:
+		return err
+	case <-c.done:
+		return ErrGone
+	}
+}
+
+var errNoSeat = fmt.Errorf("lobby: %w: wait until the game's creator lets you in", ErrNotSeated)
+
+// ChooseColour asks for a seat at colour col. The creator's lobby decides:
+// requests are taken in the order they reach it, so of two players asking
+// for one colour the first gets it and the other keeps its seat.
+func (c *Control) ChooseColour(col engine.Colour) error {
+	return c.do(func(l *runner) error {
+		if col >= engine.NumColours {
+			return fmt.Errorf("lobby: colour %d does not exist", col)
+		}
+		if l.hosting() {
+			if err := l.table.SetColour(l.self, col); err != nil {
+				return fmt.Errorf("lobby: %w", err)
+			}
+			l.publish()
+			return nil
+		}
+		if !l.inRoster() {
+			return errNoSeat
+		}
+		if who := l.holder(col); who != "" && !l.sitsAt(col) {
+			return fmt.Errorf("lobby: %w: %s sits at %s", ErrSeatTaken, who, col)
+		}
+		return l.sendHost(lobbyMsg{T: lobbyColour, Lobby: l.cfg.Lobby, Colour: int(col)})
+	})
+}
+
+// SetReady says whether this player is ready for the table as it is now;
+// any later change of seats or rules clears it.
+func (c *Control) SetReady(ready bool) error {
+	return c.do(func(l *runner) error {
+		if l.hosting() {
+			if l.table.SetReady(l.self, ready, l.table.Version()) {
+				l.publish()
+			}
+			return nil
+		}
+		if !l.inRoster() {
+			return errNoSeat
+		}
+		return l.sendHost(lobbyMsg{T: lobbyReady, Lobby: l.cfg.Lobby, Ready: ready, Ver: l.ver})
+	})
+}
+
+// SetSeat gives colour col to a bot of kind or, with kind "", opens it
+// for a player (the creator only).
+func (c *Control) SetSeat(col engine.Colour, kind string) error {
+	return c.do(func(l *runner) error {
+		if !l.hosting() {
+			return ErrNotCreator
+		}
+		if err := l.table.SetSeat(col, kind); err != nil {
+			return fmt.Errorf("lobby: %w", err)
+		}
+		l.publish()
+		return nil
+	})
+}
+
+// SetRules changes the game's rules (the creator only).
+func (c *Control) SetRules(r engine.Rules) error {
+	return c.do(func(l *runner) error {
+		if !l.hosting() {
+			return ErrNotCreator
+		}
+		if l.table.SetRules(r) {
+			l.publish()
+		}
+		return nil
+	})
+}
+
+// Remove takes the seat of guest id back (the creator only, and only
+// from a guest who has not said ready: a stranger who sat down and never
+// plays). The guest is told the table is gone for it, and its joins are
+// refused as "full" for a while (removedFor, at most maxRemoved peers).
+func (c *Control) Remove(id peer.ID) error {
+	return c.do(func(l *runner) error {
+		if !l.hosting() {
+			return ErrNotCreator
+		}
+		return l.remove(id)
+	})
+}
+
+// Start starts the creator's game now with the players seated (open seats
+// are left out), if every one of them is ready; it says the creator is
+// ready. ErrNotReady names who is not.
+func (c *Control) Start() error {
+	return c.do(func(l *runner) error {
+		if !l.hosting() {
+			return fmt.Errorf("%w: say you are ready, and the creator starts", ErrNotCreator)
+		}
+		if err := l.startNow(); err != nil {
+			return fmt.Errorf("lobby: %w", err)
+		}
+		return nil
+	})
+}
+
+func (l *runner) sitsAt(col engine.Colour) bool {
+	for _, r := range l.roster {
+		if r.ID == l.self.String() && r.Colour == int(col) {
+			return true
+		}
+	}
+	return false
+}
+
+// infoCell holds the answer to Query, read by the info stream's handler.
+type infoCell struct{ p atomic.Pointer[[]byte] }
+
+func (c *infoCell) store(b []byte) { c.p.Store(&b) }
+
+func (c *infoCell) load() []byte {
+	if b := c.p.Load(); b != nil {
+		return *b
+	}
+	return nil
+}
