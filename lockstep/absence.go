@@ -274,6 +274,9 @@ func (g *game) returnVotes(i int, r uint64) (yes, no int, done bool) {
 			continue
 		}
 		switch v, ok := vs[j]; {
+		case !ok && q.leaving:
+			// It signs no vote after its Leave, and every vote it signed
+			// comes before it: a peer holding the Leave holds them all.
 		case !ok:
 			missing++
 		case v == voteReadmitOK:
@@ -317,7 +320,7 @@ func (g *game) applyReturns() bool {
 	n := g.n
 	moved := false
 	for _, p := range n.players {
-		if p.absent && p.returnAt != 0 && g.k >= p.returnAt && g.phase == PhaseReveal {
+		if p.absent && !p.left && p.returnAt != 0 && g.k >= p.returnAt && g.phase == PhaseReveal {
 			p.absent, p.returnAt = false, 0
 			n.emit(Event{Kind: EventReturned, Peer: p.id, Colour: p.colour, Roll: g.k})
 			moved = true

@@ -69,7 +69,7 @@ func (g *game) init(n *Node) {
 func (g *game) peek(p *player) *message {
 	for p.next < len(p.msgs) {
 		m := p.msgs[p.next]
-		if m.kind == kindAbsent || m.kind == kindReturn {
+		if m.kind == kindAbsent || m.kind == kindReturn || m.void {
 			p.next++
 			continue
 		}
@@ -85,7 +85,7 @@ func (n *Node) progress() {
 	g := &n.g
 	for i := 0; i < 1<<16; i++ {
 		g.snapshot()
-		moved := g.rollbackIfExcluded() || g.checkAbsence() || g.checkReturns()
+		moved := g.rollbackIfExcluded() || g.checkAbsence() || g.checkLeaves() || g.checkReturns()
 		switch g.phase {
 		case PhaseSetup:
 			moved = g.stepSetup() || moved

@@ -313,6 +313,9 @@ func (n *Node) Roll() error {
 	if n.self < 0 {
 		return errObserver
 	}
+	if n.left() {
+		return ErrLeft
+	}
 	n.g.wantRoll = true
 	n.progress()
 	return nil
@@ -324,6 +327,9 @@ func (n *Node) Roll() error {
 func (n *Node) Choose(m engine.Move) error {
 	if n.self < 0 {
 		return errObserver
+	}
+	if n.left() {
+		return ErrLeft
 	}
 	if err := n.g.choose(m); err != nil {
 		return err

@@ -306,7 +306,7 @@ func (s *sim) rollLater(p *simPeer, k uint64, after int) {
 		if _, ok := p.rolled[k]; !ok {
 			p.rolled[k] = s.now
 		}
-		if err := p.node.Roll(); err != nil {
+		if err := p.node.Roll(); err != nil && !errors.Is(err, ErrLeft) {
 			s.t.Fatalf("seed %d: Roll: %v", s.seed, err)
 		}
 	})
