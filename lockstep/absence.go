@@ -44,8 +44,9 @@ func (g *game) onTick() {
 	}
 	w := g.awaiting()
 	s := g.step()
+	mute := g.muteVoters(s)
 	for i, p := range n.players {
-		if i == n.self || w&(1<<i) == 0 || p.absent {
+		if i == n.self || (w|mute)&(1<<i) == 0 || p.absent {
 			continue
 		}
 		p.waited++
@@ -53,7 +54,7 @@ func (g *game) onTick() {
 		// reveal waits for a key), gets the long ChooseTicks; a player the
 		// driver cannot reach is not thinking, so the short wait applies.
 		limit := uint64(n.cfg.AbsentTicks)
-		if g.mayThink(i) && !p.unreachable {
+		if w&(1<<i) != 0 && g.mayThink(i) && !p.unreachable {
 			limit = uint64(max(n.cfg.ChooseTicks, n.cfg.AbsentTicks))
 		}
 		key := voteKey{i, s}
@@ -65,6 +66,31 @@ func (g *game) onTick() {
 			}
 		}
 	}
+}
+
+// muteVoters has bit i set for each present player that has not joined
+// an absence vote the local player signed at step s and from which no
+// frame at all came for AbsentTicks: one that went silent after its input
+// for s was in (two of four vanishing at once, one before its link, one
+// after). Nobody waits for its input at this step, so without an absence
+// vote on it too the other could never be excluded; it is voted absent
+// after AbsentTicks more, like an awaited player. A live player sends a
+// status frame every few ticks and is never mute.
+func (g *game) muteVoters(s uint64) uint8 {
+	n := g.n
+	var m uint8
+	for j := range n.players {
+		if _, mine := g.votes[voteKey{j, s}][n.self]; !mine {
+			continue
+		}
+		for i, p := range n.players {
+			if _, ok := g.votes[voteKey{j, s}][i]; !ok && i != j && i != n.self && !p.absent &&
+				n.tick-p.heardAt >= uint64(n.cfg.AbsentTicks) {
+				m |= 1 << i
+			}
+		}
+	}
+	return m
 }
 
 // mayThink reports whether player i is the one a person's key may be
@@ -124,7 +150,11 @@ func (g *game) onVote(p *player, m *message) {
 		return
 	}
 	key := voteKey{wi, m.step}
-	if m.vote != voteAbsent {
+	switch m.vote {
+	case voteAbsent:
+	case voteGoOn:
+		key.step |= goBit // go-on votes live apart too (alone.go)
+	default:
 		key.step |= 1 << 63 // readmission votes live apart from absence votes
 	}
 	if g.votes[key] == nil {
@@ -188,7 +218,7 @@ func (g *game) voted(key voteKey) bool {
 // blocked reports whether player i's input for step s must wait: some
 // present player voted it absent and no one has proved the vote void.
 func (g *game) blocked(i int, s uint64) bool {
-	if !quorum(g.n.players, []int{i}) {
+	if !quorum(g.n.players, []int{i}) && !g.anyGoOnFor(i, s) {
 		return false // a vote that can never carry keeps nothing
 	}
 	for j := range g.votes[voteKey{i, s}] {
@@ -214,42 +244,27 @@ func (g *game) voided(i int, s uint64) bool {
 
 // checkAbsence applies the exclusions that became unanimous at the current
 // step: the largest set X of voted-on players such that every present
-// player outside X voted each of X absent at this step.
+// player outside X voted each of X absent at this step, with a majority,
+// or without one where a go-on vote lets it carry (alone.go). Without a
+// majority and a go-on vote it asks the local player (askAlone).
 func (g *game) checkAbsence() bool {
 	n := g.n
 	if g.phase != PhaseReveal && g.phase != PhaseMove {
 		return false
 	}
 	s := g.step()
-	var xs []int
-	for i, p := range n.players {
-		if !p.absent && len(g.votes[voteKey{i, s}]) > 0 && !g.voided(i, s) {
-			xs = append(xs, i)
-		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for k := 0; k < len(xs); k++ {
-			vs := g.votes[voteKey{xs[k], s}]
-			voters := 0
-			for j, q := range n.players {
-				if q.absent || containsInt(xs, j) {
-					continue
-				}
-				voters++
-				if v, ok := vs[j]; !ok || v != voteAbsent {
-					voters = -1 << 30
-				}
-			}
-			if voters <= 0 {
-				xs = append(xs[:k], xs[k+1:]...)
-				changed = true
-				k--
-			}
-		}
-	}
-	if len(xs) == 0 || !quorum(n.players, xs) {
+	absent := g.liveAbsent()
+	xs, carry, goOn := g.exclusionAt(s, absent)
+	if len(xs) == 0 {
 		return false
+	}
+	if !carry {
+		g.askAlone(xs, s)
+		return false
+	}
+	g.alone = nil
+	if goOn {
+		g.goOns = append(g.goOns[:len(g.goOns):len(g.goOns)], goOnRec{step: s, xs: xs, absent: absent})
 	}
 	for _, i := range xs {
 		p := n.players[i]
@@ -383,7 +398,10 @@ func (g *game) snapshot() {
 		}
 	}
 	g.snaps[s] = sn
-	if s >= snapKeep {
+	// A branch that went on by go-on votes keeps every snapshot from
+	// then on: when the other half's votes arrive it may have to undo
+	// back to the go-on step or to an exclusion of its own before it.
+	if s >= snapKeep && len(g.goOns) == 0 {
 		delete(g.snaps, s-snapKeep)
 	}
 }
@@ -394,7 +412,9 @@ func (g *game) snapshot() {
 // past s with i's input while the others voted, and nothing it did after s
 // was final: no other present player's reveal could ever match it.
 func (g *game) rollbackIfExcluded() bool {
-	if g.phase != PhaseReveal && g.phase != PhaseMove {
+	// A game finished with go-on exclusions is finished on this branch
+	// only: the other half of a split may settle it otherwise.
+	if g.phase != PhaseReveal && g.phase != PhaseMove && (g.phase != PhaseOver || len(g.goOns) == 0) {
 		return false
 	}
 	cur := g.step()
@@ -413,36 +433,41 @@ func (g *game) rollbackIfExcluded() bool {
 	for _, key := range keys {
 		sn, ok := g.snaps[key.step]
 		live := g.n.players[key.who]
-		if !ok || sn.ps[key.who].absent || live.excluded > key.step || !g.unanimousAt(key.who, key.step, sn) {
+		if !ok || sn.ps[key.who].absent || live.excluded > key.step || !g.unanimousAt(key.who, key.step, sn) && !g.goneOnAt(key.who, key.step, sn) {
 			continue
 		}
-		g.gstate = sn.g
-		for i, p := range g.n.players {
-			p.pstate = sn.ps[i]
-		}
-		// A return request decided on the undone branch is pending again
-		// (its returnAt was just undone), and is decided anew from the
-		// same votes, as by a node that never took those steps. A newer
-		// request of the same player, read since, replaces it as in onVote.
-		for i, r := range sn.returns {
-			if cur, ok := g.returns[i]; !ok || cur < r {
-				g.returns[i] = r
-			}
-		}
-		g.lastSnap = key.step
-		// Reveals signed on the undone branch are re-read from our own
-		// queue; one that no longer fits is replaced by a fresh one.
-		if g.phase == PhaseMove {
-			g.myRevealed = min(g.myRevealed, g.k+1)
-		} else {
-			g.myRevealed = min(g.myRevealed, g.k)
-		}
-		g.myMoved = min(g.myMoved, g.k)
-		g.n.emit(Event{Kind: EventRolledBack, Roll: g.k, Peer: g.n.players[key.who].id,
-			Detail: fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step)})
+		g.undoTo(key.step, sn, key.who, fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step))
 		return true
 	}
-	return false
+	return g.recheckGoOns()
+}
+
+// undoTo rolls the game back to snapshot sn of step s; who and detail
+// go into the rolled-back event.
+func (g *game) undoTo(s uint64, sn snapshot, who int, detail string) {
+	g.gstate = sn.g
+	for i, p := range g.n.players {
+		p.pstate = sn.ps[i]
+	}
+	// A return request decided on the undone branch is pending again
+	// (its returnAt was just undone), and is decided anew from the
+	// same votes, as by a node that never took those steps. A newer
+	// request of the same player, read since, replaces it as in onVote.
+	for i, r := range sn.returns {
+		if cur, ok := g.returns[i]; !ok || cur < r {
+			g.returns[i] = r
+		}
+	}
+	g.lastSnap = s
+	// Reveals signed on the undone branch are re-read from our own
+	// queue; one that no longer fits is replaced by a fresh one.
+	if g.phase == PhaseMove {
+		g.myRevealed = min(g.myRevealed, g.k+1)
+	} else {
+		g.myRevealed = min(g.myRevealed, g.k)
+	}
+	g.myMoved = min(g.myMoved, g.k)
+	g.n.emit(Event{Kind: EventRolledBack, Roll: g.k, Peer: g.n.players[who].id, Detail: detail})
 }
 
 // unanimousAt reports whether every player present in snapshot sn, other

@@ -25,6 +25,7 @@ type game struct {
 	votes   map[voteKey]map[int]uint8 // (who, step) → voter → vote
 	myVotes map[voteKey]bool
 	returns map[int]uint64 // player → the roll its Return asks for
+	alone   *aloneAsk      // the lone decision reported at its step (alone.go)
 	// owed: player → the roll of a Return we have not voted on yet (it
 	// came while we could not sign); paid by payVotes, kept out of
 	// snapshots: a vote is owed whatever branch the game takes.
@@ -42,6 +43,10 @@ type gstate struct {
 	moveMsg  *message // the message whose move was applied for roll k-1
 	toldRoll bool     // EventYourRoll sent for this roll
 	toldMove bool     // EventYourMove sent for this roll
+	// goOns: the exclusions this branch let carry by go-on votes, checked
+	// against the votes held as they come (recheckGoOns). Appended
+	// copy-on-write, so a snapshot keeps its own.
+	goOns []goOnRec
 }
 
 type voteKey struct {

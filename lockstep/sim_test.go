@@ -74,6 +74,10 @@ type simPeer struct {
 	outbound func(s *sim, to peer.ID, data []byte) []simFrame
 	// onMove chooses the local move; nil picks at random.
 	onMove func(s *sim, p *simPeer, e Event)
+	// goOnAfter > 0 calls GoOn that many ticks after each
+	// EventAloneDecision (a person deciding); 0 keeps waiting.
+	goOnAfter int
+	soloSeen  bool // a Ready's State said SoloDice
 }
 
 type simFrame struct {
@@ -111,6 +115,7 @@ type sim struct {
 	flushEvery   int
 	machineCrash bool
 	onRestore    func(s *sim, p *simPeer) // observes a restored peer (tests)
+	minTicks     int                      // run at least this long, done or not
 }
 
 type simAction struct {
@@ -248,6 +253,7 @@ func (s *sim) drain() {
 			}
 			again = true
 			rd := p.node.Ready()
+			p.soloSeen = p.soloSeen || rd.State.SoloDice
 			p.log = append(p.log, rd.LogEntries...)
 			for _, e := range rd.Messages {
 				if p.outbound != nil {
@@ -272,6 +278,13 @@ func (s *sim) drain() {
 					if err := p.node.Roll(); err != nil {
 						s.t.Fatalf("seed %d: Roll: %v", s.seed, err)
 					}
+				}
+				if e.Kind == EventAloneDecision && p.goOnAfter > 0 {
+					s.addAction(s.now+p.goOnAfter, func(s *sim) {
+						if !p.down {
+							_ = p.node.GoOn() // ErrNoDecision: it resolved meanwhile
+						}
+					})
 				}
 				if e.Kind == EventYourMove {
 					if p.onMove != nil {
@@ -328,7 +341,7 @@ func (s *sim) done() bool {
 // run plays until every honest peer is done or maxTicks pass.
 func (s *sim) run() {
 	s.drain()
-	for s.now = 1; s.now <= s.maxTicks && !s.done(); s.now++ {
+	for s.now = 1; s.now <= s.maxTicks && (!s.done() || s.now <= s.minTicks); s.now++ {
 		for len(s.schedule) > 0 && s.schedule[0].at <= s.now {
 			a := s.schedule[0]
 			s.schedule = s.schedule[1:]
@@ -461,7 +474,10 @@ func (s *sim) check(wantFinish bool) {
 				next = e.Roll
 				mismatch = nil
 			}
-			if e.Kind == EventStateMismatch && !s.peers[s.index(e.Peer)].cheater {
+			// A peer that rolled back signed reveals on its undone branch:
+			// another may read them before their supersede (alone.go: both
+			// halves of a split undo their branches).
+			if e.Kind == EventStateMismatch && !s.peers[s.index(e.Peer)].cheater && countEvents(s.peers[s.index(e.Peer)], EventRolledBack, nil) == 0 {
 				mismatch = &e
 			}
 			if e.Kind == EventMoved {

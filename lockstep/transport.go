@@ -27,6 +27,7 @@ type player struct {
 	unreachable bool
 	haveReplied uint64 // tick we last answered its status frame with ours (answerHave)
 	revealedTo  uint64 // 1 + the highest roll of its accepted reveals (0: none yet)
+	heardAt     uint64 // tick of the last frame it handed us (Step)
 	// leaving: its Leave (sequence leaveSeq) is accepted; from roll
 	// leaveRoll on a bot flies its seat (leave.go). Facts of its run,
 	// not of a branch: a rollback keeps them.
