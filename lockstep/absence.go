@@ -138,6 +138,7 @@ func (g *game) onVote(p *player, m *message) {
 		// A player asks again only after it saw its previous request
 		// decided "no", so a newer request replaces an older one.
 		g.returns[vi] = m.step
+		g.asked[vi] = m.step
 		if vi != n.self {
 			g.owed[vi] = m.step
 			g.payVotes()
@@ -218,7 +219,7 @@ func (g *game) voted(key voteKey) bool {
 // blocked reports whether player i's input for step s must wait: some
 // present player voted it absent and no one has proved the vote void.
 func (g *game) blocked(i int, s uint64) bool {
-	if !quorum(g.n.players, []int{i}) && !g.anyGoOnFor(i, s) {
+	if !quorumIn(g.outOfCount(s, g.liveAbsent()), []int{i}) && !g.anyGoOnFor(i, s) {
 		return false // a vote that can never carry keeps nothing
 	}
 	for j := range g.votes[voteKey{i, s}] {
@@ -458,6 +459,15 @@ func (g *game) undoTo(s uint64, sn snapshot, who int, detail string) {
 			g.returns[i] = r
 		}
 	}
+	// So is a request that came after the step and was decided on the
+	// undone branch: a branch that went on alone by go-on votes can run
+	// far, to its game's end, and decide requests the others decide
+	// otherwise (TestSimFaultsRegressions, seed 2912 going on alone).
+	for i, r := range g.asked {
+		if p := g.n.players[i]; p.absent && p.returnAt == 0 && g.returns[i] < r {
+			g.returns[i] = r
+		}
+	}
 	g.lastSnap = s
 	// Reveals signed on the undone branch are re-read from our own
 	// queue; one that no longer fits is replaced by a fresh one.
@@ -475,8 +485,9 @@ func (g *game) undoTo(s uint64, sn snapshot, who int, detail string) {
 func (g *game) unanimousAt(who int, s uint64, sn snapshot) bool {
 	vs := g.votes[voteKey{who, s}]
 	voters := 0
+	out := func(j int) bool { return sn.ps[j].absent || g.n.players[j].leaving && !g.votedAt(j, s) }
 	for j := range g.n.players {
-		if j == who || sn.ps[j].absent {
+		if j == who || out(j) {
 			continue
 		}
 		if v, ok := vs[j]; !ok || v != voteAbsent {
@@ -486,7 +497,7 @@ func (g *game) unanimousAt(who int, s uint64, sn snapshot) bool {
 	}
 	present := 0
 	for j := range g.n.players {
-		if !sn.ps[j].absent {
+		if !out(j) {
 			present++
 		}
 	}

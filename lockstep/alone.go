@@ -123,14 +123,41 @@ func (g *game) liveAbsent() []bool {
 	return a
 }
 
+// outOfCount is, for each player, whether it is out of the vote count at
+// step s: absent, or leaving (its Leave is in, not yet in effect) with no
+// vote at s. A leaving player signs nothing more, and every vote it
+// signed precedes its Leave, so a node holding the Leave knows it will
+// never vote at s; counting it would hold every exclusion there for ever.
+// A node that lacks the Leave counts it and waits for it, so both settle
+// alike once it arrives; and a majority of the players without it meets
+// any majority of all of them, so no two sides can both exclude.
+func (g *game) outOfCount(s uint64, absent []bool) []bool {
+	out := make([]bool, len(absent))
+	for j := range absent {
+		out[j] = absent[j] || g.n.players[j].leaving && !g.votedAt(j, s)
+	}
+	return out
+}
+
+// votedAt reports whether player j signed an absence vote at step s.
+func (g *game) votedAt(j int, s uint64) bool {
+	for i := range g.n.players {
+		if _, ok := g.votes[voteKey{i, s}][j]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // exclusionAt settles step s from the votes held, with absent[j] telling
 // which players are absent at s: xs carries (carry) by a majority or by
 // go-on votes (goOn: rule 3). See the file comment for the rule. Without
 // go-on votes at s it is the rule of a majority alone, as before them.
-func (g *game) exclusionAt(s uint64, absent []bool) (xs []int, carry, goOn bool) {
+func (g *game) exclusionAt(s uint64, really []bool) (xs []int, carry, goOn bool) {
 	var cands, signers, targets []int
+	absent := g.outOfCount(s, really) // from here on: who counts as a voter
 	for i := range g.n.players {
-		if absent[i] || len(g.votes[voteKey{i, s}]) == 0 || g.voidedIn(i, s, absent) {
+		if really[i] || len(g.votes[voteKey{i, s}]) == 0 || g.voidedIn(i, s, absent) {
 			continue
 		}
 		cands = append(cands, i)
@@ -244,7 +271,7 @@ func (g *game) goneOnAt(who int, s uint64, sn snapshot) bool {
 	for j := range sn.ps {
 		absent[j] = sn.ps[j].absent
 	}
-	if !g.anyGoOn(s, absent) {
+	if !g.anyGoOn(s, g.outOfCount(s, absent)) {
 		return false
 	}
 	xs, carry, _ := g.exclusionAt(s, absent)

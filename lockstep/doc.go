@@ -21,7 +21,8 @@
 //	loop {
 //		select { case m := <-net: n.Step(m.From, m.Data)      // every received frame (errors: log and drop)
 //		         case <-ticker(100ms): n.Tick()               // resends and absence count ticks
-//		         case ui intent: n.Roll() / n.Choose(move) }  // Choose on EventYourMove
+//		         case ui intent: n.Roll() / n.Choose(move)    // Choose on EventYourMove
+//		                         / n.Leave() / n.GoOn() }     // quit for good / go on without the missing
 //		for n.HasReady() {
 //			rd := n.Ready()
 //			f.Write(lockstep.EncodeRecords(rd.LogEntries...))  // written BEFORE sending; fsync lazily (once a tick)
@@ -40,6 +41,36 @@
 // nothing new until it has them: EventRecovered), re-sends what others
 // lack, catches up, and if it was voted absent meanwhile it asks for its
 // seat back by itself. lockstep.Verify(data) re-checks a whole log file.
+//
+// # Nobody is ever stuck: leaving and going on alone
+//
+// What a client wires (PROTOCOL.md, "Leaving" and "Alone at the table"):
+//
+//   - Node.Leave() error: the local player quits for good (a key like q, a
+//     window closed). Its seat is flown by its bot from its next
+//     unrevealed roll on every peer, with no vote and no wait. Afterwards
+//     the node signs nothing (Roll, Choose, GoOn return ErrLeft) but must
+//     keep running a little, answering status frames, so the others get
+//     the message: keep driving it until every other player's status
+//     counts it, or a few seconds. Every peer reports EventLeft (Peer,
+//     Colour, Roll): "bob left: a bot flies Blue".
+//   - EventAloneDecision (Peers: the missing players, Roll): every present
+//     player voted them absent but they are no majority (two at the table,
+//     one gone; two of four gone). State.Missing lists them while the
+//     decision is open. Offer "keep waiting / go on": doing nothing waits;
+//     Node.GoOn() error goes on (ErrNoDecision when nothing is open any
+//     more). Config.GoOnAlone decides "go on" by itself (headless peers).
+//     The missing players come back with the usual readmission
+//     (EventReturned).
+//   - State.SoloDice: one player's link alone makes the rolls, so that
+//     player can foresee them until another player is back; show it.
+//   - EventGameOver.Detail is set when the game ended while going on
+//     without someone: if the other half of a split went on too, the
+//     result is settled when they meet (one side gets EventRolledBack and
+//     plays on), so a driver should show it as provisional and may linger.
+//   - Cheats: CheatBadLeave (a leave naming a wrong roll, a second leave,
+//     anything signed after leaving); a leave for another's seat is
+//     CheatWrongSeat.
 //
 // # Identity and setup
 //
@@ -69,7 +100,9 @@
 // engine.Result), EventTurnPassed, EventAbsent (a bot plays the seat from a
 // roll on), EventReturned, EventCheating (culprit, kind, detail),
 // EventStateMismatch, EventRolledBack (this node had gone on alone while the
-// others voted it absent, and undid those tentative steps), EventHalted and
+// others voted it absent, or the halves of a split met and its branch was
+// the one undone, and undid those tentative steps), EventRecovered,
+// EventLeft, EventAloneDecision, EventHalted and
 // EventGameOver (ranking and the history hash, equal on every honest peer:
 // print it as the game's final hash).
 package lockstep

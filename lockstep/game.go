@@ -25,6 +25,7 @@ type game struct {
 	votes   map[voteKey]map[int]uint8 // (who, step) → voter → vote
 	myVotes map[voteKey]bool
 	returns map[int]uint64 // player → the roll its Return asks for
+	asked   map[int]uint64 // player → the roll its latest Return asked for, decided or not
 	alone   *aloneAsk      // the lone decision reported at its step (alone.go)
 	// owed: player → the roll of a Return we have not voted on yet (it
 	// came while we could not sign); paid by payVotes, kept out of
@@ -60,6 +61,7 @@ func (g *game) init(n *Node) {
 	g.votes = map[voteKey]map[int]uint8{}
 	g.myVotes = map[voteKey]bool{}
 	g.returns = map[int]uint64{}
+	g.asked = map[int]uint64{}
 	g.owed = map[int]uint64{}
 	g.snaps = map[uint64]snapshot{}
 	g.lastSnap = 1<<64 - 1
@@ -206,7 +208,13 @@ func (g *game) stepReveal() bool {
 	}
 	if g.pos.GameOver() {
 		g.phase = PhaseOver
-		n.emit(Event{Kind: EventGameOver, Ranking: g.pos.Ranking(), History: g.hist})
+		e := Event{Kind: EventGameOver, Ranking: g.pos.Ranking(), History: g.hist}
+		if len(g.goOns) > 0 {
+			// alone.go: the other half of a split may settle it otherwise
+			// when they meet, and this node then rolls back.
+			e.Detail = "finished while going on without " + shortList(g.idsOf(g.goOns[0].xs)) + ": final unless they went on too and come back"
+		}
+		n.emit(e)
 		return true
 	}
 	var cs []Contribution

@@ -116,6 +116,8 @@ type sim struct {
 	machineCrash bool
 	onRestore    func(s *sim, p *simPeer) // observes a restored peer (tests)
 	minTicks     int                      // run at least this long, done or not
+	leaves       int                      // players that leave (faultySim)
+	goOn         bool                     // the peers go on alone (faultySim)
 }
 
 type simAction struct {
