@@ -51,8 +51,9 @@
 //     unrevealed roll on every peer, with no vote and no wait. Afterwards
 //     the node signs nothing (Roll, Choose, GoOn return ErrLeft) but must
 //     keep running a little, answering status frames, so the others get
-//     the message: keep driving it until every other player's status
-//     counts it, or a few seconds. Every peer reports EventLeft (Peer,
+//     the message: keep driving it until Node.LeaveDelivered() (every
+//     other player's status frame counts the Leave), or a few seconds
+//     (a player that is gone never says so). Every peer reports EventLeft (Peer,
 //     Colour, Roll): "bob left: a bot flies Blue".
 //   - EventAloneDecision (Peers: the missing players, Roll): every present
 //     player voted them absent but they are no majority (two at the table,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"aeroplane/engine"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Leaving (PROTOCOL.md, "Leaving"): a player that decides to go signs
@@ -111,4 +112,36 @@ func (g *game) checkLeaves() bool {
 		moved = true
 	}
 	return moved
+}
+
+// LeaveDelivered reports, after Leave, whether the others have the
+// Leave: every other player's latest status frame counts it, or the game
+// went past the leave's roll on this node (every present player's reveal
+// for a later roll carried a history without the leaver's seat). The
+// driver may then stop the node. A player that is gone never says so, so
+// drivers also stop after a few seconds.
+func (n *Node) LeaveDelivered() bool {
+	if !n.left() {
+		return false
+	}
+	if me := n.players[n.self]; me.left && (n.g.k > me.leaveRoll+1 || n.g.phase == PhaseOver) {
+		return true
+	}
+	for i, p := range n.players {
+		if i != n.self && !p.holdsMyLeave {
+			return false
+		}
+	}
+	return true
+}
+
+// noteLeaveHeld records that player from holds our Leave.
+func (n *Node) noteLeaveHeld(from peer.ID, h *have) {
+	i, ok := n.pidx[from]
+	if !ok || !n.left() || len(h.seqs) != len(n.players) {
+		return
+	}
+	if h.seqs[n.self] >= n.players[n.self].leaveSeq {
+		n.players[i].holdsMyLeave = true
+	}
 }

@@ -65,6 +65,9 @@ func TestSimLeave(t *testing.T) {
 					t.Fatalf("seed %d (%d players): %s saw the leave at tick %d, the leave was at %d%s", seed, tc.players, short(p.id), at, left, s.describe())
 				}
 			}
+			if !leaver.node.LeaveDelivered() {
+				t.Fatalf("seed %d: the leaver does not know its Leave was delivered", seed)
+			}
 			if err := leaver.node.Roll(); !errors.Is(err, ErrLeft) {
 				t.Fatalf("Roll after Leave: %v", err)
 			}

@@ -276,6 +276,7 @@ func (n *Node) Step(from peer.ID, data []byte) error {
 			return fmt.Errorf("status frame for game %s, not ours (%s)", GameID(h.game), n.gid)
 		}
 		n.forgetLost(from, h)
+		n.noteLeaveHeld(from, h)
 		n.answerHave(from, h)
 		n.noteHave(from, h)
 		n.progress()

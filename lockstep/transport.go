@@ -31,9 +31,10 @@ type player struct {
 	// leaving: its Leave (sequence leaveSeq) is accepted; from roll
 	// leaveRoll on a bot flies its seat (leave.go). Facts of its run,
 	// not of a branch: a rollback keeps them.
-	leaving   bool
-	leaveRoll uint64
-	leaveSeq  uint64
+	leaving      bool
+	leaveRoll    uint64
+	leaveSeq     uint64
+	holdsMyLeave bool // its status frame counts our own Leave (LeaveDelivered)
 	pstate
 }
 
