@@ -503,21 +503,3 @@ func (g *game) unanimousAt(who int, s uint64, sn snapshot) bool {
 	}
 	return 2*voters > present
 }
-
-// quorum reports whether the present players outside xs are a strict
-// majority of the present players: two sides of a partition can then never
-// both exclude the other, so at most one side goes on. A 2-player game
-// never excludes anyone (safety over liveness: it waits).
-func quorum(ps []*player, xs []int) bool {
-	present, voters := 0, 0
-	for j, p := range ps {
-		if p.absent {
-			continue
-		}
-		present++
-		if !containsInt(xs, j) {
-			voters++
-		}
-	}
-	return 2*voters > present
-}

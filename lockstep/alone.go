@@ -249,7 +249,11 @@ func (g *game) voidedIn(i int, s uint64, absent []bool) bool {
 	return false
 }
 
-// quorumIn is quorum with the absent set given.
+// quorumIn reports whether the players outside xs that count (not
+// absent[j]) are a strict majority of those that count: two sides of a
+// partition can then never both exclude the other, so at most one side
+// goes on by votes alone (a go-on exclusion is the exception, settled when
+// the sides meet).
 func quorumIn(absent []bool, xs []int) bool {
 	present, voters := 0, 0
 	for j := range absent {
