@@ -5,9 +5,9 @@
 // is safe and the threat table.
 //
 // It must never touch the network, a file, a clock, a goroutine or a random
-// source: inputs are peer messages (Step), local intents (Roll, Choose) and
-// abstract time (Tick); everything it wants done comes out of Ready. The
-// caller supplies the entropy of the player's hash chain.
+// source: inputs are peer messages (Step), local intents (Roll, Choose,
+// Leave, GoOn) and abstract time (Tick); everything it wants done comes out
+// of Ready. The caller supplies the entropy of the player's hash chain.
 //
 // # Driving a Node (what p2p does)
 //

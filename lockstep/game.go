@@ -403,7 +403,7 @@ func (n *Node) myLink(k uint64) (link, anchor [32]byte, hasAnchor bool) {
 // rolled back never produce this pattern.
 func (g *game) supersede(p *player, limit uint64) *message {
 	for j := p.next + 1; j < len(p.msgs); j++ {
-		if m := p.msgs[j]; m.kind == kindReveal && m.k <= limit || m.kind == kindMove && m.k < limit {
+		if m := p.msgs[j]; !m.void && (m.kind == kindReveal && m.k <= limit || m.kind == kindMove && m.k < limit) {
 			p.next = j
 			return m
 		}
