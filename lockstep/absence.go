@@ -269,6 +269,7 @@ func (g *game) checkAbsence() bool {
 	}
 	for _, i := range xs {
 		p := n.players[i]
+		g.excls = append(g.excls[:len(g.excls):len(g.excls)], voteKey{i, s})
 		p.absent, p.absentFrom, p.wasAbsent, p.excluded = true, s, true, s+1
 		n.emit(Event{Kind: EventAbsent, Peer: p.id, Colour: p.colour, Roll: g.k})
 	}
@@ -434,7 +435,13 @@ func (g *game) rollbackIfExcluded() bool {
 	for _, key := range keys {
 		sn, ok := g.snaps[key.step]
 		live := g.n.players[key.who]
-		if !ok || sn.ps[key.who].absent || live.excluded > key.step || !g.unanimousAt(key.who, key.step, sn) && !g.goneOnAt(key.who, key.step, sn) {
+		if !ok || sn.ps[key.who].absent {
+			continue
+		}
+		// By a majority as before go-on votes; by the complete votes with
+		// go-on votes among them unless this branch excluded who there.
+		maj := live.excluded <= key.step && g.unanimousAt(key.who, key.step, sn)
+		if !maj && (containsKey(g.excls, key) || !g.goneOnAt(key.who, key.step, sn)) {
 			continue
 		}
 		g.undoTo(key.step, sn, key.who, fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step))

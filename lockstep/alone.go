@@ -363,6 +363,15 @@ func (g *game) soloDice() bool {
 	return present == 1
 }
 
+func containsKey(s []voteKey, k voteKey) bool {
+	for _, x := range s {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
 func equalInts(a, b []int) bool {
 	if len(a) != len(b) {
 		return false

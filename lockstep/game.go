@@ -48,6 +48,9 @@ type gstate struct {
 	// against the votes held as they come (recheckGoOns). Appended
 	// copy-on-write, so a snapshot keeps its own.
 	goOns []goOnRec
+	// excls: every (player, step) this branch excluded or let leave at,
+	// appended copy-on-write like goOns (rollbackIfExcluded).
+	excls []voteKey
 }
 
 type voteKey struct {

@@ -105,6 +105,7 @@ func (g *game) checkLeaves() bool {
 			continue
 		}
 		if !p.absent {
+			g.excls = append(g.excls[:len(g.excls):len(g.excls)], voteKey{i, g.step()})
 			p.absent, p.absentFrom, p.wasAbsent, p.excluded = true, g.step(), true, g.step()+1
 		}
 		p.left, p.returnAt = true, 0

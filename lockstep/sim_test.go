@@ -116,8 +116,12 @@ type sim struct {
 	machineCrash bool
 	onRestore    func(s *sim, p *simPeer) // observes a restored peer (tests)
 	minTicks     int                      // run at least this long, done or not
-	leaves       int                      // players that leave (faultySim)
-	goOn         bool                     // the peers go on alone (faultySim)
+	// provisional is the tick of the last game over reached while going
+	// on without someone (its Detail says so): the run goes on a while
+	// after it, so halves of a split that both finished meet again.
+	provisional int
+	leaves      int  // players that leave (faultySim)
+	goOn        bool // the peers go on alone (faultySim)
 }
 
 type simAction struct {
@@ -267,6 +271,9 @@ func (s *sim) drain() {
 				s.post(i, e.To, e.Data)
 			}
 			for _, e := range rd.Events {
+				if e.Kind == EventGameOver && e.Detail != "" {
+					s.provisional = s.now
+				}
 				if e.Kind != EventWaiting {
 					p.events = append(p.events, e)
 					p.at = append(p.at, s.now)
@@ -343,7 +350,7 @@ func (s *sim) done() bool {
 // run plays until every honest peer is done or maxTicks pass.
 func (s *sim) run() {
 	s.drain()
-	for s.now = 1; s.now <= s.maxTicks && (!s.done() || s.now <= s.minTicks); s.now++ {
+	for s.now = 1; s.now <= s.maxTicks && (!s.done() || s.now <= s.minTicks || s.provisional > 0 && s.now <= s.provisional+300); s.now++ {
 		for len(s.schedule) > 0 && s.schedule[0].at <= s.now {
 			a := s.schedule[0]
 			s.schedule = s.schedule[1:]
@@ -473,7 +480,7 @@ func (s *sim) check(wantFinish bool) {
 		var mismatch *Event // a peer that went on alone sees mismatches until it rolls back
 		for _, e := range p.events {
 			if e.Kind == EventRolledBack {
-				next = e.Roll
+				next = max(e.Roll, 1) // undone to roll 0: the first move is roll 1's
 				mismatch = nil
 			}
 			// A peer that rolled back signed reveals on its undone branch:
