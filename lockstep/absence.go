@@ -70,12 +70,16 @@ func (g *game) onTick() {
 
 // muteVoters has bit i set for each present player that has not joined
 // an absence vote the local player signed at step s and from which no
-// frame at all came for AbsentTicks: one that went silent after its input
+// frame at all came for muteTicks: one that went silent after its input
 // for s was in (two of four vanishing at once, one before its link, one
 // after). Nobody waits for its input at this step, so without an absence
 // vote on it too the other could never be excluded; it is voted absent
 // after AbsentTicks more, like an awaited player. A live player sends a
-// status frame every few ticks and is never mute.
+// status frame every few ticks and is never mute; one cut off by a
+// partition is, once it lasts that long, and its vote can then cross a
+// majority the others reached without us (the crossed-votes residual,
+// which GoOn resolves): hence the long silence asked for.
+const mutePerAbsent = 4
 func (g *game) muteVoters(s uint64) uint8 {
 	n := g.n
 	var m uint8
@@ -85,7 +89,7 @@ func (g *game) muteVoters(s uint64) uint8 {
 		}
 		for i, p := range n.players {
 			if _, ok := g.votes[voteKey{j, s}][i]; !ok && i != j && i != n.self && !p.absent &&
-				n.tick-p.heardAt >= uint64(n.cfg.AbsentTicks) {
+				n.tick-p.heardAt >= mutePerAbsent*uint64(n.cfg.AbsentTicks) {
 				m |= 1 << i
 			}
 		}
