@@ -68,6 +68,10 @@ func (g *game) onTick() {
 	}
 }
 
+// mutePerAbsent is how many absence waits without a single frame make a
+// player that joins none of our votes mute (muteVoters).
+const mutePerAbsent = 4
+
 // muteVoters has bit i set for each present player that has not joined
 // an absence vote the local player signed at step s and from which no
 // frame at all came for muteTicks: one that went silent after its input
@@ -78,8 +82,7 @@ func (g *game) onTick() {
 // status frame every few ticks and is never mute; one cut off by a
 // partition is, once it lasts that long, and its vote can then cross a
 // majority the others reached without us (the crossed-votes residual,
-// which GoOn resolves): hence the long silence asked for.
-const mutePerAbsent = 4
+// which GoOn resolves): hence the long silence asked for (mutePerAbsent).
 func (g *game) muteVoters(s uint64) uint8 {
 	n := g.n
 	var m uint8

@@ -27,6 +27,10 @@ func leaveAt(t *testing.T, s *sim, p *simPeer, at int, tick *int) {
 // (the leaver's node, which lingers, too), with no absence vote (nobody
 // votes: AbsentTicks is off) and within a few ticks of the Leave.
 func TestSimLeave(t *testing.T) {
+	worst := map[bool]int{} // by faults: the most ticks from Leave to a peer's EventLeft
+	defer func() {
+		t.Logf("ticks from Leave to EventLeft, at most: %d without faults, %d with drops", worst[false], worst[true])
+	}()
 	for _, tc := range []struct {
 		players int
 		faults  simFaults
@@ -61,6 +65,7 @@ func TestSimLeave(t *testing.T) {
 				// A leave takes effect as soon as the message and the
 				// leaver's earlier messages are in: a few ticks, re-sends
 				// under drops included (ResendTicks 3), never an absence wait.
+				worst[tc.faults.any()] = max(worst[tc.faults.any()], at-left)
 				if limit := left + 40; at < 0 || at > limit {
 					t.Fatalf("seed %d (%d players): %s saw the leave at tick %d, the leave was at %d%s", seed, tc.players, short(p.id), at, left, s.describe())
 				}
