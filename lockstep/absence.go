@@ -44,8 +44,9 @@ func (g *game) onTick() {
 	}
 	w := g.awaiting()
 	s := g.step()
+	mute := g.muteVoters(s)
 	for i, p := range n.players {
-		if i == n.self || w&(1<<i) == 0 || p.absent {
+		if i == n.self || (w|mute)&(1<<i) == 0 || p.absent {
 			continue
 		}
 		p.waited++
@@ -53,7 +54,7 @@ func (g *game) onTick() {
 		// reveal waits for a key), gets the long ChooseTicks; a player the
 		// driver cannot reach is not thinking, so the short wait applies.
 		limit := uint64(n.cfg.AbsentTicks)
-		if g.mayThink(i) && !p.unreachable {
+		if w&(1<<i) != 0 && g.mayThink(i) && !p.unreachable {
 			limit = uint64(max(n.cfg.ChooseTicks, n.cfg.AbsentTicks))
 		}
 		key := voteKey{i, s}
@@ -65,6 +66,38 @@ func (g *game) onTick() {
 			}
 		}
 	}
+}
+
+// mutePerAbsent is how many absence waits without a single frame make a
+// player that joins none of our votes mute (muteVoters).
+const mutePerAbsent = 4
+
+// muteVoters has bit i set for each present player that has not joined
+// an absence vote the local player signed at step s and from which no
+// frame at all came for muteTicks: one that went silent after its input
+// for s was in (two of four vanishing at once, one before its link, one
+// after). Nobody waits for its input at this step, so without an absence
+// vote on it too the other could never be excluded; it is voted absent
+// after AbsentTicks more, like an awaited player. A live player sends a
+// status frame every few ticks and is never mute; one cut off by a
+// partition is, once it lasts that long, and its vote can then cross a
+// majority the others reached without us (the crossed-votes residual,
+// which GoOn resolves): hence the long silence asked for (mutePerAbsent).
+func (g *game) muteVoters(s uint64) uint8 {
+	n := g.n
+	var m uint8
+	for j := range n.players {
+		if _, mine := g.votes[voteKey{j, s}][n.self]; !mine {
+			continue
+		}
+		for i, p := range n.players {
+			if _, ok := g.votes[voteKey{j, s}][i]; !ok && i != j && i != n.self && !p.absent &&
+				n.tick-p.heardAt >= mutePerAbsent*uint64(n.cfg.AbsentTicks) {
+				m |= 1 << i
+			}
+		}
+	}
+	return m
 }
 
 // mayThink reports whether player i is the one a person's key may be
@@ -112,6 +145,7 @@ func (g *game) onVote(p *player, m *message) {
 		// A player asks again only after it saw its previous request
 		// decided "no", so a newer request replaces an older one.
 		g.returns[vi] = m.step
+		g.asked[vi] = m.step
 		if vi != n.self {
 			g.owed[vi] = m.step
 			g.payVotes()
@@ -124,7 +158,11 @@ func (g *game) onVote(p *player, m *message) {
 		return
 	}
 	key := voteKey{wi, m.step}
-	if m.vote != voteAbsent {
+	switch m.vote {
+	case voteAbsent:
+	case voteGoOn:
+		key.step |= goBit // go-on votes live apart too (alone.go)
+	default:
 		key.step |= 1 << 63 // readmission votes live apart from absence votes
 	}
 	if g.votes[key] == nil {
@@ -188,7 +226,7 @@ func (g *game) voted(key voteKey) bool {
 // blocked reports whether player i's input for step s must wait: some
 // present player voted it absent and no one has proved the vote void.
 func (g *game) blocked(i int, s uint64) bool {
-	if !quorum(g.n.players, []int{i}) {
+	if !quorumIn(g.outOfCount(s, g.liveAbsent()), []int{i}) && !g.anyGoOnFor(i, s) {
 		return false // a vote that can never carry keeps nothing
 	}
 	for j := range g.votes[voteKey{i, s}] {
@@ -214,45 +252,31 @@ func (g *game) voided(i int, s uint64) bool {
 
 // checkAbsence applies the exclusions that became unanimous at the current
 // step: the largest set X of voted-on players such that every present
-// player outside X voted each of X absent at this step.
+// player outside X voted each of X absent at this step, with a majority,
+// or without one where a go-on vote lets it carry (alone.go). Without a
+// majority and a go-on vote it asks the local player (askAlone).
 func (g *game) checkAbsence() bool {
 	n := g.n
 	if g.phase != PhaseReveal && g.phase != PhaseMove {
 		return false
 	}
 	s := g.step()
-	var xs []int
-	for i, p := range n.players {
-		if !p.absent && len(g.votes[voteKey{i, s}]) > 0 && !g.voided(i, s) {
-			xs = append(xs, i)
-		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for k := 0; k < len(xs); k++ {
-			vs := g.votes[voteKey{xs[k], s}]
-			voters := 0
-			for j, q := range n.players {
-				if q.absent || containsInt(xs, j) {
-					continue
-				}
-				voters++
-				if v, ok := vs[j]; !ok || v != voteAbsent {
-					voters = -1 << 30
-				}
-			}
-			if voters <= 0 {
-				xs = append(xs[:k], xs[k+1:]...)
-				changed = true
-				k--
-			}
-		}
-	}
-	if len(xs) == 0 || !quorum(n.players, xs) {
+	absent := g.liveAbsent()
+	xs, carry, goOn := g.exclusionAt(s, absent)
+	if len(xs) == 0 {
 		return false
+	}
+	if !carry {
+		g.askAlone(xs, s)
+		return false
+	}
+	g.alone = nil
+	if goOn {
+		g.goOns = append(g.goOns[:len(g.goOns):len(g.goOns)], goOnRec{step: s, xs: xs, absent: absent})
 	}
 	for _, i := range xs {
 		p := n.players[i]
+		g.excls = append(g.excls[:len(g.excls):len(g.excls)], voteKey{i, s})
 		p.absent, p.absentFrom, p.wasAbsent, p.excluded = true, s, true, s+1
 		n.emit(Event{Kind: EventAbsent, Peer: p.id, Colour: p.colour, Roll: g.k})
 	}
@@ -274,6 +298,9 @@ func (g *game) returnVotes(i int, r uint64) (yes, no int, done bool) {
 			continue
 		}
 		switch v, ok := vs[j]; {
+		case !ok && q.leaving:
+			// It signs no vote after its Leave, and every vote it signed
+			// comes before it: a peer holding the Leave holds them all.
 		case !ok:
 			missing++
 		case v == voteReadmitOK:
@@ -317,7 +344,7 @@ func (g *game) applyReturns() bool {
 	n := g.n
 	moved := false
 	for _, p := range n.players {
-		if p.absent && p.returnAt != 0 && g.k >= p.returnAt && g.phase == PhaseReveal {
+		if p.absent && !p.left && p.returnAt != 0 && g.k >= p.returnAt && g.phase == PhaseReveal {
 			p.absent, p.returnAt = false, 0
 			n.emit(Event{Kind: EventReturned, Peer: p.id, Colour: p.colour, Roll: g.k})
 			moved = true
@@ -380,7 +407,10 @@ func (g *game) snapshot() {
 		}
 	}
 	g.snaps[s] = sn
-	if s >= snapKeep {
+	// A branch that went on by go-on votes keeps every snapshot from
+	// then on: when the other half's votes arrive it may have to undo
+	// back to the go-on step or to an exclusion of its own before it.
+	if s >= snapKeep && len(g.goOns) == 0 {
 		delete(g.snaps, s-snapKeep)
 	}
 }
@@ -391,7 +421,9 @@ func (g *game) snapshot() {
 // past s with i's input while the others voted, and nothing it did after s
 // was final: no other present player's reveal could ever match it.
 func (g *game) rollbackIfExcluded() bool {
-	if g.phase != PhaseReveal && g.phase != PhaseMove {
+	// A game finished with go-on exclusions is finished on this branch
+	// only: the other half of a split may settle it otherwise.
+	if g.phase != PhaseReveal && g.phase != PhaseMove && (g.phase != PhaseOver || len(g.goOns) == 0) {
 		return false
 	}
 	cur := g.step()
@@ -410,36 +442,56 @@ func (g *game) rollbackIfExcluded() bool {
 	for _, key := range keys {
 		sn, ok := g.snaps[key.step]
 		live := g.n.players[key.who]
-		if !ok || sn.ps[key.who].absent || live.excluded > key.step || !g.unanimousAt(key.who, key.step, sn) {
+		if !ok || sn.ps[key.who].absent {
 			continue
 		}
-		g.gstate = sn.g
-		for i, p := range g.n.players {
-			p.pstate = sn.ps[i]
+		// By a majority as before go-on votes; by the complete votes with
+		// go-on votes among them unless this branch excluded who there.
+		maj := live.excluded <= key.step && g.unanimousAt(key.who, key.step, sn)
+		if !maj && (containsKey(g.excls, key) || !g.goneOnAt(key.who, key.step, sn)) {
+			continue
 		}
-		// A return request decided on the undone branch is pending again
-		// (its returnAt was just undone), and is decided anew from the
-		// same votes, as by a node that never took those steps. A newer
-		// request of the same player, read since, replaces it as in onVote.
-		for i, r := range sn.returns {
-			if cur, ok := g.returns[i]; !ok || cur < r {
-				g.returns[i] = r
-			}
-		}
-		g.lastSnap = key.step
-		// Reveals signed on the undone branch are re-read from our own
-		// queue; one that no longer fits is replaced by a fresh one.
-		if g.phase == PhaseMove {
-			g.myRevealed = min(g.myRevealed, g.k+1)
-		} else {
-			g.myRevealed = min(g.myRevealed, g.k)
-		}
-		g.myMoved = min(g.myMoved, g.k)
-		g.n.emit(Event{Kind: EventRolledBack, Roll: g.k, Peer: g.n.players[key.who].id,
-			Detail: fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step)})
+		g.undoTo(key.step, sn, key.who, fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step))
 		return true
 	}
-	return false
+	return g.recheckGoOns()
+}
+
+// undoTo rolls the game back to snapshot sn of step s; who and detail
+// go into the rolled-back event.
+func (g *game) undoTo(s uint64, sn snapshot, who int, detail string) {
+	g.gstate = sn.g
+	for i, p := range g.n.players {
+		p.pstate = sn.ps[i]
+	}
+	// A return request decided on the undone branch is pending again
+	// (its returnAt was just undone), and is decided anew from the
+	// same votes, as by a node that never took those steps. A newer
+	// request of the same player, read since, replaces it as in onVote.
+	for i, r := range sn.returns {
+		if cur, ok := g.returns[i]; !ok || cur < r {
+			g.returns[i] = r
+		}
+	}
+	// So is a request that came after the step and was decided on the
+	// undone branch: a branch that went on alone by go-on votes can run
+	// far, to its game's end, and decide requests the others decide
+	// otherwise (TestSimFaultsRegressions, seed 2912 going on alone).
+	for i, r := range g.asked {
+		if p := g.n.players[i]; p.absent && p.returnAt == 0 && g.returns[i] < r {
+			g.returns[i] = r
+		}
+	}
+	g.lastSnap = s
+	// Reveals signed on the undone branch are re-read from our own
+	// queue; one that no longer fits is replaced by a fresh one.
+	if g.phase == PhaseMove {
+		g.myRevealed = min(g.myRevealed, g.k+1)
+	} else {
+		g.myRevealed = min(g.myRevealed, g.k)
+	}
+	g.myMoved = min(g.myMoved, g.k)
+	g.n.emit(Event{Kind: EventRolledBack, Roll: g.k, Peer: g.n.players[who].id, Detail: detail})
 }
 
 // unanimousAt reports whether every player present in snapshot sn, other
@@ -447,8 +499,9 @@ func (g *game) rollbackIfExcluded() bool {
 func (g *game) unanimousAt(who int, s uint64, sn snapshot) bool {
 	vs := g.votes[voteKey{who, s}]
 	voters := 0
+	out := func(j int) bool { return sn.ps[j].absent || g.n.players[j].leaving && !g.votedAt(j, s) }
 	for j := range g.n.players {
-		if j == who || sn.ps[j].absent {
+		if j == who || out(j) {
 			continue
 		}
 		if v, ok := vs[j]; !ok || v != voteAbsent {
@@ -458,26 +511,8 @@ func (g *game) unanimousAt(who int, s uint64, sn snapshot) bool {
 	}
 	present := 0
 	for j := range g.n.players {
-		if !sn.ps[j].absent {
+		if !out(j) {
 			present++
-		}
-	}
-	return 2*voters > present
-}
-
-// quorum reports whether the present players outside xs are a strict
-// majority of the present players: two sides of a partition can then never
-// both exclude the other, so at most one side goes on. A 2-player game
-// never excludes anyone (safety over liveness: it waits).
-func quorum(ps []*player, xs []int) bool {
-	present, voters := 0, 0
-	for j, p := range ps {
-		if p.absent {
-			continue
-		}
-		present++
-		if !containsInt(xs, j) {
-			voters++
 		}
 	}
 	return 2*voters > present

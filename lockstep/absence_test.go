@@ -78,17 +78,26 @@ func TestSimAbsentAndReturn(t *testing.T) {
 }
 
 // A peer that never comes back: the others finish the game with a bot in
-// its seat. In a 2-player game the one left cannot be a majority: it waits
-// (safety over liveness) and never excludes the other.
+// its seat. In a 2-player game the one left cannot be a majority: it does
+// not exclude the other by itself, it asks its player (EventAloneDecision)
+// and waits; with GoOnAlone it goes on and finishes (TestSimAloneGoesOn
+// has the rest).
 func TestSimAbsentForGood(t *testing.T) {
-	s := newSim(t, 1, 2, 1, simFaults{}, false)
-	withAbsence(s, 20)
-	s.start()
-	s.addAction(40, func(s *sim) { s.peers[1].down = true })
-	s.maxTicks = 2000
-	s.run()
-	if g := &s.peers[0].node.g; g.phase == PhaseOver || countEvents(s.peers[0], EventAbsent, nil) != 0 {
-		t.Fatalf("the lone peer of a 2-player game went on: phase %s", g.phase)
+	for _, auto := range []bool{false, true} {
+		s := newSim(t, 1, 2, 1, simFaults{}, false)
+		withAbsence(s, 20)
+		s.peers[0].cfg.GoOnAlone = auto
+		s.start()
+		s.addAction(40, func(s *sim) { s.peers[1].down = true })
+		s.maxTicks = 2000
+		s.run()
+		g := &s.peers[0].node.g
+		if countEvents(s.peers[0], EventAloneDecision, s.peers[1]) != 0 || countEvents(s.peers[0], EventAloneDecision, nil) != 1 {
+			t.Fatalf("GoOnAlone %v: the lone peer was asked %d times", auto, countEvents(s.peers[0], EventAloneDecision, nil))
+		}
+		if went := g.phase == PhaseOver && countEvents(s.peers[0], EventAbsent, s.peers[1]) == 1; went != auto {
+			t.Fatalf("GoOnAlone %v: the lone peer of a 2-player game went on: %v (phase %s)", auto, went, g.phase)
+		}
 	}
 	for seed := uint64(1); seed <= raceScale(10); seed++ {
 		players := 3 + int(seed%2)

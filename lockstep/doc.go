@@ -6,8 +6,9 @@
 //
 // The Node must never touch the network, a file, a clock, a goroutine or a
 // random source: inputs are peer messages (Step), local intents (Roll,
-// Choose) and abstract time (Tick); everything it wants done comes out of
-// Ready. The caller supplies the entropy of the player's hash chain.
+// Choose, Leave, GoOn) and abstract time (Tick); everything it wants done
+// comes out of Ready. The caller supplies the entropy of the player's hash
+// chain.
 //
 // # The driver (driver.go, driver_lanes.go, driver_clock.go)
 //
@@ -67,6 +68,37 @@
 // by a crash as an unfinished game (Verification.Torn, Awaiting).
 // TornTail is the one rule telling a torn tail from corruption.
 //
+// # Nobody is ever stuck: leaving and going on alone
+//
+// What a client wires (PROTOCOL.md, "Leaving" and "Alone at the table"):
+//
+//   - Node.Leave() error: the local player quits for good (a key like q, a
+//     window closed). Its seat is flown by its bot from its next
+//     unrevealed roll on every peer, with no vote and no wait. Afterwards
+//     the node signs nothing (Roll, Choose, GoOn return ErrLeft) but must
+//     keep running a little, answering status frames, so the others get
+//     the message: keep driving it until Node.LeaveDelivered() (every
+//     other player's status frame counts the Leave), or a few seconds
+//     (a player that is gone never says so). Every peer reports EventLeft (Peer,
+//     Colour, Roll): "bob left: a bot flies Blue".
+//   - EventAloneDecision (Peers: the missing players, Roll): every present
+//     player voted them absent but they are no majority (two at the table,
+//     one gone; two of four gone). State.Missing lists them while the
+//     decision is open. Offer "keep waiting / go on": doing nothing waits;
+//     Node.GoOn() error goes on (ErrNoDecision when nothing is open any
+//     more). Config.GoOnAlone decides "go on" by itself (headless peers).
+//     The missing players come back with the usual readmission
+//     (EventReturned).
+//   - State.SoloDice: one player's link alone makes the rolls, so that
+//     player can foresee them until another player is back; show it.
+//   - EventGameOver.Detail is set when the game ended while going on
+//     without someone: if the other half of a split went on too, the
+//     result is settled when they meet (one side gets EventRolledBack and
+//     plays on), so a driver should show it as provisional and may linger.
+//   - Cheats: CheatBadLeave (a leave naming a wrong roll, a second leave,
+//     anything signed after leaving); a leave for another's seat is
+//     CheatWrongSeat.
+//
 // # Identity and setup
 //
 // Players are libp2p peers: Ed25519 keys (core/crypto) and peer IDs
@@ -95,7 +127,9 @@
 // engine.Result), EventTurnPassed, EventAbsent (a bot plays the seat from a
 // roll on), EventReturned, EventCheating (culprit, kind, detail),
 // EventStateMismatch, EventRolledBack (this node had gone on alone while the
-// others voted it absent, and undid those tentative steps), EventHalted and
+// others voted it absent, or the halves of a split met and its branch was
+// the one undone, and undid those tentative steps), EventRecovered,
+// EventLeft, EventAloneDecision, EventHalted and
 // EventGameOver (ranking and the history hash, equal on every honest peer:
 // print it as the game's final hash).
 package lockstep

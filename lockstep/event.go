@@ -29,10 +29,13 @@ const (
 	EventGameOver                            // Ranking is the finishing order, History the agreed history hash
 	EventRolledBack                          // the node undid its tentative steps back to roll Roll (it had gone on while the others voted Peer absent)
 	EventRecovered                           // a restored node has its own messages back from the others and signs again; Peers lists the players it gave up waiting for (none: all answered)
+	EventLeft                                // Peer left the game (Node.Leave): a bot flies its seat (Colour) from Roll on, for good
+	EventAloneDecision                       // every present player voted Peers absent at roll Roll but they are no majority: keep waiting, or call GoOn (Detail says more)
 )
 
 var eventNames = [...]string{"", "setup-confirmed", "game-started", "waiting", "your-roll", "rolled", "your-move",
-	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over", "rolled-back", "recovered"}
+	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over", "rolled-back", "recovered",
+	"left", "alone-decision"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {
@@ -56,10 +59,11 @@ const (
 	CheatBadLink                       // a message whose previous-hash link is wrong
 	CheatBadMessage                    // a message out of place (wrong roll, missing move, bad vote)
 	CheatStaleMessage                  // a replayed or stale message (ignored)
+	CheatBadLeave                      // a leave naming a roll it revealed (or not its next one), a second leave, or any message after leaving
 )
 
 var cheatNames = [...]string{"", "bad-reveal", "copied-chain", "out-of-turn", "illegal-move", "wrong-seat",
-	"equivocation", "bad-signature", "bad-link", "bad-message", "stale-message"}
+	"equivocation", "bad-signature", "bad-link", "bad-message", "stale-message", "bad-leave"}
 
 func (c Cheat) String() string {
 	if int(c) < len(cheatNames) && c > 0 {
@@ -123,7 +127,7 @@ func (e Event) String() string {
 		return fmt.Sprintf("moved roll=%d colour=%s value=%d move=%s", e.Roll, e.Colour, e.Value, e.Move)
 	case EventTurnPassed:
 		return fmt.Sprintf("turn-passed to=%s", e.Colour)
-	case EventAbsent, EventReturned:
+	case EventAbsent, EventReturned, EventLeft:
 		return fmt.Sprintf("%s peer=%s colour=%s from-roll=%d", e.Kind, short(e.Peer), e.Colour, e.Roll)
 	case EventCheating:
 		return fmt.Sprintf("cheating peer=%s kind=%s: %s", short(e.Peer), e.Cheat, e.Detail)
@@ -131,6 +135,8 @@ func (e Event) String() string {
 		return fmt.Sprintf("state-mismatch peer=%s roll=%d: %s", short(e.Peer), e.Roll, e.Detail)
 	case EventHalted:
 		return "halted: " + e.Detail
+	case EventAloneDecision:
+		return fmt.Sprintf("alone-decision roll=%d missing=%s", e.Roll, shortList(e.Peers))
 	case EventGameOver:
 		var b []byte
 		for _, c := range e.Ranking {

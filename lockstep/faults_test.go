@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"errors"
 	"flag"
 	"testing"
 )
@@ -36,8 +37,10 @@ func faultySim(t testing.TB, seed uint64) *sim {
 	s = newSim(t, seed, players, bots, f, false)
 	s.maxTicks = 40000 // fault-free games take under 1,000 ticks: a stuck one fails fast
 	withAbsence(s, absent)
+	healed := 0 // the tick the last partition ends
 	for range f.partitions {
 		at, dur := 1+r.IntN(300), 1+r.IntN(100)
+		healed = max(healed, at+dur)
 		a := r.IntN(players)
 		b := (a + 1 + r.IntN(players-1)) % players
 		switch r.IntN(3) {
@@ -65,6 +68,38 @@ func faultySim(t testing.TB, seed uint64) *sim {
 		s.machineCrash = true
 		s.flushEvery = 1 + r.IntN(8)
 	}
+	// A sixth of the games see a player leave for good (it lingers, as
+	// drivers do, answering status frames); in a third of the games with
+	// absence votes the players go on alone when they have no majority
+	// (GoOnAlone), so partitions split the game and must merge again.
+	if r.IntN(6) == 0 {
+		i, at := r.IntN(players), 20+r.IntN(400)
+		leaver := s.peers[i]
+		var try func(s *sim)
+		try = func(s *sim) {
+			switch ph := leaver.node.g.phase; {
+			case leaver.down || !leaver.node.maySign() && !leaver.node.left():
+				s.addAction(s.now+1, try) // crashed or recovering: it leaves once back
+			case ph == PhaseReveal || ph == PhaseMove:
+				if err := leaver.node.Leave(); err != nil && !errors.Is(err, ErrLeft) {
+					t.Fatalf("seed %d: Leave: %v", seed, err)
+				}
+			case ph == PhaseSetup:
+				s.addAction(s.now+1, try)
+			}
+		}
+		s.addAction(at, try)
+		s.leaves++
+	}
+	if absent > 0 && r.IntN(3) == 0 {
+		for _, p := range s.peers {
+			p.cfg.GoOnAlone = true
+		}
+		s.goOn = true
+		// Both halves of a split may finish the game alone: run on
+		// until they meet again, when one of them must undo its branch.
+		s.minTicks = healed + 300
+	}
 	return s
 }
 
@@ -77,7 +112,7 @@ func TestSimFaults(t *testing.T) {
 	if *simSeed != 0 {
 		first, last = *simSeed, *simSeed
 	}
-	var ticks, frames, clean, lossy, lost int
+	var ticks, frames, clean, lossy, lost, leaves, goOns, wentOn int
 	var stalled []uint64
 	for seed := first; seed <= last; seed++ {
 		s := faultySim(t, seed)
@@ -105,6 +140,16 @@ func TestSimFaults(t *testing.T) {
 		}
 		ticks += s.now
 		frames += s.frames
+		leaves += s.leaves
+		if s.goOn {
+			goOns++
+			for _, p := range s.peers {
+				if countEvents(p, EventAloneDecision, nil) > 0 {
+					wentOn++
+					break
+				}
+			}
+		}
 		for _, p := range s.peers {
 			if p.lost > 0 {
 				lossy++
@@ -115,8 +160,8 @@ func TestSimFaults(t *testing.T) {
 			clean++
 		}
 	}
-	t.Logf("%d games (%d without faults): %d ticks, %d frames; %d restores after a machine crash lost %d log records; stalled by crossed absence votes: %v",
-		last-first+1, clean, ticks, frames, lossy, lost, stalled)
+	t.Logf("%d games (%d without faults): %d ticks, %d frames; %d restores after a machine crash lost %d log records; %d with a player leaving; %d going on alone (%d of them did); stalled by crossed absence votes: %v",
+		last-first+1, clean, ticks, frames, lossy, lost, leaves, goOns, wentOn, stalled)
 	if n := uint64(len(stalled)); n*200 > last-first+1 {
 		t.Fatalf("%d of %d games stalled on crossed absence votes (seeds %v): more than the 0.5%% residual", n, last-first+1, stalled)
 	}

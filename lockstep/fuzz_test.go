@@ -15,6 +15,15 @@ func FuzzDecodeMessage(f *testing.F) {
 		f.Add(r.Data)
 	}
 	f.Add((&have{game: GameID{1}, seqs: []uint64{1, 2, 3}}).encode())
+	setup0, _ := DecodeSetup(recs[0].Data)
+	for _, m := range []*message{
+		{kind: kindLeave, from: setup0.Players()[0], seq: 9, colour: 2, k: 17},
+		{kind: kindAbsent, from: setup0.Players()[0], seq: 9, who: setup0.Players()[1], step: 34, vote: voteGoOn},
+	} {
+		m.game = setup0.GameID()
+		m.seal(func([]byte) ([]byte, error) { return make([]byte, 64), nil })
+		f.Add(m.raw)
+	}
 	f.Add([]byte{1, 2})
 	setup, _ := DecodeSetup(recs[0].Data)
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -25,6 +25,8 @@ type game struct {
 	votes   map[voteKey]map[int]uint8 // (who, step) → voter → vote
 	myVotes map[voteKey]bool
 	returns map[int]uint64 // player → the roll its Return asks for
+	asked   map[int]uint64 // player → the roll its latest Return asked for, decided or not
+	alone   *aloneAsk      // the lone decision reported at its step (alone.go)
 	// owed: player → the roll of a Return we have not voted on yet (it
 	// came while we could not sign); paid by payVotes, kept out of
 	// snapshots: a vote is owed whatever branch the game takes.
@@ -42,6 +44,13 @@ type gstate struct {
 	moveMsg  *message // the message whose move was applied for roll k-1
 	toldRoll bool     // EventYourRoll sent for this roll
 	toldMove bool     // EventYourMove sent for this roll
+	// goOns: the exclusions this branch let carry by go-on votes, checked
+	// against the votes held as they come (recheckGoOns). Appended
+	// copy-on-write, so a snapshot keeps its own.
+	goOns []goOnRec
+	// excls: every (player, step) this branch excluded or let leave at,
+	// appended copy-on-write like goOns (rollbackIfExcluded).
+	excls []voteKey
 }
 
 type voteKey struct {
@@ -55,6 +64,7 @@ func (g *game) init(n *Node) {
 	g.votes = map[voteKey]map[int]uint8{}
 	g.myVotes = map[voteKey]bool{}
 	g.returns = map[int]uint64{}
+	g.asked = map[int]uint64{}
 	g.owed = map[int]uint64{}
 	g.snaps = map[uint64]snapshot{}
 	g.lastSnap = 1<<64 - 1
@@ -69,7 +79,7 @@ func (g *game) init(n *Node) {
 func (g *game) peek(p *player) *message {
 	for p.next < len(p.msgs) {
 		m := p.msgs[p.next]
-		if m.kind == kindAbsent || m.kind == kindReturn {
+		if m.kind == kindAbsent || m.kind == kindReturn || m.void {
 			p.next++
 			continue
 		}
@@ -85,7 +95,7 @@ func (n *Node) progress() {
 	g := &n.g
 	for i := 0; i < 1<<16; i++ {
 		g.snapshot()
-		moved := g.rollbackIfExcluded() || g.checkAbsence() || g.checkReturns()
+		moved := g.rollbackIfExcluded() || g.checkAbsence() || g.checkLeaves() || g.checkReturns()
 		switch g.phase {
 		case PhaseSetup:
 			moved = g.stepSetup() || moved
@@ -201,7 +211,13 @@ func (g *game) stepReveal() bool {
 	}
 	if g.pos.GameOver() {
 		g.phase = PhaseOver
-		n.emit(Event{Kind: EventGameOver, Ranking: g.pos.Ranking(), History: g.hist})
+		e := Event{Kind: EventGameOver, Ranking: g.pos.Ranking(), History: g.hist}
+		if len(g.goOns) > 0 {
+			// alone.go: the other half of a split may settle it otherwise
+			// when they meet, and this node then rolls back.
+			e.Detail = "finished while going on without " + shortList(g.idsOf(g.goOns[0].xs)) + ": final unless they went on too and come back"
+		}
+		n.emit(e)
 		return true
 	}
 	var cs []Contribution
@@ -390,7 +406,7 @@ func (n *Node) myLink(k uint64) (link, anchor [32]byte, hasAnchor bool) {
 // rolled back never produce this pattern.
 func (g *game) supersede(p *player, limit uint64) *message {
 	for j := p.next + 1; j < len(p.msgs); j++ {
-		if m := p.msgs[j]; m.kind == kindReveal && m.k <= limit || m.kind == kindMove && m.k < limit {
+		if m := p.msgs[j]; !m.void && (m.kind == kindReveal && m.k <= limit || m.kind == kindMove && m.k < limit) {
 			p.next = j
 			return m
 		}

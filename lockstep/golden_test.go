@@ -15,12 +15,15 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // real keys must produce exactly the committed log, byte for byte, and the
 // committed log must verify. aeroplane verify/replay tests use game.log;
 // manual.log is the same seed with both players rolling by hand, so it
-// holds move messages (a player's move alone before its extra roll).
+// holds move messages (a player's move alone before its extra roll);
+// leave.log is the same seed with the second player leaving mid-game (a
+// Leave message: the log format of leaving).
 func TestGoldenLog(t *testing.T) {
 	for _, tc := range []struct {
 		file   string
 		manual bool
-	}{{"game.log", false}, {"manual.log", true}} {
+		leave  bool
+	}{{"game.log", false, false}, {"manual.log", true, false}, {"leave.log", false, true}} {
 		t.Run(tc.file, func(t *testing.T) {
 			s := newSim(t, 11, 2, 1, simFaults{}, true)
 			if tc.manual {
@@ -28,6 +31,10 @@ func TestGoldenLog(t *testing.T) {
 				s.setManual(1, 3)
 			}
 			s.start()
+			left := 0
+			if tc.leave {
+				leaveAt(t, s, s.peers[1], 30, &left)
+			}
 			s.run()
 			s.check(true)
 			got := append(LogHeader(), EncodeRecords(s.peers[0].log...)...)
@@ -59,6 +66,15 @@ func TestGoldenLog(t *testing.T) {
 			}
 			if tc.manual != (moves > 0) {
 				t.Fatalf("%s holds %d move messages", tc.file, moves)
+			}
+			leaves := 0
+			for _, e := range v.Events {
+				if e.Kind == EventLeft {
+					leaves++
+				}
+			}
+			if tc.leave != (leaves == 1) {
+				t.Fatalf("%s replays %d leaves", tc.file, leaves)
 			}
 		})
 	}

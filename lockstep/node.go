@@ -51,6 +51,11 @@ type Config struct {
 	// or to roll (a person thinking) before voting it absent (default
 	// ChoosePerAbsent × AbsentTicks).
 	ChooseTicks int
+	// GoOnAlone makes the node decide by itself to go on when every
+	// present player voted the missing ones absent but they are no
+	// majority (EventAloneDecision; see Node.GoOn): for headless peers.
+	// Without it the node waits for GoOn.
+	GoOnAlone bool
 
 	// verify replaces signature checks in simulations that run thousands
 	// of games; nil uses the peer ID's Ed25519 public key.
@@ -89,6 +94,13 @@ type State struct {
 	Moves    []engine.Move // the local player's choices when it must Choose
 	Absent   []peer.ID     // players whose seats bots fly now
 	History  [32]byte      // hash of the agreed history so far
+	// Missing lists the players a pending lone decision is about
+	// (EventAloneDecision): GoOn hands their seats to bots.
+	Missing []peer.ID
+	// SoloDice: one player's link alone makes the rolls now; that player
+	// knows its chain, so it can foresee every roll until another
+	// player is back. Screens should say so.
+	SoloDice bool
 }
 
 // Ready is what the driver must do: write LogEntries to the log (through
@@ -252,6 +264,9 @@ func drop[T any](s []T, k int) []T {
 // also reported as EventCheating.
 func (n *Node) Step(from peer.ID, data []byte) error {
 	n.noteFrame(from)
+	if i, ok := n.pidx[from]; ok {
+		n.players[i].heardAt = n.tick
+	}
 	if isHave(data) {
 		h, err := decodeHave(data)
 		if err != nil {
@@ -261,6 +276,7 @@ func (n *Node) Step(from peer.ID, data []byte) error {
 			return fmt.Errorf("status frame for game %s, not ours (%s)", GameID(h.game), n.gid)
 		}
 		n.forgetLost(from, h)
+		n.noteLeaveHeld(from, h)
 		n.answerHave(from, h)
 		n.noteHave(from, h)
 		n.progress()
@@ -285,7 +301,9 @@ func (n *Node) Tick() {
 		return
 	}
 	quiet := n.tick - max(n.lastNews, n.lastHave)
-	if quiet >= uint64(n.cfg.ResendTicks) && n.g.phase != PhaseOver {
+	// A game over with go-on exclusions keeps asking, so the other half
+	// of a split hears of it when they meet (alone.go).
+	if quiet >= uint64(n.cfg.ResendTicks) && (n.g.phase != PhaseOver || len(n.g.goOns) > 0) {
 		n.lastHave = n.tick
 		n.sendHave()
 	}
@@ -313,6 +331,9 @@ func (n *Node) Roll() error {
 	if n.self < 0 {
 		return errObserver
 	}
+	if n.left() {
+		return ErrLeft
+	}
 	n.g.wantRoll = true
 	n.progress()
 	return nil
@@ -324,6 +345,9 @@ func (n *Node) Roll() error {
 func (n *Node) Choose(m engine.Move) error {
 	if n.self < 0 {
 		return errObserver
+	}
+	if n.left() {
+		return ErrLeft
 	}
 	if err := n.g.choose(m); err != nil {
 		return err
@@ -385,6 +409,10 @@ func (n *Node) state() State {
 		}
 	}
 	st.Awaiting = n.ids(g.awaiting())
+	if a := g.alone; a != nil && a.step == g.step() && (g.phase == PhaseReveal || g.phase == PhaseMove) && !n.left() {
+		st.Missing = g.idsOf(a.xs)
+	}
+	st.SoloDice = g.soloDice()
 	for _, p := range n.players {
 		if p.absent {
 			st.Absent = append(st.Absent, p.id)

@@ -48,8 +48,9 @@ type recovery struct {
 }
 
 // maySign reports whether the node may sign new messages now: not while it
-// replays its log, nor while it recovers its own messages after a restore.
-func (n *Node) maySign() bool { return !n.restoring && n.rec == nil }
+// replays its log, nor while it recovers its own messages after a restore,
+// nor ever after its player left (leave.go).
+func (n *Node) maySign() bool { return !n.restoring && n.rec == nil && !n.left() }
 
 // startRecovery holds a restored player's signatures back and asks every
 // other player at once what it holds.

@@ -74,6 +74,10 @@ type simPeer struct {
 	outbound func(s *sim, to peer.ID, data []byte) []simFrame
 	// onMove chooses the local move; nil picks at random.
 	onMove func(s *sim, p *simPeer, e Event)
+	// goOnAfter > 0 calls GoOn that many ticks after each
+	// EventAloneDecision (a person deciding); 0 keeps waiting.
+	goOnAfter int
+	soloSeen  bool // a Ready's State said SoloDice
 }
 
 type simFrame struct {
@@ -111,6 +115,13 @@ type sim struct {
 	flushEvery   int
 	machineCrash bool
 	onRestore    func(s *sim, p *simPeer) // observes a restored peer (tests)
+	minTicks     int                      // run at least this long, done or not
+	// provisional is the tick of the last game over reached while going
+	// on without someone (its Detail says so): the run goes on a while
+	// after it, so halves of a split that both finished meet again.
+	provisional int
+	leaves      int  // players that leave (faultySim)
+	goOn        bool // the peers go on alone (faultySim)
 }
 
 type simAction struct {
@@ -248,6 +259,7 @@ func (s *sim) drain() {
 			}
 			again = true
 			rd := p.node.Ready()
+			p.soloSeen = p.soloSeen || rd.State.SoloDice
 			p.log = append(p.log, rd.LogEntries...)
 			for _, e := range rd.Messages {
 				if p.outbound != nil {
@@ -259,6 +271,9 @@ func (s *sim) drain() {
 				s.post(i, e.To, e.Data)
 			}
 			for _, e := range rd.Events {
+				if e.Kind == EventGameOver && e.Detail != "" {
+					s.provisional = s.now
+				}
 				if e.Kind != EventWaiting {
 					p.events = append(p.events, e)
 					p.at = append(p.at, s.now)
@@ -272,6 +287,13 @@ func (s *sim) drain() {
 					if err := p.node.Roll(); err != nil {
 						s.t.Fatalf("seed %d: Roll: %v", s.seed, err)
 					}
+				}
+				if e.Kind == EventAloneDecision && p.goOnAfter > 0 {
+					s.addAction(s.now+p.goOnAfter, func(s *sim) {
+						if !p.down {
+							_ = p.node.GoOn() // ErrNoDecision: it resolved meanwhile
+						}
+					})
 				}
 				if e.Kind == EventYourMove {
 					if p.onMove != nil {
@@ -306,7 +328,7 @@ func (s *sim) rollLater(p *simPeer, k uint64, after int) {
 		if _, ok := p.rolled[k]; !ok {
 			p.rolled[k] = s.now
 		}
-		if err := p.node.Roll(); err != nil {
+		if err := p.node.Roll(); err != nil && !errors.Is(err, ErrLeft) {
 			s.t.Fatalf("seed %d: Roll: %v", s.seed, err)
 		}
 	})
@@ -328,7 +350,7 @@ func (s *sim) done() bool {
 // run plays until every honest peer is done or maxTicks pass.
 func (s *sim) run() {
 	s.drain()
-	for s.now = 1; s.now <= s.maxTicks && !s.done(); s.now++ {
+	for s.now = 1; s.now <= s.maxTicks && (!s.done() || s.now <= s.minTicks || s.provisional > 0 && s.now <= s.provisional+300); s.now++ {
 		for len(s.schedule) > 0 && s.schedule[0].at <= s.now {
 			a := s.schedule[0]
 			s.schedule = s.schedule[1:]
@@ -458,10 +480,13 @@ func (s *sim) check(wantFinish bool) {
 		var mismatch *Event // a peer that went on alone sees mismatches until it rolls back
 		for _, e := range p.events {
 			if e.Kind == EventRolledBack {
-				next = e.Roll
+				next = max(e.Roll, 1) // undone to roll 0: the first move is roll 1's
 				mismatch = nil
 			}
-			if e.Kind == EventStateMismatch && !s.peers[s.index(e.Peer)].cheater {
+			// A peer that rolled back signed reveals on its undone branch:
+			// another may read them before their supersede (alone.go: both
+			// halves of a split undo their branches).
+			if e.Kind == EventStateMismatch && !s.peers[s.index(e.Peer)].cheater && countEvents(s.peers[s.index(e.Peer)], EventRolledBack, nil) == 0 {
 				mismatch = &e
 			}
 			if e.Kind == EventMoved {

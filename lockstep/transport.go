@@ -27,6 +27,15 @@ type player struct {
 	unreachable bool
 	haveReplied uint64 // tick we last answered its status frame with ours (answerHave)
 	resent      resent // what we re-sent it lately (answerHave)
+	revealedTo  uint64 // 1 + the highest roll of its accepted reveals (0: none yet)
+	heardAt     uint64 // tick of the last frame it handed us (Step)
+	// leaving: its Leave (sequence leaveSeq) is accepted; from roll
+	// leaveRoll on a bot flies its seat (leave.go). Facts of its run,
+	// not of a branch: a rollback keeps them.
+	leaving      bool
+	leaveRoll    uint64
+	leaveSeq     uint64
+	holdsMyLeave bool // its status frame counts our own Leave (LeaveDelivered)
 	pstate
 }
 
@@ -46,6 +55,7 @@ type pstate struct {
 	link [32]byte
 
 	absent     bool
+	left       bool   // its Leave took effect: absent for good
 	wasAbsent  bool   // it was absent once: its reveals from then are stale, not cheating
 	absentFrom uint64 // step from which a bot flies the seat
 	returnAt   uint64 // roll from which it flies its seat again (0: none agreed)
@@ -150,8 +160,18 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 			n.broadcast(m.raw, from, m.from)
 		}
 	}
+	if p.leaving || m.kind == kindLeave {
+		if m.from == n.cfg.Self {
+			n.mySeq, n.myPrev = m.seq, m.id
+		}
+		n.g.onLeave(p, m) // after a Leave nothing counts; a Leave is checked
+		return nil
+	}
 	if m.kind == kindReveal && m.k > p.maxReveal {
 		p.maxReveal = m.k
+	}
+	if m.kind == kindReveal && m.k+1 > p.revealedTo {
+		p.revealedTo = m.k + 1
 	}
 	// A reveal for roll k proves its sender reached step 2k; an absence
 	// vote proves it reached the step it votes at.

@@ -29,7 +29,11 @@ const (
 	// manual player that moves and rolls again sends it, so its link for
 	// roll K+1 leaves only when it rolls (Reveal carries the move otherwise).
 	kindMove msgKind = 5
-	kindHave msgKind = 0x80
+	// kindLeave hands the sender's seat (Colour) to its bot from roll K
+	// on, the first roll whose link the sender has not revealed: the
+	// sender decided to go, nobody votes (leave.go).
+	kindLeave msgKind = 6
+	kindHave  msgKind = 0x80
 )
 
 func (k msgKind) String() string {
@@ -44,6 +48,8 @@ func (k msgKind) String() string {
 		return "return"
 	case kindMove:
 		return "move"
+	case kindLeave:
+		return "leave"
 	case kindHave:
 		return "have"
 	}
@@ -55,6 +61,9 @@ const (
 	voteAbsent    = 0 // who is absent from step on
 	voteReadmitOK = 1 // who may fly its seat again from roll step on
 	voteReadmitNo = 2 // too late: this voter is past roll step already
+	// voteGoOn: the voter, left without a majority, lets its absence
+	// vote on who at step carry anyway (alone.go)
+	voteGoOn = 3
 )
 
 // reveal flags
@@ -90,6 +99,12 @@ type message struct {
 	who  peer.ID
 	step uint64
 	vote uint8
+
+	// leave: colour (the seat handed to its bot) and k (the first roll without the sender)
+	colour engine.Colour
+	// void: a message its sender signed after its accepted Leave; it is
+	// kept in the run (the hash links go through it) but never applied.
+	void bool
 
 	sig []byte
 	raw []byte
@@ -139,6 +154,9 @@ func (m *message) body() []byte {
 		w.u8(m.vote)
 	case kindReturn:
 		w.u64(m.step)
+	case kindLeave:
+		w.u8(uint8(m.colour))
+		w.u64(m.k)
 	}
 	return w.b
 }
@@ -230,11 +248,17 @@ func decodeMessage(b []byte) (*message, error) {
 		m.who = peer.ID(r.str())
 		m.step = r.u64()
 		m.vote = r.u8()
-		if m.vote > voteReadmitNo {
+		if m.vote > voteGoOn {
 			return nil, fmt.Errorf("%w: unknown vote %d", ErrDecode, m.vote)
 		}
 	case kindReturn:
 		m.step = r.u64()
+	case kindLeave:
+		m.colour = engine.Colour(r.u8())
+		m.k = r.u64()
+		if r.err == nil && m.colour >= engine.NumColours {
+			return nil, fmt.Errorf("%w: leave for colour %d", ErrDecode, m.colour)
+		}
 	default:
 		if r.err == nil {
 			return nil, fmt.Errorf("%w: unknown message kind %d", ErrDecode, uint8(m.kind))
