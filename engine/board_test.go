@@ -1,13 +1,11 @@
 package engine
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/ from the current output")
+	"aeroplane/internal/testkit"
+)
 
 // TestBoardGolden compares Position.Board() with testdata/board/*.golden;
 // run `go test ./engine -run TestBoardGolden -update` after a deliberate
@@ -23,21 +21,7 @@ func TestBoardGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := mustParse(t, tc.pos).Board()
 			path := filepath.Join("testdata", "board", tc.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("Board() of %s differs from %s:\n got:\n%s\nwant:\n%s", tc.pos, path, got, want)
-			}
+			testkit.Golden(t, path, []byte(got))
 		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"aeroplane/internal/testkit"
 )
 
 // greedyGoldenPath lists greedy's choice at positions of seeded games, one
@@ -45,13 +47,8 @@ func greedyGoldenRows() []string {
 }
 
 func TestGreedyGolden(t *testing.T) {
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(greedyGoldenPath), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(greedyGoldenPath, []byte(strings.Join(greedyGoldenRows(), "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if testkit.Updating() {
+		testkit.Golden(t, greedyGoldenPath, []byte(strings.Join(greedyGoldenRows(), "\n")+"\n"))
 	}
 	data, err := os.ReadFile(greedyGoldenPath)
 	if err != nil {

@@ -1,15 +1,12 @@
 package lockstep
 
 import (
-	"bytes"
 	"encoding/hex"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"aeroplane/internal/testkit"
+)
 
 // TestGoldenLog pins the whole protocol: a seeded 2-player + 1-bot game with
 // real keys must produce exactly the committed log, byte for byte, and the
@@ -39,18 +36,12 @@ func TestGoldenLog(t *testing.T) {
 			s.check(true)
 			got := append(LogHeader(), EncodeRecords(s.peers[0].log...)...)
 			path := filepath.Join("testdata", tc.file)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
+			// A difference is the protocol's output changing for the same seed.
+			testkit.Golden(t, path, got)
+			if t.Failed() {
+				return
 			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("the protocol's output changed: %s differs from a fresh game of the same seed (run with -update if intended)", path)
-			}
+			want := got
 			v, err := Verify(want)
 			if err != nil {
 				t.Fatal(err)

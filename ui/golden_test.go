@@ -1,16 +1,13 @@
 package ui
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
 
 	"aeroplane/engine"
+	"aeroplane/internal/testkit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func mustPos(t fataler, s string) engine.Position {
 	t.Helper()
@@ -50,20 +47,7 @@ func render(t testing.TB, u *UI, w, h int) string {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./ui -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./ui -update rewrites it after a deliberate change)\n--- got\n%s--- want\n%s", name, got, want)
-	}
+	testkit.Golden(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 func TestBoardGolden(t *testing.T) {

@@ -3,9 +3,11 @@ package testkit
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 )
 
 // update is the one -update flag of every test binary that imports
@@ -34,6 +36,19 @@ func Golden(t testing.TB, path string, got []byte) {
 		t.Fatalf("%v (go test -update in this package creates it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test -update in this package rewrites it after a deliberate change; review the diff)\n--- got\n%s\n--- want\n%s", path, got, want)
+		t.Errorf("output differs from %s (go test -update in this package rewrites it after a deliberate change; review the diff)\n%s", path, describe(got, want))
 	}
+}
+
+// describe shows both texts, or for binary or long output where they
+// first differ, so a failing log comparison does not flood the terminal.
+func describe(got, want []byte) string {
+	if utf8.Valid(got) && utf8.Valid(want) && len(got)+len(want) < 16<<10 {
+		return fmt.Sprintf("--- got\n%s\n--- want\n%s", got, want)
+	}
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	return fmt.Sprintf("got %d bytes, want %d; first difference at byte %d", len(got), len(want), i)
 }
