@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/testkit"
 )
 
 // lobbyKeys is the key hint of the lobby screen: once it is drawn, the
@@ -258,7 +259,7 @@ func BenchmarkBinarySize(b *testing.B) {
 			var size int64
 			for b.Loop() {
 				var err error
-				if _, size, err = BuildBinary(dir, "aeroplane", v.args...); err != nil {
+				if _, size, err = testkit.BuildBinary(dir, "aeroplane", "aeroplane", v.args...); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,7 +1,8 @@
 // Package perf measures aeroplane's speed and footprint: the benchmarks
 // behind docs/PERFORMANCE.md that need a network namespace, the real binary
 // or several peers at once, and the small helpers they share (quantiles,
-// /proc readings, building the binary, a four-peer game in one process).
+// /proc readings, a four-peer game in one process); binaries are built by
+// internal/testkit, the one builder of the module's tests.
 // Every game it measures is played by the product's loop, lockstep.Driver,
 // with the log policy under test (TurnConfig.Sync).
 //

@@ -2,39 +2,22 @@ package perf
 
 import (
 	"os"
-	"sync"
 	"testing"
+
+	"aeroplane/internal/testkit"
 )
 
-// binDir holds the binaries the benchmarks build, once per test process.
-var (
-	binDir  string
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
+// TestMain removes the binaries the benchmarks built, once per test process.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
+	testkit.RemoveBinaries()
 	os.Exit(code)
 }
 
 // aeroplaneBinary builds the real command once (default flags).
 func aeroplaneBinary(tb testing.TB) string {
 	tb.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "aeroplane-perf-"); binErr != nil {
-			return
-		}
-		binPath, _, binErr = BuildBinary(binDir, "aeroplane")
-	})
-	if binErr != nil {
-		tb.Fatal(binErr)
-	}
-	return binPath
+	return testkit.Binary(tb, "aeroplane")
 }
 
 // reportLoad puts the machine's one-minute load next to every number.
