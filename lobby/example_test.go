@@ -1,21 +1,17 @@
 package lobby_test
 
 import (
-	"bytes"
 	"fmt"
 
 	"aeroplane/engine"
+	"aeroplane/internal/testkit"
 	"aeroplane/lobby"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-func exampleID(b byte) peer.ID {
-	k, _, _ := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{b}, 64)))
-	id, _ := peer.IDFromPrivateKey(k)
-	return id
-}
+// exampleID is a fixed peer ID, so the example's output is reproducible.
+func exampleID(b byte) peer.ID { return testkit.ID(int(b)) }
 
 // The creator opens a table for two people and a bot; a friend joins,
 // says ready, and the game's Setup seats both and the bot.

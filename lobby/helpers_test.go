@@ -1,11 +1,11 @@
 package lobby
 
 import (
-	"bytes"
 	"testing"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"aeroplane/internal/testkit"
 )
 
 // ids are deterministic peer IDs with real Ed25519 keys, so a Setup built
@@ -13,15 +13,7 @@ import (
 var ids = func() []peer.ID {
 	var out []peer.ID
 	for i := 0; i < 6; i++ {
-		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 1)}, 64)))
-		if err != nil {
-			panic(err)
-		}
-		id, err := peer.IDFromPrivateKey(k)
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, id)
+		out = append(out, testkit.ID(i+1))
 	}
 	return out
 }()

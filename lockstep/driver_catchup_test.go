@@ -1,13 +1,13 @@
 package lockstep
 
 import (
-	"bytes"
 	"testing"
 
 	"aeroplane/engine"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"aeroplane/internal/testkit"
 )
 
 // After the end, a finished peer's Readies re-send signed messages to one
@@ -19,11 +19,7 @@ func TestServesCatchUpAfterTheEnd(t *testing.T) {
 	var cfgs []Config
 	var ids []peer.ID
 	for i := range 2 {
-		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 3)}, 64)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := peer.IDFromPrivateKey(k)
+		k, id := testkit.Key(i+3), testkit.ID(i+3)
 		ids = append(ids, id)
 		cfgs = append(cfgs, Config{Self: id, Key: k, Entropy: [32]byte{byte(i)}, AutoRoll: true})
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"aeroplane/internal/testkit"
 )
 
 type chanLink struct{ ch chan Frame }
@@ -25,11 +27,7 @@ func TestVerifyLanesOrderAndVouching(t *testing.T) {
 	var ids []peer.ID
 	var keys []crypto.PrivKey
 	for i := range 2 {
-		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 7)}, 64)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := peer.IDFromPrivateKey(k)
+		k, id := testkit.Key(i+7), testkit.ID(i+7)
 		ids, keys = append(ids, id), append(keys, k)
 	}
 	setup := Setup{Version: Version, Name: "lanes",

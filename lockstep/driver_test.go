@@ -12,8 +12,9 @@ import (
 	"aeroplane/internal/memnet"
 	"aeroplane/lockstep"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"aeroplane/internal/testkit"
 )
 
 // manualClock is a Driver's clock that moves only when the test says:
@@ -136,11 +137,7 @@ func table(t *testing.T, n int) (lockstep.Setup, []lockstep.Config) {
 	setup := lockstep.Setup{Version: lockstep.Version, Name: "driver"}
 	var cfgs []lockstep.Config
 	for i := range n {
-		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 40)}, 64)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := peer.IDFromPrivateKey(k)
+		k, id := testkit.Key(i+40), testkit.ID(i+40)
 		setup.Seats = append(setup.Seats, lockstep.Seat{Colour: engine.Colour(i), Player: id})
 		cfgs = append(cfgs, lockstep.Config{Self: id, Key: k, Entropy: [32]byte{byte(i)}, AutoRoll: true})
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"pgregory.net/rapid"
+
+	"aeroplane/internal/testkit"
 )
 
 // preKeys are fixed Ed25519 keys: key i is seeded with byte i+1.
@@ -18,14 +20,7 @@ func preKeys(t testing.TB, n int) ([]peer.ID, []crypto.PrivKey) {
 	var ids []peer.ID
 	var keys []crypto.PrivKey
 	for i := 0; i < n; i++ {
-		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 1)}, 64)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, err := peer.IDFromPrivateKey(k)
-		if err != nil {
-			t.Fatal(err)
-		}
+		k, id := testkit.Key(i+1), testkit.ID(i+1)
 		ids, keys = append(ids, id), append(keys, k)
 	}
 	return ids, keys

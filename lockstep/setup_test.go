@@ -8,21 +8,14 @@ import (
 	"testing"
 
 	"aeroplane/engine"
+	"aeroplane/internal/testkit"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 func ed25519ID(t testing.TB, seed byte) peer.ID {
 	t.Helper()
-	_, pub, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{seed}, 32)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := peer.IDFromPublicKey(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
+	return testkit.ID(int(seed))
 }
 
 // hashedID is a well-formed peer ID that embeds no key: the SHA-256

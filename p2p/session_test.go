@@ -1,7 +1,6 @@
 package p2p
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"os"
@@ -15,8 +14,9 @@ import (
 	"aeroplane/lockstep"
 	"aeroplane/savegame"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"aeroplane/internal/testkit"
 )
 
 // testLink is the smallest lockstep.Link over a Transport, for p2p's own
@@ -157,11 +157,7 @@ func testCfgs(t *testing.T, n int) []lockstep.Config {
 	var cfgs []lockstep.Config
 	setup := lockstep.Setup{Version: lockstep.Version, Name: "crash"}
 	for i := 0; i < n; i++ {
-		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 20)}, 64)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := peer.IDFromPrivateKey(k)
+		k, id := testkit.Key(i+20), testkit.ID(i+20)
 		setup.Seats = append(setup.Seats, lockstep.Seat{Colour: engine.Colour(i), Player: id})
 		cfgs = append(cfgs, lockstep.Config{Self: id, Key: k, Entropy: [32]byte{byte(i)}, AutoRoll: true})
 	}

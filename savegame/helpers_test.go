@@ -8,8 +8,9 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"aeroplane/internal/testkit"
 )
 
 // playedLog plays a two-player game in lobby "resume" in memory (nonce
@@ -20,11 +21,7 @@ func playedLog(t testing.TB, nonce byte, rolls uint64) (peer.ID, []lockstep.Reco
 	setup := lockstep.Setup{Version: lockstep.Version, Name: "resume", Rules: engine.DefaultRules(), Nonce: [16]byte{nonce}}
 	var cfgs []lockstep.Config
 	for i := 0; i < 2; i++ {
-		k, _, err := crypto.GenerateEd25519Key(bytes.NewReader(bytes.Repeat([]byte{byte(i + 40)}, 64)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := peer.IDFromPrivateKey(k)
+		k, id := testkit.Key(i+40), testkit.ID(i+40)
 		setup.Seats = append(setup.Seats, lockstep.Seat{Colour: engine.Colour(2 * i), Player: id})
 		cfgs = append(cfgs, lockstep.Config{Self: id, Key: k, Entropy: [32]byte{byte(i), nonce}, AutoRoll: true})
 	}
