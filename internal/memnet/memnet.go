@@ -1,7 +1,12 @@
 // Package memnet is an in-memory network of lockstep.Links: every frame
 // sent reaches its receivers whole and in order, with no sockets, so that
 // in-process tables of Drivers (perf's dice table, tests) measure and
-// check the real driving loop. Drop lets a test lose frames.
+// check the real driving loop. Drop lets a test lose frames by predicate;
+// faults.go adds the rafttest-style fault network (drop, delay and
+// duplicate rates, partitions, crashes) that tests outside lockstep use
+// instead of hand-rolling one. (lockstep's own TestSim* keep their
+// deterministic in-package harness: memnet imports lockstep, so lockstep's
+// internal tests cannot import memnet.)
 //
 // memnet must never block a sender on a receiver (queues are unbounded:
 // only trusted, in-process nodes send on it) and is imported by no package
@@ -13,6 +18,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"aeroplane/lockstep"
 
@@ -31,13 +37,15 @@ type Net struct {
 	Frames, Bytes atomic.Int64
 	done          chan struct{}
 	closeOnce     sync.Once
+	f             faults
 }
 
 // New makes a network among ids; Close it when done.
 func New(ids ...peer.ID) *Net {
 	n := &Net{links: map[peer.ID]*Link{}, order: ids, done: make(chan struct{})}
+	n.f.init()
 	for _, id := range ids {
-		l := &Link{net: n, self: id, wake: make(chan struct{}, 1), out: make(chan lockstep.Frame)}
+		l := &Link{net: n, self: id, wake: make(chan struct{}, 1), reset: make(chan struct{}, 1), out: make(chan lockstep.Frame)}
 		n.links[id] = l
 		go l.pump()
 	}
@@ -58,6 +66,11 @@ type Link struct {
 	q    []lockstep.Frame
 	wake chan struct{}
 	out  chan lockstep.Frame
+	// down is set by Crash, which also counts epoch up; reset tells pump
+	// to drop the frame it holds if it was taken before the crash.
+	down  bool
+	epoch int
+	reset chan struct{}
 }
 
 var errUnknown = errors.New("memnet: no such player")
@@ -84,13 +97,37 @@ func (l *Link) deliver(dst *Link, data []byte) {
 	if d := l.net.Drop; d != nil && d(l.self, dst.self, data) {
 		return
 	}
+	l.mu.Lock()
+	down := l.down
+	l.mu.Unlock()
+	if down {
+		return
+	}
+	copies, delay := l.net.fate(l.self, dst.self)
+	for range copies {
+		f := lockstep.Frame{From: l.self, Data: bytes.Clone(data)}
+		if delay > 0 {
+			time.AfterFunc(delay, func() { dst.enqueue(f) })
+		} else {
+			dst.enqueue(f)
+		}
+	}
+}
+
+// enqueue puts f on l's queue unless l is down (a crashed player receives
+// nothing), and counts it.
+func (l *Link) enqueue(f lockstep.Frame) {
+	l.mu.Lock()
+	if l.down {
+		l.mu.Unlock()
+		return
+	}
+	l.q = append(l.q, f)
+	l.mu.Unlock()
 	l.net.Frames.Add(1)
-	l.net.Bytes.Add(int64(len(data)))
-	dst.mu.Lock()
-	dst.q = append(dst.q, lockstep.Frame{From: l.self, Data: bytes.Clone(data)})
-	dst.mu.Unlock()
+	l.net.Bytes.Add(int64(len(f.Data)))
 	select {
-	case dst.wake <- struct{}{}:
+	case l.wake <- struct{}{}:
 	default:
 	}
 }
@@ -106,6 +143,7 @@ func (l *Link) pump() {
 	for {
 		l.mu.Lock()
 		var f lockstep.Frame
+		epoch := l.epoch
 		ok := len(l.q) > 0
 		if ok {
 			f = l.q[0]
@@ -121,8 +159,18 @@ func (l *Link) pump() {
 				return
 			}
 		}
+	hold:
 		select {
 		case l.out <- f:
+		case <-l.reset:
+			// A crash after f was taken loses f with the queue; a signal
+			// left over from an earlier crash does not.
+			l.mu.Lock()
+			stale := l.epoch == epoch
+			l.mu.Unlock()
+			if stale {
+				goto hold
+			}
 		case <-l.net.done:
 			return
 		}
