@@ -3,9 +3,9 @@ package lobby
 import (
 	"testing"
 
-	"github.com/libp2p/go-libp2p/core/peer"
-
 	"aeroplane/internal/testkit"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // ids are deterministic peer IDs with real Ed25519 keys, so a Setup built

@@ -4,10 +4,9 @@ import (
 	"testing"
 
 	"aeroplane/engine"
+	"aeroplane/internal/testkit"
 
 	"github.com/libp2p/go-libp2p/core/peer"
-
-	"aeroplane/internal/testkit"
 )
 
 // After the end, a finished peer's Readies re-send signed messages to one

@@ -7,11 +7,10 @@ import (
 	"testing"
 
 	"aeroplane/engine"
+	"aeroplane/internal/testkit"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
-
-	"aeroplane/internal/testkit"
 )
 
 type chanLink struct{ ch chan Frame }

@@ -10,11 +10,10 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/memnet"
+	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
 
 	"github.com/libp2p/go-libp2p/core/peer"
-
-	"aeroplane/internal/testkit"
 )
 
 // manualClock is a Driver's clock that moves only when the test says:

@@ -7,11 +7,10 @@ import (
 	"testing"
 
 	"aeroplane/engine"
+	"aeroplane/internal/testkit"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"pgregory.net/rapid"
-
-	"aeroplane/internal/testkit"
 )
 
 // preKeys are fixed Ed25519 keys: key i is seeded with byte i+1.

@@ -11,12 +11,11 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
 	"aeroplane/savegame"
 
 	"github.com/libp2p/go-libp2p/core/peer"
-
-	"aeroplane/internal/testkit"
 )
 
 // testLink is the smallest lockstep.Link over a Transport, for p2p's own

@@ -7,10 +7,9 @@ import (
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
 	"github.com/libp2p/go-libp2p/core/peer"
-
-	"aeroplane/internal/testkit"
 )
 
 // playedLog plays a two-player game in lobby "resume" in memory (nonce
