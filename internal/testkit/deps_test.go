@@ -12,7 +12,7 @@ import (
 func TestNoProductImportsTestkit(t *testing.T) {
 	product := []string{"aeroplane", "aeroplane/engine", "aeroplane/lockstep", "aeroplane/p2p",
 		"aeroplane/lobby", "aeroplane/savegame", "aeroplane/ui", "aeroplane/internal/cli",
-		"aeroplane/internal/netsession"}
+		"aeroplane/internal/netsession", "aeroplane/internal/session"}
 	for _, pkg := range product {
 		out, err := exec.Command(goTool(), "list", "-deps", pkg).CombinedOutput()
 		if err != nil {
