@@ -46,6 +46,8 @@ func BenchmarkDiscoveryLAN(b *testing.B) {
 				b.ReportMetric(ms(per.P95), "listed-p95-ms")
 				b.ReportMetric(ms(all.P50), "all-p50-ms")
 				b.ReportMetric(ms(all.P95), "all-p95-ms")
+				b.ReportMetric(float64(rep.Unlisted), "unlisted-pairs")
+				b.ReportMetric(float64(rep.Missed), "missed")
 				b.ReportMetric(0, "ns/op")
 				reportLoad(b)
 			}
