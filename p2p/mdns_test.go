@@ -228,8 +228,8 @@ func TestDiscoveryKnownAnswerAndRateLimit(t *testing.T) {
 		most    int
 	}{
 		{"known answer with its whole TTL", []dns.RR{knownPTR(inst, time.Minute)}, 1, 0, 0},
-		{"known answer with more than half left", []dns.RR{knownPTR(inst, 31 * time.Second)}, 1, 0, 0},
-		{"known answer with less than half left", []dns.RR{knownPTR(inst, 20 * time.Second)}, 1, 1, 1},
+		{"known answer with more than half left", []dns.RR{knownPTR(inst, 31*time.Second)}, 1, 0, 0},
+		{"known answer with less than half left", []dns.RR{knownPTR(inst, 20*time.Second)}, 1, 1, 1},
 		{"no known answer", nil, 1, 1, 1},
 		{"a burst of 20 queries in 2 s", nil, 20, 1, 3},
 	}
