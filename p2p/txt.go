@@ -202,6 +202,7 @@ func ParseTXT(txt []string) (Advert, error) {
 			indexed[i] = addr
 		}
 	}
+	legacy := len(a.Addrs) > 0
 	for i, addr := range indexed {
 		if addr == nil {
 			if slices.ContainsFunc(indexed[i:], func(a ma.Multiaddr) bool { return a != nil }) {
@@ -209,7 +210,7 @@ func ParseTXT(txt []string) (Advert, error) {
 			}
 			break
 		}
-		if seen["a"] {
+		if legacy {
 			return Advert{}, fmt.Errorf("%w: addresses under both a and a%d", errTXT, i)
 		}
 		a.Addrs = append(a.Addrs, addr)
