@@ -1,6 +1,7 @@
 package p2p
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -109,6 +110,7 @@ type mdnsIface struct {
 	nextAnnounce time.Time
 	announced    int
 	lastUnicast  time.Time
+	lastQuery    []byte // our last query, to know it when it loops back
 }
 
 // querier is when we ask next: the back-off of the periodic query, and
@@ -368,6 +370,7 @@ func (d *Discovery) step(now time.Time) {
 		if b, err := browseQuery(d.knownAnswers(now)).Pack(); err == nil {
 			for _, ifc := range d.ifs {
 				out = append(out, outgoing{ifc: ifc, to: mdnsGroup, data: b})
+				ifc.lastQuery = b
 			}
 		}
 	}
@@ -434,7 +437,12 @@ func (d *Discovery) readLoop(ifc *mdnsIface) {
 		}
 		if m.Response {
 			d.heard(&m, time.Now())
-		} else {
+			continue
+		}
+		d.mu.Lock()
+		own := bytes.Equal(buf[:n], ifc.lastQuery)
+		d.mu.Unlock()
+		if !own {
 			d.asked(ifc, &m, from, time.Now())
 		}
 	}

@@ -195,8 +195,8 @@ func TestDiscoveryQueriesBackOff(t *testing.T) {
 			t.Errorf("a query without our own record as a known answer: %v", q.msg)
 		}
 	}
-	if n := len(sn.since(start.Add(1500*time.Millisecond), about(instanceFQDN(h.ID().String()), false))); n > 0 {
-		t.Errorf("the peer answered its own queries: %d responses", n)
+	if n := len(sn.since(start, about(instanceFQDN(h.ID().String()), false))); n > 2 {
+		t.Errorf("the peer answered its own queries: %d responses beside its two announcements", n-2)
 	}
 }
 
