@@ -288,15 +288,14 @@ func TestDiscoveryQuietRoom(t *testing.T) {
 // aeroplane's: records with a TTL of 120 s (python-zeroconf's for SRV and
 // A), announced twice on start, answers by multicast at most once a
 // second, none to a query whose known answers hold its PTR with half its
-// TTL left, a legacy unicast answer (TTL 10 s) to a query from a port
-// other than 5353; and, like python-zeroconf, it drops a query identical
-// to one it heard less than a second before.
+// TTL left. Like many embedded responders it answers only standard
+// queries, from port 5353, not legacy unicast ones (§6.7): what the old
+// querier, asking every 400 ms from a fresh port and forgetting a peer
+// unheard for 3 s, relied on. A querier that honours the TTL keeps it.
 type standardResponder struct {
 	conn       *net.UDPConn
 	svc        *mdns.MDNSService
 	lastAnswer time.Time
-	lastQuery  []byte
-	lastAt     time.Time
 }
 
 func startStandardResponder(t *testing.T, svc *mdns.MDNSService) {
@@ -343,23 +342,10 @@ func (r *standardResponder) handle(b []byte, from *net.UDPAddr) {
 	if m.Unpack(b) != nil || m.Response {
 		return
 	}
-	dup := slices.Equal(b, r.lastQuery) && time.Since(r.lastAt) < time.Second
-	r.lastQuery, r.lastAt = slices.Clone(b), time.Now()
-	if dup {
-		return
-	}
 	asked := slices.ContainsFunc(m.Question, func(q dns.Question) bool {
 		return strings.EqualFold(q.Name, serviceFQDN) && q.Qtype == dns.TypePTR
 	})
-	if !asked || knownAnswer(m.Answer, r.records()[0]) {
-		return
-	}
-	if from.Port != 5353 {
-		rrs := advertRecords(r.svc, legacyTTL, false)
-		resp := response(rrs)
-		resp.Id, resp.Question = m.Id, m.Question
-		out, _ := resp.Pack()
-		_, _ = r.conn.WriteToUDP(out, from)
+	if !asked || from.Port != 5353 || knownAnswer(m.Answer, r.records()[0]) {
 		return
 	}
 	if time.Since(r.lastAnswer) >= time.Second {
