@@ -178,9 +178,9 @@ func TestDiscoveryQueriesBackOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	qs := sn.waitMsgs(t, "four queries", start, 4, isQuery)
+	sn.waitMsgs(t, "four queries", start, 4, isQuery)
 	time.Sleep(2 * time.Second)
-	qs = sn.since(start, isQuery)
+	qs := sn.since(start, isQuery)
 	if len(qs) > 5 {
 		t.Errorf("%d queries in %v alone", len(qs), time.Since(start))
 	}
