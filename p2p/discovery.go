@@ -90,6 +90,9 @@ type Discovery struct {
 	wg     sync.WaitGroup
 	ifs    []*mdnsIface
 	closed sync.Once
+	// schedDone is closed when the scheduler has stopped, so that no
+	// announcement can follow our goodbye.
+	schedDone chan struct{}
 
 	mu      sync.Mutex
 	seen    *adTable
@@ -197,7 +200,7 @@ func StartDiscovery(h host.Host, ad Advert, cfg DiscoveryConfig) (*Discovery, er
 		d.wg.Add(1)
 		go d.readLoop(ifc)
 	}
-	d.wg.Add(1)
+	d.schedDone = make(chan struct{})
 	go d.scheduler()
 	return d, nil
 }
@@ -247,6 +250,9 @@ func (d *Discovery) Changes() <-chan struct{} { return d.changes }
 func (d *Discovery) Close() error {
 	d.closed.Do(func() {
 		d.cancel()
+		if d.schedDone != nil {
+			<-d.schedDone
+		}
 		d.mu.Lock()
 		var bye []byte
 		if d.zone.svc != nil {
@@ -296,7 +302,7 @@ func (ifc *mdnsIface) schedule(now time.Time, delay time.Duration) {
 }
 
 func (d *Discovery) scheduler() {
-	defer d.wg.Done()
+	defer close(d.schedDone)
 	tick := time.NewTicker(schedulerTick)
 	defer tick.Stop()
 	for {
@@ -322,7 +328,6 @@ func (d *Discovery) step(now time.Time) {
 	var out []outgoing
 	d.mu.Lock()
 	period := d.cfg.Expire / 4
-	var advert []byte
 	for _, ifc := range d.ifs {
 		if ifc.pendingAt.IsZero() && ifc.announced > 0 && !now.Before(ifc.nextAnnounce) {
 			ifc.pendingAt = now
@@ -341,9 +346,6 @@ func (d *Discovery) step(now time.Time) {
 			ifc.pendingAt = time.Time{}
 			continue
 		}
-		if !ifc.pendingEnum {
-			advert = b
-		}
 		out = append(out, outgoing{ifc: ifc, to: mdnsGroup, data: b})
 		ifc.lastAdvert, ifc.pendingAt, ifc.pendingEnum = now, time.Time{}, false
 		ifc.announced++
@@ -356,7 +358,6 @@ func (d *Discovery) step(now time.Time) {
 			ifc.nextAnnounce = now.Add(period - period/10 + rand.N(period/5+1))
 		}
 	}
-	_ = advert
 	if d.seen.due(now) {
 		d.q.refresh = true
 	}
