@@ -367,8 +367,15 @@ func (d *Discovery) step(now time.Time) {
 			d.q.next = now.Add(d.q.interval)
 			d.q.interval = min(2*d.q.interval, d.cfg.Interval)
 		}
+		q := browseQuery(d.knownAnswers(now))
+		if d.q.last.IsZero() {
+			// Our first query asks for unicast answers (QU, RFC 6762
+			// §5.4): they come at once, where a multicast answer from a
+			// peer that announced less than a second ago must wait.
+			q.Question[0].Qclass |= unicastAnswer
+		}
 		d.q.refresh, d.q.last = false, now
-		if b, err := browseQuery(d.knownAnswers(now)).Pack(); err == nil {
+		if b, err := q.Pack(); err == nil {
 			for _, ifc := range d.ifs {
 				out = append(out, outgoing{ifc: ifc, to: mdnsGroup, data: b})
 				ifc.lastQuery = b
