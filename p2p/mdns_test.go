@@ -301,6 +301,7 @@ func TestDiscoveryQuietRoom(t *testing.T) {
 type standardResponder struct {
 	conn       *net.UDPConn
 	svc        *mdns.MDNSService
+	mu         sync.Mutex
 	lastAnswer time.Time
 }
 
@@ -338,6 +339,12 @@ func startStandardResponder(t *testing.T, svc *mdns.MDNSService) {
 func (r *standardResponder) records() []dns.RR { return advertRecords(r.svc, 120, true) }
 
 func (r *standardResponder) multicast() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.multicastLocked()
+}
+
+func (r *standardResponder) multicastLocked() {
 	b, _ := response(r.records()).Pack()
 	_, _ = r.conn.WriteToUDP(b, mdnsGroup)
 	r.lastAnswer = time.Now()
@@ -354,8 +361,10 @@ func (r *standardResponder) handle(b []byte, from *net.UDPAddr) {
 	if !asked || from.Port != 5353 || knownAnswer(m.Answer, r.records()[0]) {
 		return
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if time.Since(r.lastAnswer) >= time.Second {
-		r.multicast()
+		r.multicastLocked()
 	}
 }
 
