@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"io"
-	"log"
 	"net"
 	"slices"
 	"sync"
@@ -18,6 +16,7 @@ import (
 	"github.com/hashicorp/mdns"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/miekg/dns"
 )
 
 // smallerKey is a key whose peer ID sorts below every one of ids: the
@@ -38,28 +37,46 @@ func smallerKey(t *testing.T, ids ...peer.ID) (crypto.PrivKey, peer.ID) {
 	return nil, ""
 }
 
-// forgeAdvert answers mDNS on the namespace's loopback with ad, as anyone
-// on a LAN can, until the test ends.
+// forgeAdvert announces ad on the namespace's loopback every half second,
+// as anyone on a LAN can, until the test ends: unsolicited multicast
+// responses, which every peer's discovery hears (a responder's unicast
+// answer would reach only one of the peers sharing this loopback).
 func forgeAdvert(t *testing.T, ad p2p.Advert) {
 	t.Helper()
+	if !netlab.Inside() {
+		t.Fatal("forged adverts go out only inside a private network namespace")
+	}
 	txt, err := p2p.EncodeTXT(ad)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lo, err := net.InterfaceByName("lo")
+	svc, err := mdns.NewMDNSService(ad.ID.String(), p2p.ServiceName, "local.", "ghost.local.", 1, []net.IP{net.IPv4(127, 0, 0, 1)}, txt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst := ad.ID.String()
-	svc, err := mdns.NewMDNSService(inst, p2p.ServiceName, "local.", "ghost.local.", 1, []net.IP{net.IPv4(127, 0, 0, 1)}, txt)
+	c, err := net.DialUDP("udp4", nil, &net.UDPAddr{IP: net.IPv4(224, 0, 0, 251), Port: 5353})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := mdns.NewServer(&mdns.Config{Zone: svc, Iface: lo, Logger: log.New(io.Discard, "", 0)})
+	m := &dns.Msg{MsgHdr: dns.MsgHdr{Response: true, Authoritative: true}, Compress: true,
+		Answer: svc.Records(dns.Question{Name: p2p.ServiceName + ".local.", Qtype: dns.TypePTR, Qclass: dns.ClassINET})}
+	b, err := m.Pack()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = s.Shutdown() })
+	done, stopped := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(done); <-stopped; c.Close() })
+	go func() {
+		defer close(stopped)
+		for {
+			_, _ = c.Write(b)
+			select {
+			case <-done:
+				return
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+	}()
 }
 
 // waitAdvert waits until d lists an advert that ok accepts.

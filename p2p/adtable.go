@@ -20,8 +20,13 @@ const DefaultMaxStrangers = 256
 // stalest stranger not heard for stale, or is refused: a real peer answers
 // every query, so the peers already listed keep their places through a
 // flood of one-shot adverts, and a newcomer still finds room as the
-// flood's entries go stale. Every entry leaves expire after it was last
-// heard. The table takes the time as an argument, so tests drive it.
+// flood's entries go stale. Every entry leaves its life after it was last
+// heard: the TTL its advert gave, held to [minLife, expire], so a hostile
+// TTL pins nothing (the cap and the eviction above apply all the same). An
+// entry is due for a refresh query at 75% and again at 90% of its life
+// (RFC 6762 §5.2 asks at 80-95%; ours are far enough apart for a
+// responder that answers once a second). The table takes the time as an
+// argument, so tests drive it.
 type adTable struct {
 	max           int
 	stale, expire time.Duration
@@ -34,7 +39,17 @@ type seenAdvert struct {
 	Advert
 	at     time.Time
 	proven bool
+	ttl    time.Duration // as the advert said (at most maxTTL)
+	life   time.Duration // ttl held to [minLife, expire]
+	asked  int           // refresh queries sent since it was last heard
 }
+
+// minLife is the shortest life an entry gets, and maxTTL the most of an
+// advert's TTL we repeat back as a known answer.
+const (
+	minLife = time.Second
+	maxTTL  = 75 * time.Minute
+)
 
 func newAdTable(max int, stale, expire time.Duration) *adTable {
 	return &adTable{max: max, stale: stale, expire: expire, seen: map[peer.ID]seenAdvert{}}
@@ -50,9 +65,14 @@ func (t *adTable) admits(id peer.ID, proven bool, now time.Time) bool {
 	return ok
 }
 
-// put records ad, heard at now. ok is false if it was refused for room;
-// evicted names the stranger whose place it took, if any.
+// put records ad, heard at now with a TTL of expire.
 func (t *adTable) put(ad Advert, proven bool, now time.Time) (old Advert, had, ok bool, evicted peer.ID) {
+	return t.putTTL(ad, proven, now, t.expire)
+}
+
+// putTTL records ad, heard at now with ttl. ok is false if it was refused
+// for room; evicted names the stranger whose place it took, if any.
+func (t *adTable) putTTL(ad Advert, proven bool, now time.Time, ttl time.Duration) (old Advert, had, ok bool, evicted peer.ID) {
 	prev, had := t.seen[ad.ID]
 	if !had && !proven && t.strangers >= t.max {
 		id, found := t.stalest(now)
@@ -65,7 +85,8 @@ func (t *adTable) put(ad Advert, proven bool, now time.Time) (old Advert, had, o
 	if had {
 		t.remove(ad.ID)
 	}
-	t.seen[ad.ID] = seenAdvert{Advert: ad, at: now, proven: proven}
+	ttl = min(ttl, maxTTL)
+	t.seen[ad.ID] = seenAdvert{Advert: ad, at: now, proven: proven, ttl: ttl, life: min(max(ttl, minLife), t.expire)}
 	if !proven {
 		t.strangers++
 	}
@@ -94,11 +115,11 @@ func (t *adTable) remove(id peer.ID) {
 	}
 }
 
-// expireAt drops the entries not heard for expire and returns them.
+// expireAt drops the entries not heard for their life and returns them.
 func (t *adTable) expireAt(now time.Time) []seenAdvert {
 	var gone []seenAdvert
 	for id, s := range t.seen {
-		if now.Sub(s.at) > t.expire {
+		if now.Sub(s.at) > s.life {
 			t.remove(id)
 			gone = append(gone, s)
 		}
@@ -114,4 +135,44 @@ func (t *adTable) list() []Advert {
 	}
 	slices.SortFunc(out, func(a, b Advert) int { return strings.Compare(string(a.ID), string(b.ID)) })
 	return out
+}
+
+// known returns the entries heard with more than half their life left,
+// and the TTL each has left of what it said: a query names them as known
+// answers, so their responders stay silent (RFC 6762 §7.1). The freshest
+// come first, should a message not hold them all.
+func (t *adTable) known(now time.Time) []seenAdvert {
+	var out []seenAdvert
+	for _, s := range t.seen {
+		if age := now.Sub(s.at); age < s.life/2 && s.ttl > age {
+			s.ttl -= age
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b seenAdvert) int { return b.at.Compare(a.at) })
+	return out
+}
+
+// due reports whether an entry needs a refresh query now (75% or 90% of
+// its life gone unheard), and counts the query as asked for them all.
+func (t *adTable) due(now time.Time) bool {
+	need := false
+	for id, s := range t.seen {
+		age := now.Sub(s.at)
+		if (s.asked == 0 && age >= s.life*3/4) || (s.asked == 1 && age >= s.life*9/10) {
+			s.asked++
+			t.seen[id] = s
+			need = true
+		}
+	}
+	return need
+}
+
+// goodbye drops id's entry at once (a TTL of 0) and returns it.
+func (t *adTable) goodbye(id peer.ID) (seenAdvert, bool) {
+	s, ok := t.seen[id]
+	if ok {
+		t.remove(id)
+	}
+	return s, ok
 }

@@ -99,3 +99,64 @@ func TestAdTableProvenChange(t *testing.T) {
 		t.Fatalf("refresh: had %v old %v strangers %d", had, old, tb.strangers)
 	}
 }
+
+// TestAdTableTTL: an entry lives the TTL its advert gave, held to
+// [minLife, the table's expire] so a hostile TTL pins nothing; it is due
+// for a refresh query at 75% and again at 90% of that, is named as a known
+// answer (with the TTL it has left) only while more than half is left,
+// and a goodbye removes it at once.
+func TestAdTableTTL(t *testing.T) {
+	const expire = 10 * time.Second
+	cases := []struct {
+		name     string
+		ttl      time.Duration
+		life     time.Duration
+		knownTTL time.Duration // what a known answer says 1 s after
+	}{
+		{"ours", 8 * time.Second, 8 * time.Second, 7 * time.Second},
+		{"standard 120 s", 120 * time.Second, expire, 119 * time.Second},
+		{"hostile huge", time.Duration(1<<32-1) * time.Second, expire, maxTTL - time.Second},
+		{"tiny", 100 * time.Millisecond, minLife, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tb := newAdTable(16, time.Second, expire)
+			now := time.Unix(1_000_000, 0)
+			tb.putTTL(Advert{ID: "p"}, false, now, c.ttl)
+			at := func(d time.Duration) time.Time { return now.Add(d) }
+			if k := tb.known(at(time.Second)); c.knownTTL > 0 && (len(k) != 1 || k[0].ttl != c.knownTTL) {
+				t.Errorf("known answers 1 s on: %+v, want one with TTL %v", k, c.knownTTL)
+			}
+			if k := tb.known(at(c.life/2 + time.Millisecond)); len(k) != 0 {
+				t.Errorf("still a known answer past half its life")
+			}
+			if tb.due(at(c.life*3/4 - time.Millisecond)) {
+				t.Error("due before 75% of its life")
+			}
+			if !tb.due(at(c.life * 3 / 4)) {
+				t.Error("not due at 75% of its life")
+			}
+			if tb.due(at(c.life*3/4 + time.Millisecond)) {
+				t.Error("due twice for one step")
+			}
+			if !tb.due(at(c.life * 9 / 10)) {
+				t.Error("not due again at 90% of its life")
+			}
+			if gone := tb.expireAt(at(c.life)); len(gone) != 0 {
+				t.Errorf("expired at its life, not after")
+			}
+			if gone := tb.expireAt(at(c.life + time.Millisecond)); len(gone) != 1 {
+				t.Errorf("not expired after its life (%v)", c.life)
+			}
+			// Heard again, it starts afresh; a goodbye ends it at once.
+			tb.putTTL(Advert{ID: "p"}, false, now, c.ttl)
+			tb.putTTL(Advert{ID: "p"}, false, at(c.life), c.ttl)
+			if tb.due(at(c.life + c.life/2)) {
+				t.Error("a refreshed entry is due by its old time")
+			}
+			if _, ok := tb.goodbye("p"); !ok || len(tb.seen) != 0 || tb.strangers != 0 {
+				t.Errorf("goodbye left %d entries, %d strangers", len(tb.seen), tb.strangers)
+			}
+		})
+	}
+}

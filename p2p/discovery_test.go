@@ -1,11 +1,13 @@
 package p2p
 
 import (
+	"net"
 	"testing"
 	"time"
 
 	"aeroplane/internal/netlab"
 
+	"github.com/hashicorp/mdns"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -78,4 +80,35 @@ func TestDiscoveryFindsUpdatesExpires(t *testing.T) {
 	start := time.Now()
 	waitPeers(t, ds[0], "peer 2 to expire", func(ps []Advert) bool { return !hasPeer(hs[2].ID(), nil)(ps) })
 	t.Logf("expired after %v", time.Since(start))
+}
+
+// announceFake multicasts svc's records (an announcement) every 500 ms
+// until the test ends, from an ephemeral port: a forger needs no more.
+func announceFake(t testing.TB, svc *mdns.MDNSService) {
+	t.Helper()
+	if !netlab.Inside() {
+		t.Fatal("fake adverts go out only inside a private network namespace")
+	}
+	c, err := net.DialUDP("udp4", nil, mdnsGroup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := response(advertRecords(svc, 8, true)).Pack()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	t.Cleanup(func() { close(done); <-stopped; c.Close() })
+	go func() {
+		defer close(stopped)
+		for {
+			_, _ = c.Write(b)
+			select {
+			case <-done:
+				return
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+	}()
 }

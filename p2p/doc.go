@@ -3,7 +3,7 @@
 // It builds a libp2p host for a LAN game (TCP and QUIC, Noise, yamux, a
 // persistent Ed25519 identity; relay, NAT port mapping, AutoNAT, hole
 // punching and metrics off), finds other peers with multicast DNS
-// (hashicorp/mdns), lets a user connect by address when multicast is
+// (hashicorp/mdns and miekg/dns), lets a user connect by address when multicast is
 // blocked, and moves opaque, length-delimited frames between peer IDs over
 // one long-lived stream per peer pair (protocol /aeroplane/1.0.0) with an
 // application heartbeat. On top of the frames sit the chat; the lobby,
@@ -41,7 +41,7 @@
 //
 // An address a peer gives (its lobby join, a host's roster, start or
 // redirect, which package lobby passes through PeerAddrs, an mDNS
-// advert's a= fields, identify) is dialled only if it is
+// advert's a0..a7 fields, identify) is dialled only if it is
 // /ip4 or /ip6 in loopback (127/8, ::1), private (10/8, 172.16/12,
 // 192.168/16, fc00::/7) or link-local (169.254/16, fe80::/10) space with
 // /tcp or /udp/quic-v1 on top, or is exactly the remote address of a live,
@@ -83,12 +83,44 @@
 // What a stranger can grow is bounded. Discovery lists at most
 // DiscoveryConfig.MaxStrangers (256) peers never proven by a connection
 // (proven ones are never refused or evicted); when it is full a new
-// stranger takes the place of one not heard for a third of Expire, or is
+// stranger takes the place of one not heard for half of Expire, or is
 // refused, so the peers already listed keep theirs through a flood, and a
 // stranger's advertised addresses leave the peerstore with its entry. The
 // log lines a peer's traffic can cause go through a limiter: 5 of one kind
 // from one peer, then one line counting the rest when the burst ends (and
 // each minute while it goes on), at most 256 (peer, kind) pairs tracked.
+//
+// # Discovery
+//
+// Discovery follows RFC 6762 (mDNS) and 6763 (DNS-SD) closely enough to
+// share a crowded room with standard responders. The service is
+// _aeroplane._tcp (the SRV's port is the TCP one); the instance is the
+// peer ID, the TXT one key per field, the addresses a0..a7 (DNS-SD keeps
+// only the first of a repeated key). A peer announces its records on
+// start, a second later, on every change of advert, and every quarter of
+// their TTL (8 s): half a packet a second per peer, so a crashed peer
+// leaves the lists within 8 s while a live one survives three lost
+// announcements (and a refresh query asks it at 75% and 90% of its life).
+// On Close it multicasts them with TTL 0, a goodbye, which removes it at
+// once. Its queries (from port 5353, answers multicast) back off from 1 s
+// by doubling to 30 s, start again on Update or when the list empties,
+// and name as known answers its own record and every entry with more than
+// half its life left, so that in a settled room nobody answers; a query
+// another peer sends that knows no more than ours counts as ours (§7.3),
+// so a room sends about one query per 30 s. It answers a query after
+// 20-120 ms, by multicast at most once a second per interface, not at all
+// when the query's known answers hold its record with half its TTL left;
+// to a QU question or a legacy querier (source port not 5353) by unicast,
+// at most ten a second. An entry lives the TTL its advert gave, held to
+// 1-10 s: a standard responder's 120 s is refreshed by asking it before
+// 10 s, so it stays listed while it runs, and a hostile TTL pins nothing.
+// hashicorp/mdns builds the records (MDNSService) and carries what was
+// heard (ServiceEntry); its Server (which answers every query by unicast,
+// with no known-answer suppression) and Query (no known answers, no TTLs)
+// lack the rest, which mdnswire.go builds with github.com/miekg/dns, the
+// DNS library hashicorp/mdns uses, on one socket per interface
+// (mdnsconn.go). An advert stays a hint: see "What is dialled" and the
+// caps below.
 //
 // # Layers, bottom up
 //
@@ -103,8 +135,10 @@
 //	redial.go     re-dial away members past libp2p's backoff
 //	connect.go    manual connect: multiaddr, or host:port + Noise probe
 //	txt.go        mDNS TXT record encoding and its parser
-//	discovery.go  mDNS advertise + continuous query with expiry
-//	adtable.go    discovery's list: strangers capped, proven peers kept
+//	discovery.go  mDNS: announce, answer, query with back-off, expire by TTL
+//	mdnswire.go   discovery's messages: records, known answers, goodbyes
+//	mdnsconn.go   discovery's socket per interface (port 5353, loopback on)
+//	adtable.go    discovery's list: strangers capped, proven peers kept, TTLs
 //	chat.go       rate- and length-limited chat, ordered per sender
 //	info.go       the info stream: a peer's answer (opaque bytes) to "what do you offer?"
 //	above.go      what the lobby above needs: Strike, PeerLog, Advertisable, PeerAddrs

@@ -13,7 +13,6 @@ import (
 
 	"aeroplane/internal/netlab"
 
-	"github.com/hashicorp/mdns"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/miekg/dns"
 	ma "github.com/multiformats/go-multiaddr"
@@ -187,15 +186,11 @@ func TestStrangerCannotMakePlayersDialOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	z := &zone{ips: []net.IP{net.IPv4(127, 0, 0, 1)}, port: 4001, instance: ghost.String()}
-	if err := z.setTXT(txt); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mdns.NewServer(&mdns.Config{Zone: z, Iface: lo})
+	svc, err := (&zone{ips: []net.IP{net.IPv4(127, 0, 0, 1)}, port: 4001, instance: ghost.String()}).service(txt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Shutdown()
+	announceFake(t, svc)
 	waitPeers(t, d, "the forged advert", hasPeer(ghost, nil))
 	if err := member.Connect(ctx, peer.AddrInfo{ID: ghost}); err == nil {
 		t.Fatal("connected to a peer that is nowhere")

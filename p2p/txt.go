@@ -3,6 +3,7 @@ package p2p
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -102,11 +103,13 @@ func EncodeTXT(a Advert) ([]string, error) {
 			txt = append(txt, "r="+a.Rules)
 		}
 	}
+	// One key per address: DNS-SD keeps only the first of a key that
+	// repeats (RFC 6763 §6.4), so a0, a1... and never a twice.
 	for i, addr := range a.Addrs {
 		if i == maxTXTAddrs {
 			break
 		}
-		txt = append(txt, "a="+addr.String())
+		txt = append(txt, "a"+strconv.Itoa(i)+"="+addr.String())
 	}
 	for _, s := range txt {
 		if len(s) >= maxTXTLen {
@@ -118,10 +121,14 @@ func EncodeTXT(a Advert) ([]string, error) {
 
 // ParseTXT reads an advert from TXT strings. It accepts fields in any
 // order, ignores unknown keys (newer versions may add some), and rejects
-// anything malformed: a peer's record is untrusted input.
+// anything malformed: a peer's record is untrusted input. Addresses are
+// a0..a7, in that order with none missing; the older form, one key a
+// repeated (which DNS-SD clients other than ours read as one address),
+// is still read, but not mixed with the new.
 func ParseTXT(txt []string) (Advert, error) {
 	var a Advert
 	seen := map[string]bool{}
+	var indexed [maxTXTAddrs]ma.Multiaddr
 	for _, s := range txt {
 		if len(s) >= maxTXTLen {
 			return Advert{}, fmt.Errorf("%w: field of %d bytes", errTXT, len(s))
@@ -178,18 +185,35 @@ func ParseTXT(txt []string) (Advert, error) {
 			if len(a.Addrs) == maxTXTAddrs {
 				return Advert{}, fmt.Errorf("%w: more than %d addresses", errTXT, maxTXTAddrs)
 			}
-			addr, err := ma.NewMultiaddr(v)
+			addr, err := parseTXTAddr(v)
 			if err != nil {
-				return Advert{}, fmt.Errorf("%w: address %q: %w", errTXT, v, err)
-			}
-			if _, err := addr.ValueForProtocol(ma.P_P2P); err == nil {
-				return Advert{}, fmt.Errorf("%w: address %q carries a peer ID", errTXT, v)
-			}
-			if addr.String() != v {
-				return Advert{}, fmt.Errorf("%w: address %q is not canonical", errTXT, v)
+				return Advert{}, err
 			}
 			a.Addrs = append(a.Addrs, addr)
+		default:
+			i, ok := addrKey(k)
+			if !ok {
+				continue
+			}
+			addr, err := parseTXTAddr(v)
+			if err != nil {
+				return Advert{}, err
+			}
+			indexed[i] = addr
 		}
+	}
+	legacy := len(a.Addrs) > 0
+	for i, addr := range indexed {
+		if addr == nil {
+			if slices.ContainsFunc(indexed[i:], func(a ma.Multiaddr) bool { return a != nil }) {
+				return Advert{}, fmt.Errorf("%w: address a%d missing", errTXT, i)
+			}
+			break
+		}
+		if legacy {
+			return Advert{}, fmt.Errorf("%w: addresses under both a and a%d", errTXT, i)
+		}
+		a.Addrs = append(a.Addrs, addr)
 	}
 	if !seen["v"] || !seen["id"] {
 		return Advert{}, fmt.Errorf("%w: missing version or peer ID", errTXT)
@@ -198,6 +222,31 @@ func ParseTXT(txt []string) (Advert, error) {
 		return Advert{}, fmt.Errorf("%w: %d free and %d taken seats, rules %q, host %v", errTXT, a.Free, a.Taken, a.Rules, a.Host)
 	}
 	return a, nil
+}
+
+// addrKey reads an address key a0..a7 (no leading zeros), whose index it
+// returns.
+func addrKey(k string) (int, bool) {
+	if len(k) != 2 || k[0] != 'a' || k[1] < '0' || k[1] >= '0'+maxTXTAddrs {
+		return 0, false
+	}
+	return int(k[1] - '0'), true
+}
+
+// parseTXTAddr reads one advertised address: a canonical multiaddr without
+// a peer ID.
+func parseTXTAddr(v string) (ma.Multiaddr, error) {
+	addr, err := ma.NewMultiaddr(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: address %q: %w", errTXT, v, err)
+	}
+	if _, err := addr.ValueForProtocol(ma.P_P2P); err == nil {
+		return nil, fmt.Errorf("%w: address %q carries a peer ID", errTXT, v)
+	}
+	if addr.String() != v {
+		return nil, fmt.Errorf("%w: address %q is not canonical", errTXT, v)
+	}
+	return addr, nil
 }
 
 // canonicalRules reports whether s is rules text as engine.Rules.String

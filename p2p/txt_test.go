@@ -80,6 +80,11 @@ func TestTXTRejects(t *testing.T) {
 		{"taken sign", []string{"v=1", "id=" + id, "h=1", "t=-1"}},
 		{"bad rules", []string{"v=1", "id=" + id, "h=1", "r=takeoff=seven"}},
 		{"rules not canonical", []string{"v=1", "id=" + id, "h=1", "r=stack=off"}},
+		{"indexed addr with id", []string{"v=1", "id=" + id, "a0=/ip4/1.2.3.4/tcp/1/p2p/" + id}},
+		{"indexed bad addr", []string{"v=1", "id=" + id, "a0=/ip4/nope"}},
+		{"a1 without a0", []string{"v=1", "id=" + id, "a1=/ip4/1.2.3.4/tcp/1"}},
+		{"a0 twice", []string{"v=1", "id=" + id, "a0=/ip4/1.2.3.4/tcp/1", "a0=/ip4/1.2.3.5/tcp/1"}},
+		{"old and new keys mixed", []string{"v=1", "id=" + id, "a=/ip4/1.2.3.4/tcp/1", "a0=/ip4/1.2.3.5/tcp/1"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -87,6 +92,40 @@ func TestTXTRejects(t *testing.T) {
 				t.Errorf("ParseTXT(%q) = %v, want a TXT error", c.txt, err)
 			}
 		})
+	}
+}
+
+// TestTXTKeysOnce: no key of an advert repeats, since a DNS-SD client
+// keeps only the first of a repeated key (RFC 6763 §6.4); the addresses
+// are a0, a1... in order, and the older repeated a form still parses.
+func TestTXTKeysOnce(t *testing.T) {
+	addrs := []ma.Multiaddr{ma.StringCast("/ip4/10.213.0.1/tcp/4001"), ma.StringCast("/ip4/10.213.0.1/udp/4001/quic-v1"),
+		ma.StringCast("/ip4/192.168.1.9/tcp/4001")}
+	a := Advert{Version: ProtocolVersion, ID: testID(t), Name: "Ada", Lobby: "l", Host: true, Free: 3, Addrs: addrs}
+	txt, err := EncodeTXT(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, f := range txt {
+		k, _, _ := strings.Cut(f, "=")
+		if keys[k] {
+			t.Errorf("key %q twice in %q", k, txt)
+		}
+		keys[k] = true
+	}
+	for i := range addrs {
+		if !keys["a"+string(rune('0'+i))] {
+			t.Errorf("no key a%d in %q", i, txt)
+		}
+	}
+	old := []string{"v=" + a.Version, "id=" + a.ID.String(), "n=Ada", "l=l", "s=3", "h=1", "t=0"}
+	for _, addr := range addrs {
+		old = append(old, "a="+addr.String())
+	}
+	got, err := ParseTXT(old)
+	if err != nil || !reflect.DeepEqual(got, a) {
+		t.Errorf("the old form parses to %+v (%v), want %+v", got, err, a)
 	}
 }
 
@@ -120,6 +159,9 @@ func FuzzParseTXT(f *testing.F) {
 	}
 	f.Add(strings.Join(txt, "\n"))
 	f.Add("v=1\nid=" + id.String() + "\ns=9")
+	f.Add("v=1\nid=" + id.String() + "\na1=/ip4/10.0.0.1/tcp/1\na0=/ip4/10.0.0.2/tcp/1")
+	f.Add("v=1\nid=" + id.String() + "\na=/ip4/10.0.0.1/tcp/1\na=/ip4/10.0.0.2/tcp/1")
+	f.Add("v=1\nid=" + id.String() + "\na0=/ip4/10.0.0.1/tcp/1\na2=/ip4/10.0.0.2/tcp/1\na9=x")
 	f.Fuzz(func(t *testing.T, s string) {
 		a, err := ParseTXT(strings.Split(s, "\n"))
 		if err != nil {

@@ -6,15 +6,19 @@ import (
 	"log"
 	"net"
 	"slices"
+	"time"
 
 	"aeroplane/p2p"
 
 	"github.com/hashicorp/mdns"
+	"github.com/miekg/dns"
 )
 
 // spoof answers mDNS for every honest peer's ID with this peer's own
-// address, until ctx ends. Only the Noise handshake stands between an
-// honest peer that believes it and a connection to the wrong host.
+// address, and announces those adverts every second (discovery asks
+// rarely once it knows the room, so a forger must not wait to be asked),
+// until ctx ends. Only the Noise handshake stands between an honest peer
+// that believes it and a connection to the wrong host.
 func (p *Peer) spoof(ctx context.Context) int {
 	ip, addrs := p.ipOf()
 	if ip == nil {
@@ -50,6 +54,7 @@ func (p *Peer) spoof(ctx context.Context) int {
 			<-ctx.Done()
 			_ = s.Shutdown()
 		}()
+		go announce(ctx, ip, svc)
 	}
 	return n
 }
@@ -66,4 +71,28 @@ func ifaceOf(ip net.IP) *net.Interface {
 		}
 	}
 	return nil
+}
+
+// announce multicasts svc's records, as an unsolicited response, every
+// second from ip until ctx ends.
+func announce(ctx context.Context, ip net.IP, svc *mdns.MDNSService) {
+	c, err := net.DialUDP("udp4", &net.UDPAddr{IP: ip}, &net.UDPAddr{IP: net.IPv4(224, 0, 0, 251), Port: 5353})
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	m := &dns.Msg{MsgHdr: dns.MsgHdr{Response: true, Authoritative: true}, Compress: true,
+		Answer: svc.Records(dns.Question{Name: p2p.ServiceName + ".local.", Qtype: dns.TypePTR, Qclass: dns.ClassINET})}
+	b, err := m.Pack()
+	if err != nil {
+		return
+	}
+	for {
+		_, _ = c.Write(b)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
 }

@@ -50,7 +50,7 @@ func MeasureDiscovery(ctx context.Context, existing, trials int, cfg p2p.Discove
 		olds = append(olds, d)
 	}
 	for t := range trials {
-		// Start at a random point of the others' query cycle.
+		// Start at a random point of the others' announcement cycle.
 		time.Sleep(time.Duration(mrand.Int64N(int64(400 * time.Millisecond))))
 		h, err := labHost()
 		if err != nil {
