@@ -148,5 +148,6 @@
 // peer asked for outside the ranges above), panic or corrupt state on
 // bad input from a peer, write to the terminal (it logs through log/slog),
 // decide game rules (that is engine's and lockstep's job) or who sits at a
-// table (package lobby's), or import the lobby or lockstep.
+// table (package lobby's), or import a game package (engine, lockstep,
+// lobby, savegame: TestNoGamePackages).
 package p2p

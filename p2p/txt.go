@@ -9,8 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"aeroplane/engine"
-
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 )
@@ -24,7 +22,7 @@ type Advert struct {
 	Host    bool    // it created Lobby (it starts the game)
 	Free    int     // free seats in Lobby, 0..4
 	// A host also says what a lobby listing shows: the seats taken by
-	// players and bots (Taken), and the rules (canonical engine.Rules
+	// players and bots (Taken), and the rules (engine.Rules
 	// text; "" from a peer that does not say).
 	Taken int
 	Rules string
@@ -87,8 +85,8 @@ func EncodeTXT(a Advert) ([]string, error) {
 	if (a.Taken != 0 || a.Rules != "") && !a.Host {
 		return nil, fmt.Errorf("%w: taken seats or rules from a peer that hosts no game", errTXT)
 	}
-	if a.Rules != "" && !canonicalRules(a.Rules) {
-		return nil, fmt.Errorf("%w: rules %q are not canonical (use engine.Rules.String)", errTXT, a.Rules)
+	if a.Rules != "" && !plainRules(a.Rules) {
+		return nil, fmt.Errorf("%w: rules %q are not key=value,… text (use engine.Rules.String)", errTXT, a.Rules)
 	}
 	txt := []string{
 		"v=" + a.Version,
@@ -172,7 +170,7 @@ func ParseTXT(txt []string) (Advert, error) {
 				a.Taken = n
 			}
 		case "r":
-			if !canonicalRules(v) {
+			if !plainRules(v) {
 				return Advert{}, fmt.Errorf("%w: rules %q", errTXT, v)
 			}
 			a.Rules = v
@@ -249,9 +247,22 @@ func parseTXTAddr(v string) (ma.Multiaddr, error) {
 	return addr, nil
 }
 
-// canonicalRules reports whether s is rules text as engine.Rules.String
-// prints it, so one set of rules has one advert.
-func canonicalRules(s string) bool {
-	r, err := engine.ParseRules(s)
-	return err == nil && r.String() == s
+// maxRulesText bounds the rules an advert carries (today's canonical
+// text is under 60 bytes).
+const maxRulesText = 96
+
+// plainRules reports whether s could be rules text: key=value pairs of
+// lower-case letters and digits, comma-separated, bounded. p2p carries it
+// opaquely; what the rules mean, and whether they are canonical, is for
+// the game above (engine.ParseRules where a game is listed).
+func plainRules(s string) bool {
+	if len(s) == 0 || len(s) > maxRulesText {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '=' || c == ',') {
+			return false
+		}
+	}
+	return true
 }
