@@ -21,7 +21,9 @@ type Dir struct {
 // Open opens the data directory at path, creating it (mode 0700, as it
 // holds the dice secrets) if its parent exists, and checks that a file
 // can be created in it. A missing parent is refused rather than created:
-// it is more likely a typo than a wish for a new tree.
+// it is more likely a typo than a wish for a new tree. The directory is
+// this process's until it ends: Open in another running program fails
+// with ErrInUse.
 func Open(path string) (*Dir, error) {
 	fi, err := os.Stat(path)
 	switch {
@@ -51,6 +53,9 @@ func Open(path string) (*Dir, error) {
 	f.Close()
 	if err := os.Remove(name); err != nil {
 		return nil, fmt.Errorf("cannot save games in %s: %w", path, err)
+	}
+	if err := lockDir(path); err != nil {
+		return nil, err
 	}
 	return &Dir{path: path}, nil
 }

@@ -10,6 +10,7 @@
 //	game-ID.closed     the game is not to be resumed, and why ("over", "left on purpose")
 //	game-DATE-TIME-ID.log  a game alone with bots (no secret: never resumed)
 //	current-HEX        a headless --games run: which game of the run is on
+//	.lock              held (flock) by the one running program using the directory
 //
 // ID is lockstep.GameID.String() (16 hex digits) and HEX the lobby name in
 // hex, so no name a peer or a user chooses can reach outside the directory.
@@ -22,6 +23,10 @@
 //     reopened, corruption anywhere else is an error. A log is fsynced when
 //     opened, so what a killed process left in the page cache is on disk
 //     before a restored node takes it as sent.
+//   - One running program at a time: Open locks the directory for the
+//     process's life, and a second program's Open fails with ErrInUse
+//     (two programs on one directory are one player twice, who would
+//     never see itself on the LAN).
 //   - The directory is fsynced after every file is created, linked, renamed
 //     or removed in it, so a machine crash cannot take the name of a file
 //     whose contents survived (a log without its secret).
