@@ -480,3 +480,18 @@ func TestHeadlessIdentityNotAFile(t *testing.T) {
 		}
 	}
 }
+
+// A second program on a data directory another holds stops at once with
+// one clear error, before any network.
+func TestHeadlessDataDirInUse(t *testing.T) {
+	dir := t.TempDir()
+	if err := checkDataDir(dir); err != nil { // this process holds it now
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "--headless", "--lobby", "x", "--data", dir, "--identity", filepath.Join(t.TempDir(), "id.key"))
+	cmd.Env = append(os.Environ(), "AEROPLANE_AS_MAIN=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "another aeroplane is using this data directory") || strings.Count(string(out), "--data") != 1 {
+		t.Errorf("second program: %v, output %q: want one error naming --data once", err, out)
+	}
+}

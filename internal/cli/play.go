@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -248,6 +249,9 @@ func checkDataDir(dir string) error {
 
 func openDataDir(dir string) (*savegame.Dir, error) {
 	d, err := savegame.Open(dir)
+	if errors.Is(err, savegame.ErrInUse) {
+		return nil, err // it says what to do with --data already
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w; or choose another directory with --data DIR", err)
 	}
