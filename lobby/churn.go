@@ -3,6 +3,8 @@ package lobby
 import (
 	"time"
 
+	"aeroplane/p2p"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -17,16 +19,16 @@ const (
 	maxChurn   = 256 // peers tracked; a full bucket is forgotten first
 )
 
-type churn struct{ b map[peer.ID]*bucket }
+type churn struct{ b map[peer.ID]*p2p.Bucket }
 
 // allow takes one join or leave of p at now.
 func (c *churn) allow(p peer.ID, now time.Time) bool {
 	if c.b == nil {
-		c.b = map[peer.ID]*bucket{}
+		c.b = map[peer.ID]*p2p.Bucket{}
 	}
 	if _, ok := c.b[p]; !ok && len(c.b) >= maxChurn {
 		for id, b := range c.b {
-			if now.Sub(b.at) >= churnBurst*churnEvery {
+			if now.Sub(b.Last()) >= churnBurst*churnEvery {
 				delete(c.b, id) // full again: the same as a new one
 			}
 		}
@@ -36,31 +38,10 @@ func (c *churn) allow(p peer.ID, now time.Time) bool {
 	}
 	b := c.b[p]
 	if b == nil {
-		b = &bucket{}
+		b = &p2p.Bucket{}
 		c.b[p] = b
 	}
-	return b.takeAt(now, churnBurst, churnEvery)
-}
-
-// bucket is a token bucket.
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-// takeAt takes a token from a bucket of burst tokens refilled one per every.
-func (b *bucket) takeAt(now time.Time, burst float64, every time.Duration) bool {
-	if b.at.IsZero() {
-		b.tokens = burst
-	} else {
-		b.tokens = min(burst, b.tokens+float64(now.Sub(b.at))/float64(every))
-	}
-	b.at = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
+	return b.TakeAt(now, churnBurst, churnEvery)
 }
 
 // A peer the creator removed from its table may not sit down again for

@@ -70,16 +70,19 @@ func cleanChat(s string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// bucket is a token bucket.
-type bucket struct {
+// Bucket is a token bucket, the rate limit of whatever a peer may send
+// (chat lines here, the lobby's joins and leaves above). The zero value is
+// full.
+type Bucket struct {
 	tokens float64
 	at     time.Time
 }
 
-func (b *bucket) take(now time.Time) bool { return b.takeAt(now, chatBurst, chatEvery) }
+func (b *Bucket) take(now time.Time) bool { return b.TakeAt(now, chatBurst, chatEvery) }
 
-// takeAt takes a token from a bucket of burst tokens refilled one per every.
-func (b *bucket) takeAt(now time.Time, burst float64, every time.Duration) bool {
+// TakeAt takes a token from a bucket of burst tokens refilled one per
+// every, and reports whether there was one.
+func (b *Bucket) TakeAt(now time.Time, burst float64, every time.Duration) bool {
 	if b.at.IsZero() {
 		b.tokens = burst
 	} else {
@@ -93,6 +96,10 @@ func (b *bucket) takeAt(now time.Time, burst float64, every time.Duration) bool 
 	return true
 }
 
+// Last is when the bucket was last taken from (zero if never): a bucket
+// untouched for burst × every is full again, as good as a new one.
+func (b *Bucket) Last() time.Time { return b.at }
+
 // Chat sends and checks chat lines among the transport's members: lobby
 // chat before the game, in-game chat during it. Lines from one sender
 // arrive in order because they share that peer's single stream; the
@@ -102,14 +109,14 @@ type Chat struct {
 
 	mu   sync.Mutex
 	seq  uint64
-	out  bucket
-	in   map[peer.ID]*bucket
+	out  Bucket
+	in   map[peer.ID]*Bucket
 	last map[peer.ID]uint64
 }
 
 // NewChat makes a chat over t.
 func NewChat(t *Transport) *Chat {
-	return &Chat{t: t, in: map[peer.ID]*bucket{}, last: map[peer.ID]uint64{}}
+	return &Chat{t: t, in: map[peer.ID]*Bucket{}, last: map[peer.ID]uint64{}}
 }
 
 // Say sends a line to every member. The text is cleaned and cut first;
@@ -149,7 +156,7 @@ func (c *Chat) Receive(in Inbound) (ChatLine, error) {
 	}
 	b := c.in[in.From]
 	if b == nil {
-		b = &bucket{}
+		b = &Bucket{}
 		c.in[in.From] = b
 	}
 	if !b.take(time.Now()) {

@@ -50,7 +50,7 @@ func TestCleanChatProperty(t *testing.T) {
 }
 
 func TestChatBucket(t *testing.T) {
-	var b bucket
+	var b Bucket
 	now := time.Unix(0, 0)
 	for i := range chatBurst {
 		if !b.take(now) {
