@@ -19,14 +19,7 @@ func init() {
 func runReplay(e *env) error {
 	fs := newFlags(e, "replay")
 	boards := fs.Bool("boards", true, "draw the board after every move")
-	pos, err := parseFlags(fs, e.args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError("want one game log FILE")
-	}
-	v, err := loadVerified(pos[0])
+	v, err := verifiedLogArg(fs, e.args)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -21,14 +22,7 @@ func init() {
 
 func runVerify(e *env) error {
 	fs := newFlags(e, "verify")
-	pos, err := parseFlags(fs, e.args)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usageError("want one game log FILE")
-	}
-	v, err := loadVerified(pos[0])
+	v, err := verifiedLogArg(fs, e.args)
 	if err != nil {
 		return err
 	}
@@ -52,6 +46,19 @@ func runVerify(e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "history %x\n", v.History)
 	return nil
+}
+
+// verifiedLogArg parses a command's flags and its one argument, a game
+// log FILE, and verifies that log (verify and replay).
+func verifiedLogArg(fs *flag.FlagSet, args []string) (*lockstep.Verification, error) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != 1 {
+		return nil, usageError("want one game log FILE")
+	}
+	return loadVerified(pos[0])
 }
 
 // loadVerified reads and verifies a log file; every failure names the file,
