@@ -36,7 +36,7 @@ func (l *runner) create() {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	l.table, l.host, l.since = tb, l.self, time.Now()
-	l.draw = binary.BigEndian.Uint64(b[:]) | 1 // never 0, which an older peer's info says
+	l.draw = binary.BigEndian.Uint64(b[:])
 	l.addrs = map[peer.ID][]string{l.self: addrStrings(p2p.Advertisable(l.t.Host().Addrs()))}
 	l.roster = l.rosterNow()
 	l.updateView()

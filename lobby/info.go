@@ -19,11 +19,11 @@ type Info struct {
 	Lobby string // the game's name, for Config.Lobby
 	Name  string // the creator's name
 	Free  int    // player seats still open
-	Taken int    // seats taken by players and bots (0 from an older peer)
+	Taken int    // seats taken by players and bots
 	Rules engine.Rules
 	// Draw is the creator's random draw for its table: of two tables of
 	// one name with as many seats taken, the higher draw is the one
-	// peers gather at (find.go). 0 from an older peer.
+	// peers gather at (find.go).
 	Draw uint64
 }
 

@@ -22,8 +22,7 @@ type Advert struct {
 	Host    bool    // it created Lobby (it starts the game)
 	Free    int     // free seats in Lobby, 0..4
 	// A host also says what a lobby listing shows: the seats taken by
-	// players and bots (Taken), and the rules (engine.Rules
-	// text; "" from a peer that does not say).
+	// players and bots (Taken), and the rules (engine.Rules text).
 	Taken int
 	Rules string
 	Addrs []ma.Multiaddr // where it listens (never with /p2p/)
@@ -120,9 +119,8 @@ func EncodeTXT(a Advert) ([]string, error) {
 // ParseTXT reads an advert from TXT strings. It accepts fields in any
 // order, ignores unknown keys (newer versions may add some), and rejects
 // anything malformed: a peer's record is untrusted input. Addresses are
-// a0..a7, in that order with none missing; the older form, one key a
-// repeated (which DNS-SD clients other than ours read as one address),
-// is still read, but not mixed with the new.
+// a0..a7, in that order with none missing (one key each: DNS-SD clients
+// keep only the first of a repeated key).
 func ParseTXT(txt []string) (Advert, error) {
 	var a Advert
 	seen := map[string]bool{}
@@ -135,12 +133,10 @@ func ParseTXT(txt []string) (Advert, error) {
 		if !ok {
 			return Advert{}, fmt.Errorf("%w: field %q has no '='", errTXT, s)
 		}
-		if k != "a" {
-			if seen[k] {
-				return Advert{}, fmt.Errorf("%w: key %q twice", errTXT, k)
-			}
-			seen[k] = true
+		if seen[k] {
+			return Advert{}, fmt.Errorf("%w: key %q twice", errTXT, k)
 		}
+		seen[k] = true
 		switch k {
 		case "v":
 			a.Version = v
@@ -179,15 +175,6 @@ func ParseTXT(txt []string) (Advert, error) {
 				return Advert{}, fmt.Errorf("%w: host flag %q", errTXT, v)
 			}
 			a.Host = true
-		case "a":
-			if len(a.Addrs) == maxTXTAddrs {
-				return Advert{}, fmt.Errorf("%w: more than %d addresses", errTXT, maxTXTAddrs)
-			}
-			addr, err := parseTXTAddr(v)
-			if err != nil {
-				return Advert{}, err
-			}
-			a.Addrs = append(a.Addrs, addr)
 		default:
 			i, ok := addrKey(k)
 			if !ok {
@@ -200,16 +187,12 @@ func ParseTXT(txt []string) (Advert, error) {
 			indexed[i] = addr
 		}
 	}
-	legacy := len(a.Addrs) > 0
 	for i, addr := range indexed {
 		if addr == nil {
 			if slices.ContainsFunc(indexed[i:], func(a ma.Multiaddr) bool { return a != nil }) {
 				return Advert{}, fmt.Errorf("%w: address a%d missing", errTXT, i)
 			}
 			break
-		}
-		if legacy {
-			return Advert{}, fmt.Errorf("%w: addresses under both a and a%d", errTXT, i)
 		}
 		a.Addrs = append(a.Addrs, addr)
 	}

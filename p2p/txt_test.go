@@ -71,8 +71,9 @@ func TestTXTRejects(t *testing.T) {
 		{"control char", []string{"v=1", "id=" + id, "n=a\x07b"}},
 		{"long name", []string{"v=1", "id=" + id, "n=" + strings.Repeat("x", MaxNameLen+1)}},
 		{"oversize", []string{"v=1", "id=" + id, "x=" + strings.Repeat("x", 300)}},
-		{"addr with id", []string{"v=1", "id=" + id, "a=/ip4/1.2.3.4/tcp/1/p2p/" + id}},
-		{"bad addr", []string{"v=1", "id=" + id, "a=/ip4/nope"}},
+		{"addr with id", []string{"v=1", "id=" + id, "a0=/ip4/1.2.3.4/tcp/1/p2p/" + id}},
+		{"bad addr", []string{"v=1", "id=" + id, "a0=/ip4/nope"}},
+		{"a key twice", []string{"v=1", "id=" + id, "a0=/ip4/1.2.3.4/tcp/1", "a0=/ip4/1.2.3.5/tcp/1"}},
 		{"host flag", []string{"v=1", "id=" + id, "h=yes"}},
 		{"taken without host", []string{"v=1", "id=" + id, "t=2"}},
 		{"rules without host", []string{"v=1", "id=" + id, "r=takeoff=even,overshoot=bounce,stack=on,flyjump=off"}},
@@ -84,7 +85,6 @@ func TestTXTRejects(t *testing.T) {
 		{"indexed bad addr", []string{"v=1", "id=" + id, "a0=/ip4/nope"}},
 		{"a1 without a0", []string{"v=1", "id=" + id, "a1=/ip4/1.2.3.4/tcp/1"}},
 		{"a0 twice", []string{"v=1", "id=" + id, "a0=/ip4/1.2.3.4/tcp/1", "a0=/ip4/1.2.3.5/tcp/1"}},
-		{"old and new keys mixed", []string{"v=1", "id=" + id, "a=/ip4/1.2.3.4/tcp/1", "a0=/ip4/1.2.3.5/tcp/1"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -118,14 +118,6 @@ func TestTXTKeysOnce(t *testing.T) {
 		if !keys["a"+string(rune('0'+i))] {
 			t.Errorf("no key a%d in %q", i, txt)
 		}
-	}
-	old := []string{"v=" + a.Version, "id=" + a.ID.String(), "n=Ada", "l=l", "s=3", "h=1", "t=0"}
-	for _, addr := range addrs {
-		old = append(old, "a="+addr.String())
-	}
-	got, err := ParseTXT(old)
-	if err != nil || !reflect.DeepEqual(got, a) {
-		t.Errorf("the old form parses to %+v (%v), want %+v", got, err, a)
 	}
 }
 

@@ -127,12 +127,6 @@ func (s *NetSession) emitLobby() {
 			heard[info.ID] = n
 		}
 	}
-	members := map[string]int{}
-	for _, ad := range ads {
-		if ad.Lobby != "" {
-			members[ad.Lobby]++
-		}
-	}
 	for _, ad := range ads {
 		if ad.ID == s.self {
 			continue
@@ -144,7 +138,7 @@ func (s *NetSession) emitLobby() {
 		}
 		seen[ad.ID] = true
 		u.Players = append(u.Players, p)
-		if g, ok := listedGame(ad, p, members[ad.Lobby]); ok {
+		if g, ok := listedGame(ad, p); ok {
 			u.Games = append(u.Games, g)
 		}
 	}
@@ -238,24 +232,14 @@ func lobbyTable(v lobby.View, self peer.ID, hosting bool) ui.TableUpdate {
 
 // listedGame is the game a host's advert offers in the lobby's list, if
 // it offers one: a lobby with a free seat, whose rules (carried by p2p as
-// text) this engine reads exactly as written. members counts the players
-// advertising that lobby, for a host that does not say its seats.
-func listedGame(ad p2p.Advert, host ui.Peer, members int) (ui.Game, bool) {
+// text) this engine reads exactly as written.
+func listedGame(ad p2p.Advert, host ui.Peer) (ui.Game, bool) {
 	if !ad.Host || ad.Lobby == "" || ad.Free <= 0 {
 		return ui.Game{}, false
-	}
-	g := ui.Game{ID: ad.Lobby, Host: host, Taken: ad.Taken, Seats: ad.Taken + ad.Free}
-	if ad.Rules == "" {
-		// A host that says neither (an older version): count the players
-		// who advertise the lobby, show the default rules; the game shows
-		// its own once it starts.
-		g.Taken, g.Seats, g.Rules = members, 0, engine.DefaultRules()
-		return g, true
 	}
 	r, err := engine.ParseRules(ad.Rules)
 	if err != nil || r.String() != ad.Rules {
 		return ui.Game{}, false // a stranger's text, not a game's rules
 	}
-	g.Rules = r
-	return g, true
+	return ui.Game{ID: ad.Lobby, Host: host, Taken: ad.Taken, Seats: ad.Taken + ad.Free, Rules: r}, true
 }

@@ -111,14 +111,14 @@ func TestListedGameRules(t *testing.T) {
 		rules engine.Rules
 	}{
 		{"canonical rules", p2p.Advert{Host: true, Lobby: "x", Free: 1, Taken: 1, Rules: off.String()}, true, off},
-		{"no rules said", p2p.Advert{Host: true, Lobby: "x", Free: 1}, true, engine.DefaultRules()},
+		{"no rules said", p2p.Advert{Host: true, Lobby: "x", Free: 1}, false, engine.Rules{}},
 		{"unknown value", p2p.Advert{Host: true, Lobby: "x", Free: 1, Rules: "takeoff=seven"}, false, engine.Rules{}},
 		{"not canonical", p2p.Advert{Host: true, Lobby: "x", Free: 1, Rules: "stack=off"}, false, engine.Rules{}},
 		{"no free seat", p2p.Advert{Host: true, Lobby: "x", Free: 0, Rules: off.String()}, false, engine.Rules{}},
 		{"not a host", p2p.Advert{Lobby: "x", Free: 2}, false, engine.Rules{}},
 	}
 	for _, c := range cases {
-		g, ok := listedGame(c.ad, host, 2)
+		g, ok := listedGame(c.ad, host)
 		if ok != c.ok || ok && g.Rules != c.rules {
 			t.Errorf("%s: listed %v with rules %v, want %v with %v", c.name, ok, g.Rules, c.ok, c.rules)
 		}
