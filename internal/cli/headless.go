@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"aeroplane/engine"
-	"aeroplane/internal/netsession"
 	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/savegame"
+	"aeroplane/session"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -301,14 +301,14 @@ func playHeadlessGame(ctx context.Context, e *env, o headlessOpts, out *headless
 	logPath := g.glog.Path()
 
 	var (
-		sess       *netsession.Game
+		sess       *session.Game
 		lastChosen = int64(-1)
 		ranking    []engine.Colour
 		history    [32]byte
 		halted     string
 		err        error
 	)
-	sess, err = netsession.NewGame(t, netsession.GameConfig{
+	sess, err = session.NewGame(t, session.GameConfig{
 		Setup: g.setup, Key: key, Entropy: g.entropy, Log: g.glog, Records: g.recs,
 		Pending: g.pending, Chat: chat, Logger: logger,
 		OnChat: func(l p2p.ChatLine) { out.printf("chat %s: %s", l.From, l.Text) },

@@ -1,4 +1,4 @@
-// Package netsession is the glue between the protocol and the screen: it
+// Package session is the glue between the protocol and the screen: it
 // implements ui.Session over a lockstep.Node, so every game the interface
 // shows, even one person against bots, is played through the real
 // commit-reveal protocol and leaves a log that `aeroplane verify` accepts.
@@ -33,4 +33,4 @@
 // only NetSession asks it to), touch the terminal, decide game rules
 // (engine and lockstep do), or let a command that makes no sense now change
 // anything: such a command returns an error and the node is left untouched.
-package netsession
+package session
