@@ -27,7 +27,13 @@
 //	              frames to the driver, chat to the chat, the lobby's
 //	              leftovers first); Game: a lockstep.Driver over it, for
 //	              NetSession and `aeroplane --headless`
-//	netgame.go    NetSession: lobby.Run, then a Game with a Translator
+//	netgame.go    NetSession: lobby.Run, then a Game with a Translator;
+//	              the one rematch rule: the creator reopens the table with
+//	              the same seats, bots and rules, the others look for it
+//	              asking for their colour
+//	observe.go    Observer (every game's raw lockstep Readies, its start
+//	              and end) and Enter/Resume: what `--headless` drives the
+//	              same NetSession with, a bot answering its choices
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts
 //

@@ -65,6 +65,14 @@ type NetOptions struct {
 	FindFor time.Duration
 	// Logger receives diagnostics (never the terminal); nil discards them.
 	Logger *slog.Logger
+	// Observer sees every game as it runs (a front end without a screen).
+	Observer Observer
+	// AutoReady makes the player ready by itself at the table of a
+	// rematch after a resumed game (Enter's tables follow their Config).
+	AutoReady bool
+	// NoResume leaves a game a crash cut short to the caller (Resume);
+	// by default the session takes it up by itself.
+	NoResume bool
 }
 
 type netMode uint8
@@ -189,11 +197,14 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	for _, a := range opts.Connect {
 		s.connect(a)
 	}
-	s.wg.Add(3)
+	s.wg.Add(2)
 	go s.owner()
 	go s.watchLobby()
 	s.emitLobby()
-	go s.resumeInterrupted()
+	if !opts.NoResume {
+		s.wg.Add(1)
+		go s.resumeInterrupted()
+	}
 	return s, nil
 }
 
@@ -613,6 +624,9 @@ func (s *NetSession) Chat(text string) error {
 }
 
 func (s *NetSession) onChat(l p2p.ChatLine) {
+	if f := s.opts.Observer.Chat; f != nil {
+		f(l)
+	}
 	s.mu.Lock()
 	name := s.nameOf(l.From)
 	colour := engine.NoColour

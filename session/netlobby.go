@@ -207,8 +207,8 @@ func (s *NetSession) showLobby(p lobbyPlan, v lobby.View) {
 	if p.gen != s.gen || s.closed {
 		return // a lobby already left
 	}
-	if p.hosting {
-		s.hostView = &v
+	if p.hosting || v.Host == s.self {
+		s.hostView = &v // Enter may have created the table
 	}
 	if len(s.names) > maxNames {
 		clear(s.names)
