@@ -100,7 +100,7 @@ type lobbyPlan struct {
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
 // mDNS discovery and manual connects, games are set up with lobby.Run
 // and played with a Game (lockstep.Driver over the transport); every Ready is
-// translated by a Translator. It is the only part of netsession that
+// translated by a Translator. It is the only part of session that
 // opens a network listener (through p2p).
 type NetSession struct {
 	opts NetOptions

@@ -65,7 +65,7 @@ func runHeadless(e *env) error {
 	fs.DurationVar(&o.think, "think", 0, "wait this long before each of this peer's moves")
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
 	fs.BoolVar(&o.verbose, "v", false, "also log the network's debug lines to stderr")
-	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch every peer derives\nfrom the last game; one progress line per game on stderr")
+	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch at the same table,\nwhich its creator reopens; one progress line per game on stderr")
 	pos, err := parseFlags(fs, e.args)
 	if err != nil {
 		return err
