@@ -10,6 +10,8 @@ import (
 	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // observed is what an Observer saw of a session's games.
@@ -138,4 +140,30 @@ func sameSeats(a, b []lockstep.Seat) bool {
 		}
 	}
 	return true
+}
+
+// A player who created a table and later sits at another's table of the
+// same name is no longer its creator: its rematch looks for that table
+// instead of opening a rival one.
+func TestHostViewFollowsTheTable(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	s := newNetTestOpts(t, "Ann", true)
+	other := newNetTestOpts(t, "Bob", true)
+	s.mu.Lock()
+	p := lobbyPlan{gen: s.gen}
+	s.mu.Unlock()
+	for _, c := range []struct {
+		host peer.ID
+		want bool
+	}{{s.ID(), true}, {other.ID(), false}, {s.ID(), true}} {
+		s.showLobby(p, lobby.View{Lobby: "friday", Host: c.host})
+		s.mu.Lock()
+		got := s.hostView != nil
+		s.mu.Unlock()
+		if got != c.want {
+			t.Errorf("after a view of friday hosted by %s: creator %v, want %v", c.host, got, c.want)
+		}
+	}
 }
