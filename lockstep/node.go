@@ -13,7 +13,7 @@ import (
 // Defaults of Config's waits: a player is waited DefaultAbsentTicks for
 // a reveal, and ChoosePerAbsent times as long when a person may be
 // thinking (to choose or to roll). Drivers that act for a person before
-// the others give up (netsession rolls for a slow player) derive their
+// the others give up (session rolls for a slow player) derive their
 // own timing from these.
 const (
 	DefaultAbsentTicks = 50

@@ -11,7 +11,7 @@
 // frames (KindLobby), its info answers (ServeInfo, QueryInfo: opaque
 // bytes), judges the addresses it relays (PeerAddrs) and strikes the peers
 // it names (Transport.Strike). p2p drives no game: lockstep.Driver does,
-// over a lockstep.Link that the application layer (internal/netsession's
+// over a lockstep.Link that the application layer (package session's
 // TransportLink) makes of a Transport.
 //
 // # Using it
@@ -23,7 +23,7 @@
 //	chat := p2p.NewChat(t)
 //	res, _ := lobby.Run(ctx, t, d, chat, lobby.Config{Player: name, Lobby: game, Players: 2})
 //	g, _ := dir.Create(res.Setup, self, nil)           // savegame: the secret and the log (Resume after a crash)
-//	s, _ := netsession.NewGame(t, netsession.GameConfig{Setup: res.Setup, Key: key, Entropy: g.Entropy,
+//	s, _ := session.NewGame(t, session.GameConfig{Setup: res.Setup, Key: key, Entropy: g.Entropy,
 //		Log: g.Log, Records: g.Records, Pending: res.Pending, Chat: chat, OnReady: show})
 //	state, _ := s.Run(ctx)                             // s.Do(func(n *lockstep.Node) error {...}) for intents
 //

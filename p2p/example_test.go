@@ -34,7 +34,7 @@ func Example() {
 	fmt.Println(p2p.DialableAddrs(h)) // what another player types into --connect
 	// res, err := lobby.Run(ctx, t, d, p2p.NewChat(t), lobby.Config{Player: "Ada", Lobby: "friday"})
 	// g, err := dir.Create(res.Setup, h.ID(), nil) // savegame: the dice secret and the log
-	// then the game: netsession.NewGame(t, ...) runs a lockstep.Driver over the transport, writing g.Log
+	// then the game: session.NewGame(t, ...) runs a lockstep.Driver over the transport, writing g.Log
 	t.Close()
 	h.Close()
 }

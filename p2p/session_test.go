@@ -19,7 +19,7 @@ import (
 )
 
 // testLink is the smallest lockstep.Link over a Transport, for p2p's own
-// game tests (the product's is netsession.TransportLink): the lobby's
+// game tests (the product's is session.TransportLink): the lobby's
 // leftover game frames first, then the inbox's, until ctx ends.
 type testLink struct {
 	t      *Transport

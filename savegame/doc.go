@@ -43,7 +43,7 @@
 //
 // # What it must never do
 //
-// It never touches the network, never imports p2p, netsession, ui or cli,
+// It never touches the network, never imports p2p, session, ui or cli,
 // never writes outside its directory, never deletes a log or a secret, and
 // never panics on a damaged or hostile file: such a file is skipped or
 // refused with an error that says what the user can do.

@@ -24,7 +24,7 @@
 // Commands return at once; their effects come back as events
 // (LobbyUpdate, TableUpdate, GameStarted, DiceWaiting, Rolled, Moved,
 // ChatLine, Presence, CheatDetected, GameOver, Notice, Resync). The
-// sessions of internal/netsession implement it (offline against bots, and
+// sessions of package session implement it (offline against bots, and
 // on the LAN), the networked one also SeatChooser (ChooseColour, SetReady): with it, the table's c key asks
 // for the colour under the cursor (or the next free one) and r toggles
 // the player's ready; the creator's lobby decides and answers with a

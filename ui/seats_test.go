@@ -216,3 +216,30 @@ func TestRemoveSeatKey(t *testing.T) {
 		}
 	}
 }
+
+// After a game over, the rematch's table (a TableUpdate not started)
+// takes the player from the finished board to the table, where the keys
+// for colour and ready are offered; before, the screen stayed on the
+// finished board.
+func TestRematchTableLeavesTheFinishedBoard(t *testing.T) {
+	u, _ := seatUI(true, guestTable())
+	started := guestTable()
+	started.Started = true
+	u.Apply(started)
+	pos, err := engine.NewGame(engine.Red, engine.Blue, engine.Yellow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Apply(GameStarted{Position: pos, Rules: engine.DefaultRules()})
+	u.Apply(GameOver{})
+	if u.mode != modeGame || u.overlay != overlayEnd {
+		t.Fatalf("after the game over: mode %v overlay %v, want the game's end", u.mode, u.overlay)
+	}
+	u.Apply(guestTable())
+	if u.mode != modeTable || u.overlay != overlayNone {
+		t.Fatalf("after the rematch's table: mode %v overlay %v, want the table", u.mode, u.overlay)
+	}
+	if bottom := bottomOf(render(t, u, 80, 24)); !strings.Contains(bottom, "r ready / not ready") {
+		t.Errorf("bottom line %q offers no ready key", bottom)
+	}
+}

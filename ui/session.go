@@ -3,7 +3,7 @@ package ui
 import "aeroplane/engine"
 
 // Session is what the interface needs from a game: a stream of events to
-// show and a few commands. internal/netsession implements it, for a game
+// show and a few commands. package session implements it, for a game
 // offline against bots and for games on the LAN, both over lockstep. Every command must return promptly: what it causes
 // comes back later as events. A command that makes no sense now returns an
 // error that the interface shows as a notice; it must not change anything.

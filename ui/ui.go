@@ -118,8 +118,13 @@ func (u *UI) Apply(e Event) {
 		if e.Started {
 			u.mode = modeGame
 		} else {
-			if u.mode == modeLobby {
+			// A table that is not started yet is the lobby's: after a game
+			// over it is the rematch's table, which the player is taken to.
+			if u.mode == modeLobby || u.mode == modeGame && u.over != nil {
 				u.mode = modeTable
+				if u.overlay == overlayEnd {
+					u.overlay = overlayNone
+				}
 			}
 			u.seatSel = min(max(u.seatSel, 0), engine.NumColours-1)
 		}

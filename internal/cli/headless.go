@@ -3,7 +3,8 @@ package cli
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -15,15 +16,14 @@ import (
 	"time"
 
 	"aeroplane/engine"
-	"aeroplane/internal/netsession"
 	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/savegame"
+	"aeroplane/session"
+	"aeroplane/ui"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/libp2p/go-libp2p/core/peerstore"
 )
 
 func init() {
@@ -65,7 +65,7 @@ func runHeadless(e *env) error {
 	fs.DurationVar(&o.think, "think", 0, "wait this long before each of this peer's moves")
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
 	fs.BoolVar(&o.verbose, "v", false, "also log the network's debug lines to stderr")
-	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch every peer derives\nfrom the last game; one progress line per game on stderr")
+	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch at the same table,\nwhich its creator reopens; one progress line per game on stderr")
 	pos, err := parseFlags(fs, e.args)
 	if err != nil {
 		return err
@@ -128,7 +128,6 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	}
 	idPath := o.identity
 	if idPath == "" {
-		var err error
 		if idPath, err = p2p.DefaultIdentityPath(); err != nil {
 			return err
 		}
@@ -137,131 +136,66 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	if err != nil {
 		return err
 	}
-	game := p2p.CleanName(o.lobby)
-	h, err := p2p.NewHost(p2p.HostConfig{Identity: key, Logger: logger})
+	for _, a := range o.connect {
+		if _, err := p2p.ResolveAddr(ctx, key, a); err != nil {
+			return err
+		}
+	}
+	fe := &frontEnd{e: e, out: out, o: o, bot: bot, dir: dir, lobby: p2p.CleanName(o.lobby), done: make(chan error, 1)}
+	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
+		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true}
+	s, err := session.NewNet(opts)
+	if err != nil && len(o.connect) > 0 {
+		out.printf("discovery off: %v", err)
+		opts.NoDiscovery = true
+		s, err = session.NewNet(opts)
+	}
 	if err != nil {
 		return err
 	}
-	defer h.Close()
-	t := p2p.NewTransport(h, p2p.TransportConfig{Logger: logger})
-	defer t.Close()
-	out.printf("peer %s name=%q", h.ID(), o.name)
-	for _, a := range p2p.DialableAddrs(h) {
+	defer s.Close()
+	fe.s = s
+	out.printf("peer %s name=%q", s.ID(), o.name)
+	for _, a := range s.Addrs() {
 		out.printf("address %s", a)
 	}
-	d, err := p2p.StartDiscovery(h, p2p.Advert{Name: p2p.CleanName(o.name)}, p2p.DiscoveryConfig{Logger: logger})
-	if err != nil {
-		if len(o.connect) == 0 {
-			return err
-		}
-		out.printf("discovery off: %v", err)
-		d = nil
-	} else {
-		defer d.Close()
-	}
-	var manual []peer.AddrInfo
-	for _, a := range o.connect {
-		info, err := p2p.ResolveAddr(ctx, key, a)
-		if err != nil {
-			return err
-		}
-		manual = append(manual, info)
-	}
-	chat := p2p.NewChat(t)
-	g, err := resumable(dir, h.ID(), game, time.Now(), out)
+	pl, err := findPlace(dir, s.ID(), fe.lobby, time.Now(), o.games, out)
 	if err != nil {
 		return err
 	}
-	if g != nil && g.over {
-		// We crashed after game g.game of a --games run ended: the others
-		// went on to the rematch, which we can derive too.
-		if g.game >= o.games {
-			if err := endRun(dir, game, g.setup.GameID()); err != nil {
-				return err
-			}
-			g = nil
-		} else {
-			next := rematch(g.setup, g.history)
-			out.printf("game %s rematch %d of %d after a restart: %s", next.GameID(), g.game+1, o.games, seatsLine(next))
-			if g, err = newGameFiles(dir, h.ID(), game, next, g.game+1, g.setup.GameID()); err != nil {
-				return err
-			}
-		}
+	fe.game, fe.prev = pl.number, pl.prev
+	switch {
+	case pl.resume != nil:
+		err = s.Resume(pl.resume)
+	case pl.rejoin:
+		// We stopped after game pl.number-1 of this run: its creator
+		// reopens the table, as for everyone.
+		out.printf("game %s rematch %d of %d after a restart: looking for table %q", pl.prev, pl.number, o.games, fe.lobby)
+		err = s.Enter(lobby.Config{Lobby: o.lobby, FindFor: rejoinFor})
+	default:
+		err = s.Enter(lobby.Config{Lobby: o.lobby, Players: o.players, Bots: o.bots, Rules: rules, FindFor: o.findFor})
 	}
-	if g != nil {
-		// We crashed in the middle of this game: take our seat back. The
-		// others re-dial us (we are a member) and lockstep catches us up.
-		out.printf("game %s resuming from %s (%d records)", g.setup.GameID(), g.glog.Path(), len(g.recs))
-		t.SetMembers(g.setup.Players())
-		for _, info := range manual {
-			h.Peerstore().AddAddrs(info.ID, info.Addrs, peerstore.PermanentAddrTTL)
-		}
-	} else {
-		res, err := lobby.Run(ctx, t, d, chat, lobby.Config{
-			Player: o.name, Lobby: o.lobby, Players: o.players, Bots: o.bots, Rules: rules,
-			Connect: manual, FindFor: o.findFor, Logger: logger,
-			OnChange: func(v lobby.View) {
-				var names []string
-				for _, p := range v.Players {
-					names = append(names, p.Name)
-				}
-				out.printf("lobby %q players=%s free=%d", v.Lobby, strings.Join(names, ","), v.Free)
-			},
-			OnChat: func(l p2p.ChatLine) { out.printf("chat %s: %s", l.From, l.Text) },
-		})
-		if err != nil {
-			return err
-		}
-		out.printf("game %s starting: %s", res.Setup.GameID(), seatsLine(res.Setup))
-		if g, err = newGameFiles(dir, h.ID(), game, res.Setup, 1, lockstep.GameID{}); err != nil {
-			return err
-		}
-		g.pending = res.Pending
+	if err != nil {
+		return err
 	}
-	for k := g.game; ; k++ {
-		history, err := playHeadlessGame(ctx, e, o, out, t, chat, key, bot, g, logger)
-		if err != nil {
-			return err
-		}
-		progress(out, k, o.games)
-		if g.prev != (lockstep.GameID{}) {
-			// This game has records, so a restart finds it before the one
-			// it followed: that one need not be read again.
-			if err := dir.MarkClosed(g.prev, "over"); err != nil {
-				out.printf("warning: %v", err)
+	for {
+		select {
+		case ev, ok := <-s.Events():
+			if !ok {
+				return errors.New("the session closed")
 			}
-		}
-		if k >= o.games {
-			// The run is over: a restart with this lobby name starts a new
-			// game. Until then the finished game is left open, so a peer
-			// that dies between two games goes on to the rematch.
-			return endRun(dir, game, g.setup.GameID())
-		}
-		next := rematch(g.setup, history)
-		out.printf("game %s rematch %d of %d: %s", next.GameID(), k+1, o.games, seatsLine(next))
-		if g, err = newGameFiles(dir, h.ID(), game, next, k+1, g.setup.GameID()); err != nil {
+			fe.show(ev)
+		case err := <-fe.done:
 			return err
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
 }
 
-// rematch is the next game of a --games run: the same seats and rules, and
-// a nonce every peer derives from the game just played and the history
-// all of them agreed on, so the rematch needs no lobby round (which could
-// race: four peers leaving a game at once each looking for a host). A peer
-// that saw a different history derives another game ID, and its peers
-// never hear from it: the others show it absent and bots fly its seat.
-func rematch(prev lockstep.Setup, history [32]byte) lockstep.Setup {
-	gid := prev.GameID()
-	h := sha256.New()
-	h.Write([]byte("aeroplane/headless/rematch/v1\n"))
-	h.Write(gid[:])
-	h.Write(history[:])
-	next := prev
-	next.Seats = append([]lockstep.Seat(nil), prev.Seats...)
-	copy(next.Nonce[:], h.Sum(nil))
-	return next
-}
+// rejoinFor is how long a peer restarted between two games of a run looks
+// for the rematch's table before it opens one itself.
+const rejoinFor = time.Minute
 
 // progress is one stderr line per game with what a soak watches for
 // leaks: goroutines, live heap after a collection, and resident memory.
@@ -293,101 +227,151 @@ func residentKiB() (int64, bool) {
 	return 0, false
 }
 
-// playHeadlessGame plays g to its end and prints its result line; it
-// returns the agreed history hash.
-func playHeadlessGame(ctx context.Context, e *env, o headlessOpts, out *headlessLog, t *p2p.Transport, chat *p2p.Chat,
-	key crypto.PrivKey, bot engine.Bot, g *gameFiles, logger *slog.Logger) ([32]byte, error) {
-	defer g.glog.Close()
-	logPath := g.glog.Path()
+// frontEnd is the session's front end without a screen: it prints the
+// lines the e2e tests read, answers the choices with the bot, and asks
+// for the rematch (the one rule: through the creator's table) until the
+// run's games are played.
+type frontEnd struct {
+	e     *env
+	out   *headlessLog
+	o     headlessOpts
+	bot   engine.Bot
+	dir   *savegame.Dir
+	lobby string
+	s     *session.NetSession
+	done  chan error
 
-	var (
-		sess       *netsession.Game
-		lastChosen = int64(-1)
-		ranking    []engine.Colour
-		history    [32]byte
-		halted     string
-		err        error
-	)
-	sess, err = netsession.NewGame(t, netsession.GameConfig{
-		Setup: g.setup, Key: key, Entropy: g.entropy, Log: g.glog, Records: g.recs,
-		Pending: g.pending, Chat: chat, Logger: logger,
-		OnChat: func(l p2p.ChatLine) { out.printf("chat %s: %s", l.From, l.Text) },
-		OnReady: func(rd lockstep.Ready) {
-			for _, ev := range rd.Events {
-				out.printf("event %s", ev)
-				switch ev.Kind {
-				case lockstep.EventGameOver:
-					ranking, history = ev.Ranking, ev.History
-				case lockstep.EventHalted:
-					halted = ev.Detail
-				}
-			}
-			st := rd.State
-			if st.Phase != lockstep.PhaseMove || len(st.Moves) == 0 || int64(st.Roll) == lastChosen {
-				return
-			}
-			lastChosen = int64(st.Roll)
-			m := chooseMove(bot, st, g.setup.Rules)
-			choose := func() { _ = sess.Do(func(n *lockstep.Node) error { return n.Choose(m) }) }
-			if o.think > 0 {
-				time.AfterFunc(o.think, choose)
-			} else {
-				go choose() // Do blocks if the driver is busy; OnReady runs on it
-			}
-		},
-	})
-	if err != nil {
-		return history, err
+	mu         sync.Mutex
+	game       int             // which game of the run, from 1
+	prev       lockstep.GameID // the game before it (zero for game 1)
+	lastChosen int64
+	lastLobby  string // the last lobby line, printed once
+	ranking    []engine.Colour
+	history    [32]byte
+	halted     string
+}
+
+func (f *frontEnd) finish(err error) {
+	select {
+	case f.done <- err:
+	default:
 	}
-	state, err := sess.Run(ctx)
-	if err != nil {
-		return history, err
+}
+
+// show prints what the screen would show of the lobby and the notices
+// (chat lines come from the Observer, named by peer ID).
+func (f *frontEnd) show(ev ui.Event) {
+	switch ev := ev.(type) {
+	case ui.TableUpdate:
+		if ev.Started {
+			return
+		}
+		var names []string
+		free := 0
+		for _, st := range ev.Seats {
+			switch st.Kind {
+			case ui.SeatHuman:
+				names = append(names, st.Name)
+			case ui.SeatOpen:
+				free++
+			}
+		}
+		line := fmt.Sprintf("lobby %q players=%s free=%d", ev.GameID, strings.Join(names, ","), free)
+		if line != f.lastLobby {
+			f.lastLobby = line
+			f.out.printf("%s", line)
+		}
+	case ui.Notice:
+		f.out.printf("notice %s", ev.Text)
 	}
-	if state.Phase == lockstep.PhaseHalted || ranking == nil {
-		return history, fmt.Errorf("the game was halted: %s (the log %s holds the evidence; aeroplane verify checks it)", halted, logPath)
+}
+
+func (f *frontEnd) observer() session.Observer {
+	return session.Observer{Started: f.started, Ready: f.ready, Ended: f.ended,
+		Chat: func(l p2p.ChatLine) { f.out.printf("chat %s: %s", l.From, l.Text) }}
+}
+
+// started numbers the game in the run pointer before its first frame, so
+// a restart finds its place in the run.
+func (f *frontEnd) started(g session.GameInfo) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lastChosen, f.ranking, f.halted = -1, nil, ""
+	id := g.Setup.GameID()
+	switch {
+	case g.Resumed:
+		f.out.printf("game %s resuming from %s (%d records)", id, g.Log, g.Records)
+	case f.game > 1:
+		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup))
+	default:
+		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup))
+	}
+	run := savegame.Run{Game: id.String(), Number: f.game}
+	if f.game > 1 && f.prev != (lockstep.GameID{}) {
+		run.Prev = f.prev.String()
+	}
+	if err := f.dir.SetRun(f.lobby, run); err != nil {
+		return fmt.Errorf("%w (check --data)", err)
+	}
+	return nil
+}
+
+// ready prints lockstep's events and answers this peer's choices.
+func (f *frontEnd) ready(g session.GameInfo, rd lockstep.Ready) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, ev := range rd.Events {
+		f.out.printf("event %s", ev)
+		switch ev.Kind {
+		case lockstep.EventGameOver:
+			f.ranking, f.history = ev.Ranking, ev.History
+		case lockstep.EventHalted:
+			f.halted = ev.Detail
+		}
+	}
+	st := rd.State
+	if st.Phase != lockstep.PhaseMove || len(st.Moves) == 0 || int64(st.Roll) == f.lastChosen {
+		return
+	}
+	f.lastChosen = int64(st.Roll)
+	m := chooseMove(f.bot, st, g.Setup.Rules)
+	choose := func() { _ = f.s.Choose(m) }
+	if f.o.think > 0 {
+		time.AfterFunc(f.o.think, choose)
+	} else {
+		go choose() // Choose waits for the driver, which runs this
+	}
+}
+
+// ended prints the game's result and progress, and asks for the rematch
+// while the run has games left.
+func (f *frontEnd) ended(g *session.GameInfo, st lockstep.State, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err != nil {
+		f.finish(err)
+		return
+	}
+	if st.Phase == lockstep.PhaseHalted || f.ranking == nil {
+		f.finish(fmt.Errorf("the game was halted: %s (the log %s holds the evidence; aeroplane verify checks it)", f.halted, g.Log))
+		return
 	}
 	var order []byte
-	for _, c := range ranking {
+	for _, c := range f.ranking {
 		order = append(order, c.Letter())
 	}
-	fmt.Fprintf(e.stdout, "result %s log=%s hash=%x\n", order, logPath, history)
-	return history, nil
-}
-
-// gameFiles is a game of a headless run with its files (savegame): its
-// log, open, and this player's dice entropy, and where it stands in the
-// run (the run pointer numbers the games; which game to resume is
-// savegame.Find's).
-type gameFiles struct {
-	setup   lockstep.Setup
-	entropy [32]byte
-	glog    *savegame.Log
-	recs    []lockstep.Record
-	pending []p2p.Inbound
-	game    int             // which game of a --games run, from 1
-	prev    lockstep.GameID // the game it is the rematch of (zero for game 1)
-	// over: the game finished before a restart (glog is nil); history is
-	// what it ended on, to derive the rematch.
-	over    bool
-	history [32]byte
-}
-
-// newGameFiles creates the files of game number game of lobby's run; the
-// Setup is checked completely before anything is written.
-func newGameFiles(dir *savegame.Dir, self peer.ID, lobby string, setup lockstep.Setup, game int, prev lockstep.GameID) (*gameFiles, error) {
-	sg, err := dir.Create(setup, self, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%w (--data %s)", err, dir.Path())
+	fmt.Fprintf(f.e.stdout, "result %s log=%s hash=%x\n", order, g.Log, f.history)
+	progress(f.out, f.game, f.o.games)
+	id := g.Setup.GameID()
+	if f.game >= f.o.games {
+		// The run is over: a restart with this lobby name starts anew.
+		f.finish(endRun(f.dir, f.lobby, id))
+		return
 	}
-	run := savegame.Run{Game: setup.GameID().String(), Number: game}
-	if game > 1 {
-		run.Prev = prev.String()
+	f.game, f.prev = f.game+1, id
+	if err := f.s.Rematch(); err != nil {
+		f.finish(fmt.Errorf("rematch %d of %d: %w", f.game, f.o.games, err))
 	}
-	if err := dir.SetRun(lobby, run); err != nil {
-		sg.Log.Close()
-		return nil, fmt.Errorf("%w (check --data)", err)
-	}
-	return &gameFiles{setup: setup, entropy: sg.Entropy, glog: sg.Log, game: game, prev: prev}, nil
 }
 
 // endRun closes the last game of lobby's run and its run pointer: a
@@ -399,44 +383,51 @@ func endRun(dir *savegame.Dir, lobby string, last lockstep.GameID) error {
 	return dir.EndRun(lobby)
 }
 
-// resumable is the game of lobby to go on with after a restart: the one
-// savegame.Find finds, numbered by the run pointer, or nil. An unfinished
-// game is resumed; a finished one (over set) only counts if the run
-// pointer names it, as the run's game or the one before (whose rematch
-// logged nothing): then its rematch is due, unless it was the run's last.
-// A finished game the pointer does not name is from a run that is over.
-func resumable(dir *savegame.Dir, self peer.ID, lobby string, now time.Time, out *headlessLog) (*gameFiles, error) {
-	s, skipped := dir.Find(savegame.Query{Self: self, Now: now, Lobby: lobby, Over: true})
-	for _, err := range skipped {
-		out.printf("warning: %v", err)
-	}
-	if s == nil {
-		return nil, nil
-	}
+// place is where a start finds itself in lobby's run.
+type place struct {
+	resume *savegame.Saved // a game a crash cut short, to take up
+	rejoin bool            // between two games: the rematch's table
+	number int             // the game's number in the run, from 1
+	prev   lockstep.GameID // the game before it
+}
+
+// findPlace is where a (re)start goes on in lobby's run: the game a crash
+// cut short (savegame.Find), numbered by the run pointer; else, if the run
+// pointer names a game finished within savegame.ResumeWithin that was not
+// the run's last, the rematch after it; else game 1 from the lobby.
+func findPlace(dir *savegame.Dir, self peer.ID, lobby string, now time.Time, games int, out *headlessLog) (place, error) {
 	run, err := dir.Run(lobby)
 	if err != nil {
 		out.printf("warning: %v (the game found is counted as game 1)", err)
 	}
-	g := &gameFiles{setup: s.Setup, game: 1, over: s.Over, history: s.History}
-	switch id := s.Setup.GameID().String(); {
-	case id == run.Game:
-		g.game = run.Number
-	case id == run.Prev:
-		// Its rematch was named but logged nothing, so it sent nothing:
-		// it starts afresh from this game, as if we stopped in between.
-		g.game = run.Number - 1
-	case g.over:
-		return nil, nil
+	s, skipped := dir.Find(savegame.Query{Self: self, Now: now, Lobby: lobby})
+	for _, err := range skipped {
+		out.printf("warning: %v", err)
 	}
-	if g.over {
-		return g, nil
+	if s != nil {
+		pl := place{resume: s, number: 1}
+		if s.Setup.GameID().String() == run.Game {
+			pl.number = run.Number
+			_, _ = hex.Decode(pl.prev[:], []byte(run.Prev))
+		}
+		return pl, nil
 	}
-	sg, err := dir.Resume(s)
-	if err != nil {
-		return nil, err
+	if run.Number == 0 {
+		return place{number: 1}, nil
 	}
-	g.glog, g.recs, g.entropy = sg.Log, sg.Records, sg.Entropy
-	return g, nil
+	var last lockstep.GameID
+	if _, err := hex.Decode(last[:], []byte(run.Game)); err != nil {
+		return place{}, fmt.Errorf("run pointer of %q: %w (check --data)", lobby, err)
+	}
+	fi, err := os.Stat(dir.LogPath(last))
+	if run.Number >= games || err != nil || now.Sub(fi.ModTime()) > savegame.ResumeWithin {
+		// The run is over (or so old nobody waits for us): a new one.
+		if err := endRun(dir, lobby, last); err != nil {
+			out.printf("warning: %v", err)
+		}
+		return place{number: 1}, nil
+	}
+	return place{rejoin: true, number: run.Number + 1, prev: last}, nil
 }
 
 // chooseMove asks the bot for one of the moves lockstep offers.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"aeroplane/engine"
 	"aeroplane/internal/netlab"
 	"aeroplane/internal/testout"
 	"aeroplane/lockstep"
@@ -254,33 +252,12 @@ func gamePhase(log string) (seconds, moves float64) {
 	return end - start, moves
 }
 
-// A rematch is the same table with a fresh game ID that every peer derives
-// alike from the last game and its agreed history.
-func TestRematch(t *testing.T) {
-	prev := lockstep.Setup{Version: lockstep.Version, Name: "soak", Rules: engine.DefaultRules(),
-		Seats: []lockstep.Seat{{Colour: engine.Red, Bot: "random"}, {Colour: engine.Blue, Bot: "greedy"}}}
-	var h1, h2 [32]byte
-	h2[0] = 1
-	a, b, c := rematch(prev, h1), rematch(prev, h1), rematch(prev, h2)
-	if a.GameID() != b.GameID() {
-		t.Errorf("two peers derive different rematches")
-	}
-	again := rematch(a, h1)
-	if a.GameID() == prev.GameID() || a.GameID() == c.GameID() || again.GameID() == a.GameID() {
-		t.Errorf("a rematch reuses a game ID")
-	}
-	a.Nonce = prev.Nonce
-	if a.GameID() != prev.GameID() {
-		t.Errorf("a rematch changed more than the nonce")
-	}
-}
-
-// A restarted peer finds its game with savegame.Find and its place in a
-// --games run from the run pointer: an unfinished game resumes as the same
-// game number; a game that ended before the restart leads to the rematch
-// after it, if the pointer names it; an unfinished game the pointer does
-// not name is game 1.
-func TestResumableGameNumber(t *testing.T) {
+// A restart finds its place in a --games run from --data: the game a
+// crash cut short (numbered by the run pointer), else the rematch after the
+// game the pointer names if that game ended within savegame.ResumeWithin
+// and was not the run's last, else game 1 from the lobby (and the pointer
+// is gone).
+func TestFindPlace(t *testing.T) {
 	full, err := os.ReadFile("../../lockstep/testdata/game.log")
 	if err != nil {
 		t.Fatal(err)
@@ -295,21 +272,24 @@ func TestResumableGameNumber(t *testing.T) {
 	lobby, self := v.Setup.Name, v.Setup.Players()[0]
 	other := lockstep.GameID{0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}
 	for _, c := range []struct {
-		name string
-		run  *savegame.Run
-		log  []byte
-		game int
-		over bool
+		name   string
+		run    *savegame.Run
+		log    []byte
+		age    time.Duration
+		games  int
+		resume bool
+		rejoin bool
+		number int
 	}{
-		{"unfinished, game 7", &savegame.Run{Game: gid, Number: 7}, half, 7, false},
-		{"finished, game 7", &savegame.Run{Game: gid, Number: 7}, full, 7, true},
-		{"unfinished, no run pointer", nil, half, 1, false},
-		{"unfinished, the pointer names another game", &savegame.Run{Game: other.String(), Number: 3}, half, 1, false},
-		// The rematch after gid was named but logged nothing: back to gid.
-		{"rematch not begun", &savegame.Run{Game: other.String(), Number: 8, Prev: gid}, full, 7, true},
-		// A finished game of a run that is over: a new game, from the lobby.
-		{"finished, no run pointer", nil, full, 0, true},
-		{"finished, the pointer names another game", &savegame.Run{Game: other.String(), Number: 3}, full, 0, true},
+		{"unfinished, game 7", &savegame.Run{Game: gid, Number: 7}, half, 0, 9, true, false, 7},
+		{"finished, game 7 of 9", &savegame.Run{Game: gid, Number: 7}, full, 0, 9, false, true, 8},
+		{"finished, game 7 of 7", &savegame.Run{Game: gid, Number: 7}, full, 0, 7, false, false, 1},
+		{"finished two hours ago", &savegame.Run{Game: gid, Number: 7}, full, 2 * time.Hour, 9, false, false, 1},
+		{"unfinished, no run pointer", nil, half, 0, 9, true, false, 1},
+		{"unfinished, the pointer names another game", &savegame.Run{Game: other.String(), Number: 3}, half, 0, 9, true, false, 1},
+		{"finished, no run pointer", nil, full, 0, 9, false, false, 1},
+		// The rematch after gid was set up but logged nothing: the next table.
+		{"rematch not begun", &savegame.Run{Game: other.String(), Number: 8, Prev: gid}, full, 0, 10, false, true, 9},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir, err := savegame.Open(t.TempDir())
@@ -331,75 +311,21 @@ func TestResumableGameNumber(t *testing.T) {
 				}
 			}
 			var stderr bytes.Buffer
-			g, err := resumable(dir, self, lobby, time.Now(), &headlessLog{e: &env{stderr: &stderr}, t0: time.Now()})
-			if c.game == 0 {
-				if err != nil || g != nil {
-					t.Fatalf("resumable: %v, %v; want nothing to go on with", g, err)
-				}
-				return
+			pl, err := findPlace(dir, self, lobby, time.Now().Add(c.age), c.games, &headlessLog{e: &env{stderr: &stderr}, t0: time.Now()})
+			if err != nil {
+				t.Fatalf("findPlace: %v (%s)", err, stderr.String())
 			}
-			if err != nil || g == nil {
-				t.Fatalf("resumable: %v, %v (%s)", g, err, stderr.String())
+			if (pl.resume != nil) != c.resume || pl.rejoin != c.rejoin || pl.number != c.number {
+				t.Errorf("resume %v rejoin %v game %d; want resume %v rejoin %v game %d (%s)",
+					pl.resume != nil, pl.rejoin, pl.number, c.resume, c.rejoin, c.number, stderr.String())
 			}
-			if g.glog != nil {
-				defer g.glog.Close()
+			if c.resume && pl.resume != nil && pl.resume.Setup.GameID() != v.GameID {
+				t.Errorf("resumes %s, want %s", pl.resume.Setup.GameID(), v.GameID)
 			}
-			if g.game != c.game || g.over != c.over || g.setup.GameID() != v.GameID {
-				t.Errorf("game %d over %v id %s; want game %d over %v id %s", g.game, g.over, g.setup.GameID(), c.game, c.over, v.GameID)
-			}
-			if c.over && (g.history != v.History || g.glog != nil) {
-				t.Errorf("finished game: history %x, log open %v; want %x and closed", g.history[:6], g.glog != nil, v.History[:6])
-			}
-			if !c.over && len(g.recs) != len(recs)/2 {
-				t.Errorf("%d records resumed, want %d", len(g.recs), len(recs)/2)
+			if run, _ := dir.Run(lobby); !c.resume && !c.rejoin && run.Number != 0 {
+				t.Errorf("a new run keeps the old pointer %v", run)
 			}
 		})
-	}
-}
-
-// A creator that replays an old game's Setup (issue 16 item 9) is refused
-// before anything is written: the old game's secret, log and the run
-// pointer stay as they were. Before savegame, headless wrote the new
-// secret over the old one first and refused after.
-func TestReplayedSetupRefused(t *testing.T) {
-	full, err := os.ReadFile("../../lockstep/testdata/game.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := lockstep.Verify(full)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := t.TempDir()
-	dir, err := savegame.Open(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret := bytes.Repeat([]byte{7}, 32)
-	secretPath := strings.TrimSuffix(dir.LogPath(v.GameID), ".log") + ".secret"
-	if err := os.WriteFile(dir.LogPath(v.GameID), full, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(secretPath, secret, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	before, _ := os.ReadDir(base)
-	g, err := newGameFiles(dir, v.Setup.Players()[0], v.Setup.Name, v.Setup, 1, lockstep.GameID{})
-	if err == nil {
-		g.glog.Close()
-		t.Fatal("a replayed Setup started a game")
-	}
-	if !errors.Is(err, savegame.ErrExists) || !strings.Contains(err.Error(), "--data") {
-		t.Errorf("err %v, want savegame.ErrExists naming --data", err)
-	}
-	if b, _ := os.ReadFile(secretPath); !bytes.Equal(b, secret) {
-		t.Errorf("the old game's secret was overwritten")
-	}
-	if b, _ := os.ReadFile(dir.LogPath(v.GameID)); !bytes.Equal(b, full) {
-		t.Errorf("the old game's log changed")
-	}
-	if after, _ := os.ReadDir(base); len(after) != len(before) {
-		t.Errorf("files %v after the refusal, want %v", after, before)
 	}
 }
 

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"aeroplane/engine"
-	"aeroplane/internal/netsession"
 	"aeroplane/p2p"
 	"aeroplane/savegame"
+	"aeroplane/session"
 	"aeroplane/ui"
 	"aeroplane/ui/i18n"
 )
@@ -213,7 +213,7 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 		return nil, err
 	}
 	if s.offline {
-		opts := netsession.LocalOptions{Name: p2p.CleanName(s.name), DataDir: s.dataDir, BotDelay: s.botDelay, Logger: logger}
+		opts := session.LocalOptions{Name: p2p.CleanName(s.name), DataDir: s.dataDir, BotDelay: s.botDelay, Logger: logger}
 		if s.identity != "" {
 			key, err := p2p.LoadOrCreateIdentity(s.identity)
 			if err != nil {
@@ -221,13 +221,13 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 			}
 			opts.Key = key
 		}
-		return netsession.NewLocal(opts)
+		return session.NewLocal(opts)
 	}
 	key, err := p2p.LoadOrCreateIdentity(s.identity)
 	if err != nil {
 		return nil, fmt.Errorf("%w (pass --identity FILE in a writable place)", err)
 	}
-	sess, err := netsession.NewNet(netsession.NetOptions{
+	sess, err := session.NewNet(session.NetOptions{
 		Name: s.name, DataDir: s.dataDir, Key: key, Port: s.port,
 		Connect: s.connect, NoDiscovery: s.noDiscovery, Logger: logger,
 		ManualRoll: true, // a person rolls with a key, as at the table

@@ -13,8 +13,8 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
-	"aeroplane/internal/netsession"
 	"aeroplane/p2p"
+	"aeroplane/session"
 	"aeroplane/ui"
 )
 
@@ -143,7 +143,7 @@ func TestPlayOfflineSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sess.Close()
-	if _, ok := sess.(*netsession.LocalSession); !ok {
+	if _, ok := sess.(*session.LocalSession); !ok {
 		t.Fatalf("offline session is a %T, want the lockstep LocalSession", sess)
 	}
 	l := firstLobby(t, sess)
@@ -273,7 +273,7 @@ func TestPlayLANSession(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := sess.(*netsession.NetSession); !ok {
+		if _, ok := sess.(*session.NetSession); !ok {
 			t.Fatalf("session is a %T, want the LAN NetSession", sess)
 		}
 		l := firstLobby(t, sess)

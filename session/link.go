@@ -1,4 +1,4 @@
-package netsession
+package session
 
 import (
 	"context"
@@ -137,7 +137,7 @@ type Game struct {
 // NewGame creates (or restores) the node and its driver over t.
 func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 	if cfg.Log == nil {
-		return nil, errors.New("netsession: a game needs a game log")
+		return nil, errors.New("session: a game needs a game log")
 	}
 	lc := lockstep.Config{Setup: cfg.Setup, Self: t.Host().ID(), Key: cfg.Key, Entropy: cfg.Entropy,
 		AutoRoll: !cfg.ManualRoll, AbsentTicks: cfg.AbsentTicks}

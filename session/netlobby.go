@@ -1,4 +1,4 @@
-package netsession
+package session
 
 import (
 	"fmt"
@@ -192,8 +192,11 @@ func (s *NetSession) showLobby(p lobbyPlan, v lobby.View) {
 	if p.gen != s.gen || s.closed {
 		return // a lobby already left
 	}
-	if p.hosting {
-		s.hostView = &v
+	switch hv := s.hostView; {
+	case p.hosting || v.Host == s.self:
+		s.hostView = &v // Enter may have created the table
+	case hv != nil && hv.Lobby == v.Lobby:
+		s.hostView = nil // another's table now: its rematch is theirs to open
 	}
 	if len(s.names) > maxNames {
 		clear(s.names)

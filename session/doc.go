@@ -1,7 +1,9 @@
-// Package netsession is the glue between the protocol and the screen: it
-// implements ui.Session over a lockstep.Node, so every game the interface
-// shows, even one person against bots, is played through the real
-// commit-reveal protocol and leaves a log that `aeroplane verify` accepts.
+// Package session is a game's lifecycle (lobby → game → rematch, LAN and
+// local) between the protocol and whoever plays: it implements ui.Session
+// over a lockstep.Node, for the screen and for `aeroplane --headless`
+// alike, so every game, even one person against bots, is played through
+// the real commit-reveal protocol and leaves a log that `aeroplane verify`
+// accepts.
 //
 // Every game's files (its log, the dice secret, finding the game a crash
 // cut short, marking games closed) are package savegame's: LocalSession
@@ -25,12 +27,18 @@
 //	              frames to the driver, chat to the chat, the lobby's
 //	              leftovers first); Game: a lockstep.Driver over it, for
 //	              NetSession and `aeroplane --headless`
-//	netgame.go    NetSession: lobby.Run, then a Game with a Translator
+//	netgame.go    NetSession: lobby.Run, then a Game with a Translator;
+//	              the one rematch rule: the creator reopens the table with
+//	              the same seats, bots and rules, the others look for it
+//	              asking for their colour
+//	observe.go    Observer (every game's raw lockstep Readies, its start
+//	              and end) and Enter/Resume: what `--headless` drives the
+//	              same NetSession with, a bot answering its choices
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts
 //
-// netsession must never open a network listener itself (only p2p does, and
+// session must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules
 // (engine and lockstep do), or let a command that makes no sense now change
 // anything: such a command returns an error and the node is left untouched.
-package netsession
+package session

@@ -1,4 +1,4 @@
-package netsession
+package session
 
 import (
 	"context"
@@ -63,6 +63,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		if err := s.play(ctx, p, lobby.Result{Setup: p.resume.Setup}); err != nil && ctx.Err() == nil {
 			s.log.Error("resumed game", "err", err)
 			s.q.push(ui.Notice{Text: err.Error()})
+			s.ended(nil, lockstep.State{}, err)
 		}
 		return
 	}
@@ -84,12 +85,20 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		}
 		if ctx.Err() == nil {
 			s.q.push(ui.Notice{Text: err.Error()})
+			s.ended(nil, lockstep.State{}, err)
 		}
 		return
 	}
 	if err := s.play(ctx, p, res); err != nil && ctx.Err() == nil {
 		s.log.Error("game", "err", err)
 		s.q.push(ui.Notice{Text: err.Error()})
+		s.ended(nil, lockstep.State{}, err)
+	}
+}
+
+func (s *NetSession) ended(info *GameInfo, st lockstep.State, err error) {
+	if f := s.opts.Observer.Ended; f != nil {
+		f(info, st, err)
 	}
 }
 
@@ -124,6 +133,8 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.mu.Unlock()
 	tr := NewTranslator(res.Setup, s.self, names, logPath)
 	rollWithin := s.rollWithin()
+	info := GameInfo{Setup: res.Setup, Log: logPath, Resumed: p.resume != nil, Records: len(g.Records)}
+	obs := s.opts.Observer
 	var sess *Game
 	sess, err = NewGame(s.t, GameConfig{
 		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: glog, Records: g.Records,
@@ -143,6 +154,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 				s.gameOver = true
 				s.mu.Unlock()
 			}
+			if obs.Ready != nil {
+				obs.Ready(info, rd)
+			}
 		},
 	})
 	if err != nil {
@@ -155,10 +169,18 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		return nil // the player left the lobby as it started
 	}
 	last := p
-	if p.resume != nil {
+	switch v := s.hostView; {
+	case p.resume != nil:
 		// Whoever created the game reopens its lobby for a rematch; we
 		// cannot tell who that was from the log, so we join it.
-		last = lobbyPlan{cfg: lobby.Config{Lobby: res.Setup.Name, FindFor: 24 * time.Hour, ManualReady: true}}
+		last = lobbyPlan{cfg: lobby.Config{Lobby: res.Setup.Name, FindFor: 24 * time.Hour, ManualReady: !s.opts.AutoReady}}
+	case v != nil && v.Lobby == res.Setup.Name && v.Host == s.self:
+		// The one rematch rule: the creator reopens the table (launch
+		// takes its seats, bots and rules from hostView) ...
+		last.hosting, last.cfg.Create = true, true
+	default:
+		// ... and the others look for it until it is open again.
+		last.hosting, last.cfg.Create, last.cfg.FindFor = false, false, 24*time.Hour
 	}
 	s.last = &last
 	s.gameID = gid
@@ -168,6 +190,15 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	table := s.setupTable(res.Setup, names, p.hosting)
 	s.mu.Unlock()
 	s.q.push(table)
+	if obs.Started != nil {
+		if err := obs.Started(info); err != nil {
+			close(done)
+			s.mu.Lock()
+			s.sess = nil
+			s.mu.Unlock()
+			return err
+		}
+	}
 	s.log.Info("game started", "game", gid, "log", logPath)
 	st, err := sess.Run(ctx)
 	close(done)
@@ -182,6 +213,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		if err := s.dir.MarkClosed(gid, st.Phase.String()); err != nil {
 			s.log.Warn("could not mark the game over", "err", err)
 		}
+	}
+	if ctx.Err() == nil {
+		s.ended(&info, st, nil)
 	}
 	return nil
 }

@@ -1,12 +1,12 @@
-package netsession_test
+package session_test
 
 import (
 	"fmt"
 	"os"
 
 	"aeroplane/engine"
-	"aeroplane/internal/netsession"
 	"aeroplane/lockstep"
+	"aeroplane/session"
 	"aeroplane/ui"
 )
 
@@ -15,7 +15,7 @@ import (
 func ExampleNewLocal() {
 	dir, _ := os.MkdirTemp("", "aeroplane-example")
 	defer os.RemoveAll(dir)
-	s, err := netsession.NewLocal(netsession.LocalOptions{Name: "Ann", DataDir: dir})
+	s, err := session.NewLocal(session.LocalOptions{Name: "Ann", DataDir: dir})
 	if err != nil {
 		fmt.Println(err)
 		return

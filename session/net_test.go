@@ -1,4 +1,4 @@
-package netsession
+package session
 
 import (
 	"errors"

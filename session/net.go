@@ -1,4 +1,4 @@
-package netsession
+package session
 
 import (
 	"context"
@@ -65,6 +65,14 @@ type NetOptions struct {
 	FindFor time.Duration
 	// Logger receives diagnostics (never the terminal); nil discards them.
 	Logger *slog.Logger
+	// Observer sees every game as it runs (a front end without a screen).
+	Observer Observer
+	// AutoReady makes the player ready by itself at the table of a
+	// rematch after a resumed game (Enter's tables follow their Config).
+	AutoReady bool
+	// NoResume leaves a game a crash cut short to the caller (Resume);
+	// by default the session takes it up by itself.
+	NoResume bool
 }
 
 type netMode uint8
@@ -92,7 +100,7 @@ type lobbyPlan struct {
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
 // mDNS discovery and manual connects, games are set up with lobby.Run
 // and played with a Game (lockstep.Driver over the transport); every Ready is
-// translated by a Translator. It is the only part of netsession that
+// translated by a Translator. It is the only part of session that
 // opens a network listener (through p2p).
 type NetSession struct {
 	opts NetOptions
@@ -189,11 +197,14 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	for _, a := range opts.Connect {
 		s.connect(a)
 	}
-	s.wg.Add(3)
+	s.wg.Add(2)
 	go s.owner()
 	go s.watchLobby()
 	s.emitLobby()
-	go s.resumeInterrupted()
+	if !opts.NoResume {
+		s.wg.Add(1)
+		go s.resumeInterrupted()
+	}
 	return s, nil
 }
 
@@ -613,6 +624,9 @@ func (s *NetSession) Chat(text string) error {
 }
 
 func (s *NetSession) onChat(l p2p.ChatLine) {
+	if f := s.opts.Observer.Chat; f != nil {
+		f(l)
+	}
 	s.mu.Lock()
 	name := s.nameOf(l.From)
 	colour := engine.NoColour
