@@ -43,7 +43,9 @@
 // bell rings (b turns it off) and the turn line is highlighted when it
 // becomes the player's turn. Files: ui.go state and events, view.go and
 // fit.go layout, board.go and geometry.go the board, keys.go the key
-// table, scroll.go, turn.go, leave.go, legend.go, run.go the tview loop.
+// table, scroll.go, turn.go, leave.go, alone.go (the lone player's
+// question: keep waiting, go on, end the game), legend.go, run.go the
+// tview loop.
 //
 // Everything a peer chooses (names, chat, peer IDs, addresses, notices)
 // is hostile: it goes through clean before it is drawn. Keys are defined

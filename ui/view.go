@@ -59,8 +59,11 @@ func (u *UI) draw(scr tcell.Screen, w, h int) {
 	if u.mode != modeGame || !tooSmall(w, h) {
 		u.drawOverlay(scr, w, body+1)
 	}
-	if u.confirm {
+	switch {
+	case u.confirm:
 		u.drawConfirm(scr, w, body)
+	case u.askAlone:
+		u.drawAlone(scr, w, body)
 	}
 	for i, l := range keys {
 		printLine(scr, 0, body+i, w, l)
@@ -241,6 +244,8 @@ func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 		return u.t("status.you")
 	case s.Kind == SeatBot, s.Kind == SeatOpen, s.Kind == SeatUnused:
 		return ""
+	case u.left[c]:
+		return "[red]" + u.t("status.left") + "[-]"
 	case !s.Present || u.absent[c]:
 		return "[red]" + u.t("status.absent") + "[-]"
 	}
