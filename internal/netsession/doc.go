@@ -26,6 +26,9 @@
 //	              leftovers first); Game: a lockstep.Driver over it, for
 //	              NetSession and `aeroplane --headless`
 //	netgame.go    NetSession: lobby.Run, then a Game with a Translator
+//	netleave.go   NetSession: Leave (ui.Leaver: sign it, linger until the
+//	              others hold it), GoOn and EndGame (ui.GoOner: the lone
+//	              player's answers)
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts
 //

@@ -57,6 +57,14 @@ type NetOptions struct {
 	// never).
 	ManualRoll bool
 	RollWithin time.Duration
+	// GoOnAlone goes on by itself when this player's side of the table
+	// is no majority (GameConfig.GoOnAlone); without it the interface
+	// asks (ui.AloneDecision, GoOn, EndGame).
+	GoOnAlone bool
+	// LeaveWait bounds how long Leave keeps the game running so the
+	// others get the Leave (default 3 s; it returns sooner once every
+	// other player holds it).
+	LeaveWait time.Duration
 	// Linger keeps answering peers after a game ends (default the driver's, 2 s);
 	// Rematch waits for it.
 	Linger time.Duration
@@ -665,4 +673,6 @@ func (s *NetSession) Close() error {
 var (
 	_ ui.Session     = (*NetSession)(nil)
 	_ ui.SeatChooser = (*NetSession)(nil)
+	_ ui.Leaver      = (*NetSession)(nil)
+	_ ui.GoOner      = (*NetSession)(nil)
 )

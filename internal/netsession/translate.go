@@ -54,6 +54,11 @@ type Translator struct {
 	choice    []engine.Move // empty unless the local player must Choose
 
 	lastWait *ui.DiceWaiting
+
+	// what the screen was last told of a lone decision (State.Missing)
+	// and of State.SoloDice, so each change is said once
+	asking bool
+	solo   bool
 }
 
 // NewTranslator prepares for the game of setup as seen by self (empty for
@@ -162,6 +167,12 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.Moved{Before: before, After: e.Pos, Result: e.Result})
 		case lockstep.EventAbsent, lockstep.EventReturned:
 			out = append(out, ui.Presence{Colour: e.Colour, Name: t.name(e.Peer), Present: e.Kind == lockstep.EventReturned})
+		case lockstep.EventLeft:
+			out = append(out, ui.Left{Colour: e.Colour, Name: t.name(e.Peer)})
+		case lockstep.EventAloneDecision:
+			if len(e.Peers) > 0 && !t.over && st.Phase != lockstep.PhaseOver {
+				out = append(out, t.aloneAsked(e.Peers))
+			}
 		case lockstep.EventCheating:
 			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(), What: e.Cheat.String() + ": " + e.Detail})
 		case lockstep.EventStateMismatch:
@@ -202,6 +213,17 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.Resync{Position: st.Pos, Why: "the board was corrected from the game protocol"})
 		}
 	}
+	// The state is the authority on an open lone decision: once it is no
+	// longer open (answered here or elsewhere, or the missing are back)
+	// the question closes.
+	if t.asking && len(st.Missing) == 0 {
+		t.asking = false
+		out = append(out, ui.AloneDecision{})
+	}
+	if st.SoloDice != t.solo && !t.over {
+		t.solo = st.SoloDice
+		out = append(out, ui.SoloDice{On: st.SoloDice})
+	}
 	// The state is the authority on a pending choice: it survives batches
 	// split anywhere and restores.
 	if !t.over && st.Phase == lockstep.PhaseMove && len(st.Moves) > 0 {
@@ -214,6 +236,16 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 		t.choice = nil
 	}
 	return out
+}
+
+// aloneAsked is the lone player's question about the players ids.
+func (t *Translator) aloneAsked(ids []peer.ID) ui.AloneDecision {
+	q := ui.AloneDecision{}
+	for _, id := range ids {
+		q.Missing = append(q.Missing, t.name(id))
+	}
+	t.asking = len(q.Missing) > 0
+	return q
 }
 
 func youMoveFollows(evs []lockstep.Event, k uint64) bool {

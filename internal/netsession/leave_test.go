@@ -1,0 +1,179 @@
+package netsession
+
+import (
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/internal/netlab"
+	"aeroplane/lockstep"
+	"aeroplane/ui"
+)
+
+// bobLoop is Bob at Ann's table: he joins her game, says ready, chooses
+// the first move, and after moves moves does act (once) on a goroutine
+// of its own; the loop ends when his events close. Its events are
+// returned once it ends.
+func bobLoop(t *testing.T, a, b *NetSession, moves int, act func()) <-chan []ui.Event {
+	out := make(chan []ui.Event, 1)
+	go func() {
+		var seen []ui.Event
+		joined, n, acted := false, 0, false
+		p := &netPlayer{s: b}
+		for e := range b.Events() {
+			seen = append(seen, e)
+			switch e := e.(type) {
+			case ui.LobbyUpdate:
+				for _, g := range e.Games {
+					if g.Host.ID == a.ID().String() && !joined {
+						joined = true
+						if err := b.Join(g.ID); err != nil {
+							t.Errorf("join: %v", err)
+						}
+					}
+				}
+			case ui.TableUpdate:
+				p.sayReady(t, e)
+			case ui.Rolled:
+				if e.YouChoose {
+					_ = b.Choose(e.Moves[0]) // refused once he left: a bot flies
+				}
+			case ui.Moved:
+				if n++; n == moves && !acted {
+					acted = true
+					go act()
+				}
+			}
+		}
+		out <- seen
+	}()
+	return out
+}
+
+// annTable opens Ann's table for Bob with bots at Yellow and Green.
+func annTable(t *testing.T, a *NetSession) {
+	t.Helper()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []engine.Colour{engine.Yellow, engine.Green} {
+		if err := a.SetSeat(c, "random"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// annPlays runs Ann to the end of her game, recording what onEvent saw.
+func annPlays(t *testing.T, a *NetSession, onEvent func(ui.Event)) *netPlayer {
+	t.Helper()
+	pa := &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
+	done := make(chan *netPlayer, 1)
+	go pa.run(t, onEvent, done)
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute): // a hang guard, not a speed claim
+		t.Fatal("Ann's game did not end")
+	}
+	if pa.err != nil {
+		t.Fatal(pa.err)
+	}
+	return pa
+}
+
+// verifyOver checks a finished game's log.
+func verifyOver(t *testing.T, p *netPlayer) *lockstep.Verification {
+	t.Helper()
+	data, err := os.ReadFile(p.over.LogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lockstep.Verify(data)
+	if err != nil || v.Phase != lockstep.PhaseOver || len(p.over.Ranking) != engine.NumColours {
+		t.Fatalf("%s's log: %v, phase %s, ranking %v", p.s.name, err, v.Phase, p.over.Ranking)
+	}
+	return v
+}
+
+// Two people and two bots; Bob leaves for good mid-game (Leave, then
+// Close, as the interface does): Ann's session says "Bob left" for his
+// colour, a bot flies it, and her game ends with a full result, never
+// asking her a lone decision (the leave needs none).
+func TestNetLeaveLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newNetTest(t, "Ann"), newNetTest(t, "Bob")
+	annTable(t, a)
+	var leaveErr error
+	var left sync.WaitGroup
+	left.Add(1)
+	bob := bobLoop(t, a, b, 6, func() {
+		defer left.Done()
+		leaveErr = b.Leave()
+		b.Close()
+	})
+	var lefts []ui.Left
+	asked := 0
+	pa := annPlays(t, a, func(e ui.Event) {
+		switch e := e.(type) {
+		case ui.Left:
+			lefts = append(lefts, e)
+		case ui.AloneDecision:
+			asked++
+		}
+	})
+	left.Wait()
+	<-bob
+	if leaveErr != nil {
+		t.Fatalf("Leave: %v", leaveErr)
+	}
+	if len(lefts) != 1 || lefts[0] != (ui.Left{Colour: engine.Blue, Name: "Bob"}) {
+		t.Fatalf("Ann saw %+v, want Bob leaving Blue once", lefts)
+	}
+	if asked != 0 {
+		t.Fatalf("Ann was asked %d lone decisions after a leave", asked)
+	}
+	v := verifyOver(t, pa)
+	if !b.dir.Closed(v.Setup.GameID()) {
+		t.Fatal("Bob's game is not marked closed after he left")
+	}
+}
+
+// Two people and two bots; Bob's peer vanishes mid-game (its host
+// closed, no Leave): Ann alone is no majority, so her session asks her
+// (ui.AloneDecision naming Bob); GoOn goes on with a bot at Blue and the
+// game ends with a result.
+func TestNetAloneDecisionLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	fast := func(o *NetOptions) { o.AbsentTicks = 5 }
+	a, b := newNetTestWith(t, "Ann", fast), newNetTestWith(t, "Bob", fast)
+	annTable(t, a)
+	// Close without Leave: nothing is signed, the peer just goes (as
+	// after a crash or a pulled cable).
+	bob := bobLoop(t, a, b, 6, func() { b.Close() })
+	var asked []ui.AloneDecision
+	var goOnErr error
+	pa := annPlays(t, a, func(e ui.Event) {
+		if q, ok := e.(ui.AloneDecision); ok {
+			asked = append(asked, q)
+			if len(q.Missing) > 0 {
+				go func() { goOnErr = a.GoOn() }()
+			}
+		}
+	})
+	<-bob
+	if len(asked) == 0 || len(asked[0].Missing) != 1 || asked[0].Missing[0] != "Bob" {
+		t.Fatalf("Ann was asked %+v, want a decision about Bob", asked)
+	}
+	if goOnErr != nil {
+		t.Fatalf("GoOn: %v", goOnErr)
+	}
+	verifyOver(t, pa)
+	if err := a.GoOn(); err == nil {
+		t.Fatal("GoOn accepted after the game")
+	}
+}
