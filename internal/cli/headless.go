@@ -310,7 +310,7 @@ func playHeadlessGame(ctx context.Context, e *env, o headlessOpts, out *headless
 	)
 	sess, err = netsession.NewGame(t, netsession.GameConfig{
 		Setup: g.setup, Key: key, Entropy: g.entropy, Log: g.glog, Records: g.recs,
-		Pending: g.pending, Chat: chat, Logger: logger,
+		Pending: g.pending, Chat: chat, Logger: logger, GoOnAlone: true, // nobody watches: never held hostage
 		OnChat: func(l p2p.ChatLine) { out.printf("chat %s: %s", l.From, l.Text) },
 		OnReady: func(rd lockstep.Ready) {
 			for _, ev := range rd.Events {
