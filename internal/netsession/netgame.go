@@ -133,7 +133,10 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {
-			s.q.push(tr.Translate(rd.Events, rd.State)...)
+			evs := tr.Translate(rd.Events, rd.State)
+			flown := tr.BotFlown()
+			s.flown.Store(&flown) // before the push: the queue paces by it
+			s.q.push(evs...)
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventYourRoll && s.opts.ManualRoll && rollWithin > 0 {
 					s.rollLater(sess, tr, e.Roll, rollWithin)
@@ -172,6 +175,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.log.Info("game started", "game", gid, "log", logPath)
 	st, err := sess.Run(ctx)
 	close(done)
+	s.flown.Store(nil)
 	s.mu.Lock()
 	s.sess, s.lastColour, s.myColour = nil, s.myColour, engine.NoColour
 	s.mu.Unlock()

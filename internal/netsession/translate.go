@@ -59,6 +59,9 @@ type Translator struct {
 	// and of State.SoloDice, so each change is said once
 	asking bool
 	solo   bool
+	// flown are the seats a bot flies now: bot seats, and the seats of
+	// players absent or gone (for the screen's pace, BotFlown)
+	flown [engine.NumColours]bool
 }
 
 // NewTranslator prepares for the game of setup as seen by self (empty for
@@ -71,6 +74,8 @@ func NewTranslator(setup lockstep.Setup, self peer.ID, names map[peer.ID]string,
 		if st.Player != "" {
 			t.colours[st.Player] = st.Colour
 			t.names[st.Player] = names[st.Player]
+		} else if st.Colour < engine.NumColours {
+			t.flown[st.Colour] = true
 		}
 	}
 	return t
@@ -105,6 +110,10 @@ func (t *Translator) name(id peer.ID) string {
 	}
 	return s
 }
+
+// BotFlown reports, by colour, the seats a bot flies now: bot seats and
+// the seats of players absent or gone for good.
+func (t *Translator) BotFlown() [engine.NumColours]bool { return t.flown }
 
 // ColourOf is the seat a peer plays (NoColour for someone without one),
 // for chat lines.
@@ -166,8 +175,14 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			t.pos, t.choice, t.lastWait = e.Pos, nil, nil
 			out = append(out, ui.Moved{Before: before, After: e.Pos, Result: e.Result})
 		case lockstep.EventAbsent, lockstep.EventReturned:
+			if e.Colour < engine.NumColours {
+				t.flown[e.Colour] = e.Kind == lockstep.EventAbsent
+			}
 			out = append(out, ui.Presence{Colour: e.Colour, Name: t.name(e.Peer), Present: e.Kind == lockstep.EventReturned})
 		case lockstep.EventLeft:
+			if e.Colour < engine.NumColours {
+				t.flown[e.Colour] = true
+			}
 			out = append(out, ui.Left{Colour: e.Colour, Name: t.name(e.Peer)})
 		case lockstep.EventAloneDecision:
 			if len(e.Peers) > 0 && !t.over && st.Phase != lockstep.PhaseOver {
