@@ -177,3 +177,64 @@ func TestNetAloneDecisionLAN(t *testing.T) {
 		t.Fatal("GoOn accepted after the game")
 	}
 }
+
+// Bob's program dies mid-game (no Close: nothing is marked) and starts
+// again with the same identity and data directory: it takes its seat
+// back by itself, and its table names Ann as she chose, not by her peer
+// ID (the names are saved beside the log).
+func TestNetResumeKeepsNamesLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	_, key := newID(t)
+	dir := t.TempDir()
+	same := func(o *NetOptions) { o.Key, o.DataDir = key, dir }
+	b := newNetTestWith(t, "Bob", same)
+	annTable(t, a)
+	crashed := make(chan struct{})
+	bob := bobLoop(t, a, b, 6, func() {
+		defer close(crashed)
+		b.cancel() // the game and the owner stop; nothing is marked closed
+		b.wg.Wait()
+		if b.d != nil {
+			b.d.Close()
+		}
+		b.t.Close()
+		b.h.Close()
+		b.q.close()
+	})
+	annDone := make(chan *netPlayer, 1)
+	go func() {
+		pa := &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
+		pa.run(t, nil, annDone)
+	}()
+	<-crashed
+	<-bob
+	b2 := newNetTestWith(t, "Bob", same)
+	var table *ui.TableUpdate
+	for e := range b2.Events() {
+		if tu, ok := e.(ui.TableUpdate); ok && tu.Started {
+			table = &tu
+			break
+		}
+	}
+	if table == nil {
+		t.Fatal("Bob's program did not resume the game")
+	}
+	if got := table.Seats[engine.Red].Name; got != "Ann" {
+		t.Fatalf("the resumed table names Red %q, want Ann", got)
+	}
+	go func() {
+		for e := range b2.Events() {
+			if r, ok := e.(ui.Rolled); ok && r.YouChoose {
+				_ = b2.Choose(r.Moves[0])
+			}
+		}
+	}()
+	select {
+	case <-annDone:
+	case <-time.After(2 * time.Minute): // a hang guard, not a speed claim
+		t.Fatal("Ann's game did not end")
+	}
+}

@@ -111,8 +111,14 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	}
 	gid, glog, logPath := res.Setup.GameID(), g.Log, g.Log.Path()
 	defer glog.Close()
+	known := res.Names
+	if p.resume != nil {
+		// No lobby tells the names again after a crash: the game's own
+		// file does (savegame.SaveNames, written when it started).
+		known = s.dir.Names(gid)
+	}
 	s.mu.Lock()
-	for id, n := range res.Names {
+	for id, n := range known {
 		if id != s.self {
 			s.names[id] = n
 		}
@@ -122,6 +128,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		names[id] = n
 	}
 	s.mu.Unlock()
+	if p.resume == nil {
+		if err := s.dir.SaveNames(res.Setup, names); err != nil {
+			s.log.Warn("players' names not saved: a resumed game shows peer IDs", "err", err)
+		}
+	}
 	tr := NewTranslator(res.Setup, s.self, names, logPath)
 	rollWithin := s.rollWithin()
 	var sess *Game
