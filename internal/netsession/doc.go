@@ -13,7 +13,8 @@
 // Pieces, bottom up:
 //
 //	translate.go  lockstep Ready (Events + State) → ui events, and ui
-//	              commands (Roll, Choose) → node intents; no IO, no driver
+//	              commands (Roll, Choose) → node intents; no IO, no driver;
+//	              History: a resumed game's past, replayed from its log
 //	queue.go      a never-blocking event channel, optionally paced; a
 //	              queued LobbyUpdate gives way to a newer one
 //	locallog.go   a local game's log: one that fails is reported once and

@@ -2,6 +2,7 @@ package netsession
 
 import (
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -213,10 +214,22 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	<-bob
 	b2 := newNetTestWith(t, "Bob", same)
 	var table *ui.TableUpdate
+	starts, moved := 0, 0
+	var first *ui.Moved
 	for e := range b2.Events() {
 		if tu, ok := e.(ui.TableUpdate); ok && tu.Started {
 			table = &tu
-			break
+		}
+		if _, ok := e.(ui.GameStarted); ok {
+			starts++
+		}
+		if m, ok := e.(ui.Moved); ok {
+			if first == nil {
+				first = &m
+			}
+			if moved++; moved >= 6 {
+				break // the history Bob had seen before the crash
+			}
 		}
 	}
 	if table == nil {
@@ -224,6 +237,12 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	}
 	if got := table.Seats[engine.Red].Name; got != "Ann" {
 		t.Fatalf("the resumed table names Red %q, want Ann", got)
+	}
+	// The history comes back from the log: the first move shown starts
+	// from the game's first position, and the game begins once.
+	start, _ := engine.NewGame(engine.Red, engine.Blue, engine.Yellow, engine.Green)
+	if first == nil || strings.Fields(first.Before.String())[0] != strings.Fields(start.String())[0] || starts != 1 {
+		t.Fatalf("resumed: %d starts, first move from %v; want one start and the history from the first position", starts, first)
 	}
 	go func() {
 		for e := range b2.Events() {

@@ -183,6 +183,13 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	table := s.setupTable(res.Setup, names, p.hosting)
 	s.mu.Unlock()
 	s.q.push(table)
+	if p.resume != nil && len(g.Records) > 0 {
+		// The player resuming sees the game as it was, not a new start.
+		if hist, pos, ok := History(res.Setup, names, g.Records); ok {
+			tr.ResumeAt(pos) // before Run: the driver is not yet touching it
+			s.q.push(hist...)
+		}
+	}
 	s.log.Info("game started", "game", gid, "log", logPath)
 	st, err := sess.Run(ctx)
 	close(done)

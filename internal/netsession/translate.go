@@ -111,6 +111,39 @@ func (t *Translator) name(id peer.ID) string {
 	return s
 }
 
+// History is what a player resuming game setup from its log saw of it
+// before the crash, as ui events (the board from the start, every roll
+// and move, absences, leaves, cheats; no questions or waits, which are
+// past): records are the log's, replayed as an observer (lockstep's
+// VerifyRecords), and the position it ends on is where the live
+// translator takes up (ResumeAt). A log that does not verify gives no
+// history: the game itself then says what is wrong.
+func History(setup lockstep.Setup, names map[peer.ID]string, records []lockstep.Record) ([]ui.Event, engine.Position, bool) {
+	v, err := lockstep.VerifyRecords(records)
+	if err != nil || len(v.Events) == 0 {
+		return nil, engine.Position{}, false
+	}
+	obs := NewTranslator(setup, "", names, "")
+	var out []ui.Event
+	for _, e := range obs.Translate(v.Events, lockstep.State{}) {
+		switch e.(type) {
+		case ui.GameStarted, ui.Rolled, ui.Moved, ui.Presence, ui.Left, ui.CheatDetected:
+			out = append(out, e)
+		}
+	}
+	if !obs.started {
+		return nil, engine.Position{}, false
+	}
+	return out, obs.pos, true
+}
+
+// ResumeAt makes the translator go on from pos, the board History ended
+// on, instead of starting the game again; call it before the first
+// Translate.
+func (t *Translator) ResumeAt(pos engine.Position) {
+	t.pos, t.started = pos, true
+}
+
 // BotFlown reports, by colour, the seats a bot flies now: bot seats and
 // the seats of players absent or gone for good.
 func (t *Translator) BotFlown() [engine.NumColours]bool { return t.flown }
