@@ -161,3 +161,27 @@ func TestAloneGolden(t *testing.T) {
 	u.Apply(Left{Colour: engine.Yellow, Name: "bob"})
 	checkGolden(t, "left-en-80x24", render(t, u, 80, 24))
 }
+
+// TestPlayerListStatus: the player list says who is online, absent (a
+// bot flies), back (until that seat's next move) and left (a bot flies).
+func TestPlayerListStatus(t *testing.T) {
+	cases := []struct {
+		name string
+		evs  []Event
+		want string
+	}{
+		{"online", nil, "bob Q9x8y7 online"},
+		{"absent", []Event{Presence{Colour: engine.Yellow, Name: "bob"}}, "bob Q9x8y7 absent (a bot flies)"},
+		{"back", []Event{Presence{Colour: engine.Yellow, Name: "bob"}, Presence{Colour: engine.Yellow, Name: "bob", Present: true}}, "bob Q9x8y7 back"},
+		{"left", []Event{Presence{Colour: engine.Yellow, Name: "bob"}, Left{Colour: engine.Yellow, Name: "bob"}}, "bob Q9x8y7 left (a bot flies)"},
+	}
+	for _, c := range cases {
+		u, _ := choosingUI(t)
+		for _, e := range c.evs {
+			u.Apply(e)
+		}
+		if got := render(t, u, 120, 40); !strings.Contains(got, c.want) {
+			t.Errorf("%s: no %q:\n%s", c.name, c.want, got)
+		}
+	}
+}

@@ -76,6 +76,7 @@ type UI struct {
 	over     *GameOver
 	absent   [engine.NumColours]bool
 	left     [engine.NumColours]bool // left for good: a bot flies the seat
+	back     [engine.NumColours]bool // came back, until the seat's next move
 	missing  []string                // the players a lone decision is about (nil: none open)
 	askAlone bool                    // the lone player's question is open; it takes every key
 
@@ -134,7 +135,7 @@ func (u *UI) Apply(e Event) {
 		u.mode, u.pos, u.hasPos, u.playing = modeGame, e.Position, true, e.Rules
 		u.stats, u.over, u.waiting, u.rolled, u.lastRoll = diceStats{}, nil, nil, nil, nil
 		u.frames = nil
-		u.absent, u.left = [engine.NumColours]bool{}, [engine.NumColours]bool{}
+		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
 		u.missing, u.askAlone = nil, false
 		if u.overlay == overlayEnd {
 			u.overlay = overlayNone
@@ -155,6 +156,9 @@ func (u *UI) Apply(e Event) {
 		}
 	case Moved:
 		u.rolled, u.waiting = nil, nil
+		if c := e.Result.Move.Colour; c < engine.NumColours {
+			u.back[c] = false
+		}
 		u.addEvent(u.describe(&e.Before, e.Result))
 		u.pos, u.hasPos = e.After, true
 		u.showSteps(stepsOf(&e.Before, &e.After, u.playing, e.Result))
@@ -167,7 +171,7 @@ func (u *UI) Apply(e Event) {
 		u.chat = tail(u.chat, 200)
 	case Presence:
 		if e.Colour < engine.NumColours {
-			u.absent[e.Colour] = !e.Present
+			u.absent[e.Colour], u.back[e.Colour] = !e.Present, e.Present
 		}
 		key := "log.absent"
 		if e.Present {

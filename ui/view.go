@@ -246,8 +246,12 @@ func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 		return ""
 	case u.left[c]:
 		return "[red]" + u.t("status.left") + "[-]"
-	case !s.Present || u.absent[c]:
+	case u.absent[c]:
+		return "[red]" + u.t("status.absentbot") + "[-]"
+	case !s.Present:
 		return "[red]" + u.t("status.absent") + "[-]"
+	case u.back[c]:
+		return "[green]" + u.t("status.back") + "[-]"
 	}
 	return u.t("status.connected")
 }
