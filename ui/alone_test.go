@@ -118,7 +118,13 @@ func TestLeftAndSolo(t *testing.T) {
 	}
 	u, _ := choosingUI(t)
 	u.Apply(SoloDice{On: true})
+	if got := render(t, u, 120, 40); !strings.Contains(got, "Your own dice alone make") {
+		t.Errorf("the turn panel does not say the dice are this player's alone:\n%s", got)
+	}
 	u.Apply(SoloDice{On: false})
+	if got := render(t, u, 120, 40); strings.Contains(got, "Your own dice alone make") {
+		t.Errorf("the turn panel still says the dice are this player's alone:\n%s", got)
+	}
 	ev := strings.Join(u.events, "\n")
 	if !strings.Contains(ev, "Only your own dice chain") || !strings.Contains(ev, "reveals are in the rolls again") {
 		t.Errorf("solo dice not said:\n%s", ev)

@@ -77,6 +77,7 @@ type UI struct {
 	absent   [engine.NumColours]bool
 	left     [engine.NumColours]bool // left for good: a bot flies the seat
 	back     [engine.NumColours]bool // came back, until the seat's next move
+	solo     bool                    // this player's own dice alone make the rolls (SoloDice)
 	missing  []string                // the players a lone decision is about (nil: none open)
 	askAlone bool                    // the lone player's question is open; it takes every key
 
@@ -136,7 +137,7 @@ func (u *UI) Apply(e Event) {
 		u.stats, u.over, u.waiting, u.rolled, u.lastRoll = diceStats{}, nil, nil, nil, nil
 		u.frames = nil
 		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
-		u.missing, u.askAlone = nil, false
+		u.missing, u.askAlone, u.solo = nil, false, false
 		if u.overlay == overlayEnd {
 			u.overlay = overlayNone
 		}
@@ -196,6 +197,7 @@ func (u *UI) Apply(e Event) {
 			u.addEvent(u.t("log.alone", strings.Join(u.missing, ", ")))
 		}
 	case SoloDice:
+		u.solo = e.On
 		key := "log.solo.off"
 		if e.On {
 			key = "log.solo.on"

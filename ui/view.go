@@ -412,6 +412,10 @@ func (u *UI) turnLines() []string {
 		}
 		out = append(out, u.t("turn.waits", u.tagged(u.waiting.ToMove), strings.Join(names, ", ")))
 	}
+	if u.solo && u.over == nil {
+		// Said while it lasts: this player could foresee the dice.
+		out = append(out, "[yellow]"+u.t("turn.solo")+"[-]")
+	}
 	return out
 }
 

@@ -167,6 +167,7 @@ func init() {
 		"log.ended":        "You ended the game: it is saved, marked unfinished.",
 		"status.absentbot": "absent (a bot flies)",
 		"status.back":      "back",
+		"turn.solo":        "Your own dice alone make the rolls now.",
 		"status.left":      "left (a bot flies)",
 		"alone.title":      "Alone at the table",
 		"alone.text":       "No word from %s, and without them you are no majority. Keep waiting for them, go on with bots flying their seats until they are back, or end the game (it is saved, marked unfinished).",

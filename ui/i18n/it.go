@@ -169,6 +169,7 @@ func init() {
 		"log.ended":        "Hai terminato la partita: è salvata, segnata come non finita.",
 		"status.absentbot": "assente (pilota un bot)",
 		"status.back":      "tornato",
+		"turn.solo":        "Ora i tiri li fanno solo i tuoi dadi.",
 		"status.left":      "uscito (pilota un bot)",
 		"alone.title":      "Solo al tavolo",
 		"alone.text":       "%s non rispondono più e senza di loro non sei la maggioranza. Aspettali, continua con i bot ai loro posti finché non tornano, o termina la partita (viene salvata, segnata come non finita).",

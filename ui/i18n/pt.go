@@ -169,6 +169,7 @@ func init() {
 		"log.ended":        "Terminaste o jogo: ficou guardado, marcado como inacabado.",
 		"status.absentbot": "ausente (pilota um bot)",
 		"status.back":      "voltou",
+		"turn.solo":        "Agora só os teus dados fazem os lançamentos.",
 		"status.left":      "saiu (pilota um bot)",
 		"alone.title":      "Sozinho à mesa",
 		"alone.text":       "%s já não respondem e sem eles não és maioria. Espera por eles, continua com bots nos lugares deles até voltarem, ou termina o jogo (fica guardado, marcado como inacabado).",

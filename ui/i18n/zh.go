@@ -169,6 +169,7 @@ func init() {
 		"log.ended":        "你结束了游戏：已保存，标记为未完成。",
 		"status.absentbot": "离开（机器人驾驶）",
 		"status.back":      "已回来",
+		"turn.solo":        "现在只有你自己的骰子决定掷点。",
 		"status.left":      "已离开（机器人驾驶）",
 		"alone.title":      "独自在桌",
 		"alone.text":       "%s 不再回应，没有他们你不是多数。等待他们，由机器人代替他们直到他们回来，或结束游戏（已保存，标记为未完成）。",
