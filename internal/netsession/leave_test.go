@@ -157,12 +157,12 @@ func TestNetAloneDecisionLAN(t *testing.T) {
 	// after a crash or a pulled cable).
 	bob := bobLoop(t, a, b, 6, func() { b.Close() })
 	var asked []ui.AloneDecision
-	var goOnErr error
+	goOnErr := make(chan error, 8)
 	pa := annPlays(t, a, func(e ui.Event) {
 		if q, ok := e.(ui.AloneDecision); ok {
 			asked = append(asked, q)
 			if len(q.Missing) > 0 {
-				go func() { goOnErr = a.GoOn() }()
+				go func() { goOnErr <- a.GoOn() }()
 			}
 		}
 	})
@@ -170,8 +170,8 @@ func TestNetAloneDecisionLAN(t *testing.T) {
 	if len(asked) == 0 || len(asked[0].Missing) != 1 || asked[0].Missing[0] != "Bob" {
 		t.Fatalf("Ann was asked %+v, want a decision about Bob", asked)
 	}
-	if goOnErr != nil {
-		t.Fatalf("GoOn: %v", goOnErr)
+	if err := <-goOnErr; err != nil {
+		t.Fatalf("GoOn: %v", err)
 	}
 	verifyOver(t, pa)
 	if err := a.GoOn(); err == nil {
