@@ -257,3 +257,66 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 		t.Fatal("Ann's game did not end")
 	}
 }
+
+// As TestNetAloneDecisionLAN, but Ann ends the game: her log is kept,
+// marked closed (never resumed), and she is back in the lobby, where
+// she may create a game again.
+func TestNetAloneEndGameLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	fast := func(o *NetOptions) { o.AbsentTicks = 5 }
+	a, b := newNetTestWith(t, "Ann", fast), newNetTestWith(t, "Bob", fast)
+	if err := a.EndGame(); err == nil {
+		t.Fatal("EndGame accepted with no game on")
+	}
+	annTable(t, a)
+	bob := bobLoop(t, a, b, 6, func() { b.Close() })
+	deadline := time.After(30 * time.Second) // a hang guard, not a speed claim
+	ended, pa := false, &netPlayer{s: a}
+	for !ended {
+		select {
+		case e := <-a.Events():
+			switch e := e.(type) {
+			case ui.TableUpdate:
+				pa.sayReady(t, e)
+			case ui.Rolled:
+				if e.YouChoose {
+					_ = a.Choose(e.Moves[0])
+				}
+			case ui.AloneDecision:
+				if len(e.Missing) > 0 {
+					if err := a.EndGame(); err != nil {
+						t.Fatalf("EndGame: %v", err)
+					}
+					ended = true
+				}
+			case ui.GameOver:
+				t.Fatal("the game ended before Ann was asked")
+			}
+		case <-deadline:
+			t.Fatal("Ann was never asked")
+		}
+	}
+	<-bob
+	a.mu.Lock()
+	gid := a.gameID
+	a.mu.Unlock()
+	if !a.dir.Closed(gid) {
+		t.Fatal("the ended game is not marked closed")
+	}
+	if _, err := os.Stat(a.dir.LogPath(gid)); err != nil {
+		t.Fatalf("the ended game's log: %v", err)
+	}
+	for {
+		if err := a.CreateGame(engine.DefaultRules()); err == nil {
+			break
+		}
+		select {
+		case <-a.Events():
+		case <-time.After(50 * time.Millisecond): // the game is still letting go
+		case <-deadline:
+			t.Fatal("Ann never got back to the lobby")
+		}
+	}
+}
