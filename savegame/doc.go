@@ -55,5 +55,7 @@
 //	secret.go   the 0600 dice secret, created exclusively (write, fsync, link)
 //	game.go     Create (a new game) and Resume (a saved one); MarkClosed
 //	find.go     Find: the game to resume
+//	playernames.go  the players' names beside the log (game-ID.names), so a
+//	            resumed game shows people by name; read bounded, bad lines skipped
 //	run.go      the headless --games run pointer and its parser
 package savegame

@@ -15,7 +15,8 @@
 // Pieces, bottom up:
 //
 //	translate.go  lockstep Ready (Events + State) → ui events, and ui
-//	              commands (Roll, Choose) → node intents; no IO, no driver
+//	              commands (Roll, Choose) → node intents; no IO, no driver;
+//	              History: a resumed game's past, replayed from its log
 //	queue.go      a never-blocking event channel, optionally paced; a
 //	              queued LobbyUpdate gives way to a newer one
 //	locallog.go   a local game's log: one that fails is reported once and
@@ -34,6 +35,9 @@
 //	observe.go    Observer (every game's raw lockstep Readies, its start
 //	              and end) and Enter/Resume: what `--headless` drives the
 //	              same NetSession with, a bot answering its choices
+//	netleave.go   NetSession: Leave (ui.Leaver: sign it, linger until the
+//	              others hold it), GoOn and EndGame (ui.GoOner: the lone
+//	              player's answers)
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts
 //

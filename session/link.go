@@ -117,6 +117,11 @@ type GameConfig struct {
 	// bots want the latter). Roll in time: peers vote absent a player who
 	// keeps them waiting.
 	ManualRoll bool
+	// GoOnAlone answers a lone decision (lockstep's EventAloneDecision)
+	// by going on at once (lockstep.Config.GoOnAlone): a peer nobody
+	// watches (--headless) is never held hostage by a player gone for
+	// good. Without it the player is asked (NetSession.GoOn).
+	GoOnAlone bool
 	// Pending, Chat and OnChat go to the TransportLink; OnChat runs on
 	// its reading goroutine, not the driver's.
 	Pending []p2p.Inbound
@@ -140,7 +145,7 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		return nil, errors.New("session: a game needs a game log")
 	}
 	lc := lockstep.Config{Setup: cfg.Setup, Self: t.Host().ID(), Key: cfg.Key, Entropy: cfg.Entropy,
-		AutoRoll: !cfg.ManualRoll, AbsentTicks: cfg.AbsentTicks}
+		AutoRoll: !cfg.ManualRoll, AbsentTicks: cfg.AbsentTicks, GoOnAlone: cfg.GoOnAlone}
 	var n *lockstep.Node
 	var err error
 	if len(cfg.Records) > 0 {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"aeroplane/engine"
@@ -57,6 +58,21 @@ type NetOptions struct {
 	// never).
 	ManualRoll bool
 	RollWithin time.Duration
+	// GoOnAlone goes on by itself when this player's side of the table
+	// is no majority (GameConfig.GoOnAlone); without it the interface
+	// asks (ui.AloneDecision, GoOn, EndGame).
+	GoOnAlone bool
+	// LeaveWait bounds how long Leave keeps the game running so the
+	// others get the Leave (default 3 s; it returns sooner once every
+	// other player holds it).
+	LeaveWait time.Duration
+	// BotDelay pauses before showing each roll of a seat a bot flies (a
+	// bot seat, or the seat of a player absent or gone), so people see
+	// the bot think and its move before the next roll; 0 shows every
+	// roll at once. The game itself goes at the protocol's pace: only the
+	// screen waits, and at most a round behind, as each person's own
+	// turn waits for that person.
+	BotDelay time.Duration
 	// Linger keeps answering peers after a game ends (default the driver's, 2 s);
 	// Rematch waits for it.
 	Linger time.Duration
@@ -143,6 +159,9 @@ type NetSession struct {
 	hostView *lobby.View
 	// peerGames are the games of peers reached by address, as they said.
 	peerGames map[peer.ID]lobby.Info
+	// flown is the game's BotFlown after the last Ready (nil between
+	// games), read by the event queue's pace.
+	flown atomic.Pointer[[engine.NumColours]bool]
 	// heard are the names the adverts and peers reached by address say
 	// now, replaced on every lobby view, so a stranger's flood of names
 	// lasts as long as discovery lists it; names keeps only the players
@@ -193,7 +212,7 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 		}
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.q = newQueue(nil)
+	s.q = newQueue(s.pace)
 	for _, a := range opts.Connect {
 		s.connect(a)
 	}
@@ -206,6 +225,19 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 		go s.resumeInterrupted()
 	}
 	return s, nil
+}
+
+// pace is how long the screen waits before e (NetOptions.BotDelay): a
+// roll of a seat a bot flies waits, anything else comes at once.
+func (s *NetSession) pace(e ui.Event) time.Duration {
+	r, ok := e.(ui.Rolled)
+	if !ok || s.opts.BotDelay <= 0 || r.Colour >= engine.NumColours {
+		return 0
+	}
+	if f := s.flown.Load(); f != nil && f[r.Colour] {
+		return s.opts.BotDelay
+	}
+	return 0
 }
 
 // resumeInterrupted takes up the game a crash cut short, if any
@@ -679,4 +711,6 @@ func (s *NetSession) Close() error {
 var (
 	_ ui.Session     = (*NetSession)(nil)
 	_ ui.SeatChooser = (*NetSession)(nil)
+	_ ui.Leaver      = (*NetSession)(nil)
+	_ ui.GoOner      = (*NetSession)(nil)
 )

@@ -316,6 +316,24 @@ func TestNetRematchAndRefusals(t *testing.T) {
 	}
 	pa, pb = playBothAt(t, a, b, engine.Green, engine.Red, nil, nil)
 	checkBoth(t, pa, pb)
+	// Both landed at the rematch's table before it started, with the
+	// same seats and rules (the interface leaves the finished board for
+	// it: ui's TestRematchTableLeavesTheBoard).
+	for _, p := range []*netPlayer{pa, pb} {
+		var at *ui.TableUpdate
+		for i := range p.tables {
+			if !p.tables[i].Started {
+				at = &p.tables[i]
+				break
+			}
+		}
+		switch {
+		case at == nil:
+			t.Fatalf("%s never saw the rematch's table", p.s.name)
+		case at.Rules != engine.DefaultRules() || at.Seats[engine.Yellow].Name != "greedy" || at.Seats[engine.Blue].Name != "random":
+			t.Fatalf("%s's rematch table: %+v", p.s.name, *at)
+		}
+	}
 	if pa.over.LogPath == first {
 		t.Fatal("the rematch wrote over the first game's log")
 	}

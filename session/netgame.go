@@ -120,8 +120,14 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	}
 	gid, glog, logPath := res.Setup.GameID(), g.Log, g.Log.Path()
 	defer glog.Close()
+	known := res.Names
+	if p.resume != nil {
+		// No lobby tells the names again after a crash: the game's own
+		// file does (savegame.SaveNames, written when it started).
+		known = s.dir.Names(gid)
+	}
 	s.mu.Lock()
-	for id, n := range res.Names {
+	for id, n := range known {
 		if id != s.self {
 			s.names[id] = n
 		}
@@ -131,6 +137,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		names[id] = n
 	}
 	s.mu.Unlock()
+	if p.resume == nil {
+		if err := s.dir.SaveNames(res.Setup, names); err != nil {
+			s.log.Warn("players' names not saved: a resumed game shows peer IDs", "err", err)
+		}
+	}
 	tr := NewTranslator(res.Setup, s.self, names, logPath)
 	rollWithin := s.rollWithin()
 	info := GameInfo{Setup: res.Setup, Log: logPath, Resumed: p.resume != nil, Records: len(g.Records)}
@@ -140,10 +151,14 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: glog, Records: g.Records,
 		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
+		GoOnAlone: s.opts.GoOnAlone,
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {
-			s.q.push(tr.Translate(rd.Events, rd.State)...)
+			evs := tr.Translate(rd.Events, rd.State)
+			flown := tr.BotFlown()
+			s.flown.Store(&flown) // before the push: the queue paces by it
+			s.q.push(evs...)
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventYourRoll && s.opts.ManualRoll && rollWithin > 0 {
 					s.rollLater(sess, tr, e.Roll, rollWithin)
@@ -190,6 +205,13 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	table := s.setupTable(res.Setup, names, p.hosting)
 	s.mu.Unlock()
 	s.q.push(table)
+	if p.resume != nil && len(g.Records) > 0 {
+		// The player resuming sees the game as it was, not a new start.
+		if hist, pos, ok := History(res.Setup, names, g.Records); ok {
+			tr.ResumeAt(pos) // before Run: the driver is not yet touching it
+			s.q.push(hist...)
+		}
+	}
 	if obs.Started != nil {
 		if err := obs.Started(info); err != nil {
 			close(done)
@@ -202,6 +224,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.log.Info("game started", "game", gid, "log", logPath)
 	st, err := sess.Run(ctx)
 	close(done)
+	s.flown.Store(nil)
 	s.mu.Lock()
 	s.sess, s.lastColour, s.myColour = nil, s.myColour, engine.NoColour
 	s.mu.Unlock()

@@ -12,15 +12,23 @@ import (
 // session emits while holding its lock, and the interface may be calling
 // that same session at that moment, so a bounded channel could deadlock.
 // pace, if set, says how long to pause before delivering an event, so a
-// person can follow bot turns that the protocol plays in one go.
+// person can follow bot turns that the protocol plays in one go; it is
+// asked as the event is pushed (what the game is then decides), never
+// while the session's lock might be wanted by it.
 type queue struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
-	items  []ui.Event
+	items  []item
 	closed bool
 	stop   chan struct{} // closed with the queue: pauses end at once
 	out    chan ui.Event
 	pace   func(ui.Event) time.Duration
+}
+
+// item is a queued event and the pause before it.
+type item struct {
+	e     ui.Event
+	pause time.Duration
 }
 
 func newQueue(pace func(ui.Event) time.Duration) *queue {
@@ -39,12 +47,16 @@ func (q *queue) push(evs ...ui.Event) {
 	if !q.closed && len(evs) > 0 {
 		for _, e := range evs {
 			if _, ok := e.(ui.LobbyUpdate); ok {
-				q.items = slices.DeleteFunc(q.items, func(old ui.Event) bool {
-					_, lobby := old.(ui.LobbyUpdate)
+				q.items = slices.DeleteFunc(q.items, func(old item) bool {
+					_, lobby := old.e.(ui.LobbyUpdate)
 					return lobby
 				})
 			}
-			q.items = append(q.items, e)
+			it := item{e: e}
+			if q.pace != nil {
+				it.pause = q.pace(e)
+			}
+			q.items = append(q.items, it)
 		}
 		q.cond.Signal()
 	}
@@ -73,20 +85,18 @@ func (q *queue) pump() {
 			close(q.out)
 			return
 		}
-		e := q.items[0]
-		q.items[0] = nil
+		it := q.items[0]
+		q.items[0] = item{}
 		q.items = q.items[1:]
 		q.mu.Unlock()
-		if q.pace != nil {
-			if d := q.pace(e); d > 0 {
-				t := time.NewTimer(d)
-				select {
-				case <-t.C:
-				case <-q.stop:
-					t.Stop()
-				}
+		if it.pause > 0 {
+			t := time.NewTimer(it.pause)
+			select {
+			case <-t.C:
+			case <-q.stop:
+				t.Stop()
 			}
 		}
-		q.out <- e
+		q.out <- it.e
 	}
 }

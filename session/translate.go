@@ -54,6 +54,14 @@ type Translator struct {
 	choice    []engine.Move // empty unless the local player must Choose
 
 	lastWait *ui.DiceWaiting
+
+	// what the screen was last told of a lone decision (State.Missing)
+	// and of State.SoloDice, so each change is said once
+	asking bool
+	solo   bool
+	// flown are the seats a bot flies now: bot seats, and the seats of
+	// players absent or gone (for the screen's pace, BotFlown)
+	flown [engine.NumColours]bool
 }
 
 // NewTranslator prepares for the game of setup as seen by self (empty for
@@ -66,6 +74,8 @@ func NewTranslator(setup lockstep.Setup, self peer.ID, names map[peer.ID]string,
 		if st.Player != "" {
 			t.colours[st.Player] = st.Colour
 			t.names[st.Player] = names[st.Player]
+		} else if st.Colour < engine.NumColours {
+			t.flown[st.Colour] = true
 		}
 	}
 	return t
@@ -100,6 +110,43 @@ func (t *Translator) name(id peer.ID) string {
 	}
 	return s
 }
+
+// History is what a player resuming game setup from its log saw of it
+// before the crash, as ui events (the board from the start, every roll
+// and move, absences, leaves, cheats; no questions or waits, which are
+// past): records are the log's, replayed as an observer (lockstep's
+// VerifyRecords), and the position it ends on is where the live
+// translator takes up (ResumeAt). A log that does not verify gives no
+// history: the game itself then says what is wrong.
+func History(setup lockstep.Setup, names map[peer.ID]string, records []lockstep.Record) ([]ui.Event, engine.Position, bool) {
+	v, err := lockstep.VerifyRecords(records)
+	if err != nil || len(v.Events) == 0 {
+		return nil, engine.Position{}, false
+	}
+	obs := NewTranslator(setup, "", names, "")
+	var out []ui.Event
+	for _, e := range obs.Translate(v.Events, lockstep.State{}) {
+		switch e.(type) {
+		case ui.GameStarted, ui.Rolled, ui.Moved, ui.Presence, ui.Left, ui.CheatDetected:
+			out = append(out, e)
+		}
+	}
+	if !obs.started {
+		return nil, engine.Position{}, false
+	}
+	return out, obs.pos, true
+}
+
+// ResumeAt makes the translator go on from pos, the board History ended
+// on, instead of starting the game again; call it before the first
+// Translate.
+func (t *Translator) ResumeAt(pos engine.Position) {
+	t.pos, t.started = pos, true
+}
+
+// BotFlown reports, by colour, the seats a bot flies now: bot seats and
+// the seats of players absent or gone for good.
+func (t *Translator) BotFlown() [engine.NumColours]bool { return t.flown }
 
 // ColourOf is the seat a peer plays (NoColour for someone without one),
 // for chat lines.
@@ -161,7 +208,19 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			t.pos, t.choice, t.lastWait = e.Pos, nil, nil
 			out = append(out, ui.Moved{Before: before, After: e.Pos, Result: e.Result})
 		case lockstep.EventAbsent, lockstep.EventReturned:
+			if e.Colour < engine.NumColours {
+				t.flown[e.Colour] = e.Kind == lockstep.EventAbsent
+			}
 			out = append(out, ui.Presence{Colour: e.Colour, Name: t.name(e.Peer), Present: e.Kind == lockstep.EventReturned})
+		case lockstep.EventLeft:
+			if e.Colour < engine.NumColours {
+				t.flown[e.Colour] = true
+			}
+			out = append(out, ui.Left{Colour: e.Colour, Name: t.name(e.Peer)})
+		case lockstep.EventAloneDecision:
+			if len(e.Peers) > 0 && !t.over && st.Phase != lockstep.PhaseOver {
+				out = append(out, t.aloneAsked(e.Peers))
+			}
 		case lockstep.EventCheating:
 			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(), What: e.Cheat.String() + ": " + e.Detail})
 		case lockstep.EventStateMismatch:
@@ -202,6 +261,17 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.Resync{Position: st.Pos, Why: "the board was corrected from the game protocol"})
 		}
 	}
+	// The state is the authority on an open lone decision: once it is no
+	// longer open (answered here or elsewhere, or the missing are back)
+	// the question closes.
+	if t.asking && len(st.Missing) == 0 {
+		t.asking = false
+		out = append(out, ui.AloneDecision{})
+	}
+	if st.SoloDice != t.solo && !t.over {
+		t.solo = st.SoloDice
+		out = append(out, ui.SoloDice{On: st.SoloDice})
+	}
 	// The state is the authority on a pending choice: it survives batches
 	// split anywhere and restores.
 	if !t.over && st.Phase == lockstep.PhaseMove && len(st.Moves) > 0 {
@@ -214,6 +284,16 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 		t.choice = nil
 	}
 	return out
+}
+
+// aloneAsked is the lone player's question about the players ids.
+func (t *Translator) aloneAsked(ids []peer.ID) ui.AloneDecision {
+	q := ui.AloneDecision{}
+	for _, id := range ids {
+		q.Missing = append(q.Missing, t.name(id))
+	}
+	t.asking = len(q.Missing) > 0
+	return q
 }
 
 func youMoveFollows(evs []lockstep.Event, k uint64) bool {

@@ -154,6 +154,20 @@ func TestTranslate(t *testing.T) {
 			{Kind: lockstep.EventRecovered, Detail: "every other player told us"},
 			{Kind: lockstep.EventRecovered, Peers: []peer.ID{f.other}, Detail: "gave up"}}, lockstep.State{}}},
 			[]ui.Event{ui.Notice{Text: "resumed after the restart without word from Bob: if the crash lost moves of yours that they saw, the game will stop"}}, false, nil},
+		{"a leave names the player and the seat a bot flies", []batch{{[]lockstep.Event{
+			{Kind: lockstep.EventLeft, Peer: f.other, Colour: engine.Blue, Roll: 4}}, lockstep.State{}}},
+			[]ui.Event{ui.Left{Colour: engine.Blue, Name: "Bob"}}, false, nil},
+		{"a lone decision is asked, and closes once the state has none open", []batch{
+			{[]lockstep.Event{{Kind: lockstep.EventAloneDecision, Roll: 4, Peers: []peer.ID{f.other}}},
+				lockstep.State{Phase: lockstep.PhaseReveal, Missing: []peer.ID{f.other}}},
+			{nil, lockstep.State{Phase: lockstep.PhaseReveal, Missing: []peer.ID{f.other}}},
+			{nil, lockstep.State{Phase: lockstep.PhaseReveal}}},
+			[]ui.Event{ui.AloneDecision{Missing: []string{"Bob"}}, ui.AloneDecision{}}, false, nil},
+		{"solo dice are said when they start and when they stop", []batch{
+			{nil, lockstep.State{Phase: lockstep.PhaseReveal, SoloDice: true}},
+			{nil, lockstep.State{Phase: lockstep.PhaseReveal, SoloDice: true}},
+			{nil, lockstep.State{Phase: lockstep.PhaseReveal}}},
+			[]ui.Event{ui.SoloDice{On: true}, ui.SoloDice{On: false}}, false, nil},
 		{"halt is a notice and ends the game", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventHalted, Detail: "equivocation"}}, lockstep.State{Phase: lockstep.PhaseHalted}}},
 			[]ui.Event{ui.Notice{Text: "the game stopped because it cannot go on safely: equivocation; the log so far is /g/x.log"}}, false, nil},

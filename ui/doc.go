@@ -35,6 +35,15 @@
 // the seat from then on), then Run closes the session; n or Esc stays.
 // Outside a game q quits at once. Without a Leaver, leaving is Close.
 //
+// An AloneDecision (this player's side of the table is no majority) asks
+// at once, over the board: w or Esc keeps waiting (g asks again while it
+// is open), and on a GoOner g goes on with bots flying the missing seats
+// (GoOn) and e ends the game, saved and unfinished (EndGame), back to the
+// lobby. Left ("bob left — a bot flies Yellow") and SoloDice (said in the
+// turn panel while on) are shown; the player list says online, absent (a
+// bot flies), back, left. A TableUpdate not started after a finished game
+// is its rematch: the finished board gives way to the table.
+//
 // What the screen promises: the key lines wrap onto a second line rather
 // than cut a key (help, ?, always first); notices wrap; below 78×22 the
 // game shows a "window too small" screen instead of a cut board; the
@@ -43,7 +52,9 @@
 // bell rings (b turns it off) and the turn line is highlighted when it
 // becomes the player's turn. Files: ui.go state and events, view.go and
 // fit.go layout, board.go and geometry.go the board, keys.go the key
-// table, scroll.go, turn.go, leave.go, legend.go, run.go the tview loop.
+// table, scroll.go, turn.go, leave.go, alone.go (the lone player's
+// question: keep waiting, go on, end the game), legend.go, run.go the
+// tview loop.
 //
 // Everything a peer chooses (names, chat, peer IDs, addresses, notices)
 // is hostile: it goes through clean before it is drawn. Keys are defined

@@ -28,7 +28,7 @@ type binding struct {
 }
 
 // active is whether the binding does something now.
-func (b *binding) active(u *UI) bool { return b.dialog == u.confirm && b.when(u) }
+func (b *binding) active(u *UI) bool { return b.dialog == u.asking() && b.when(u) }
 
 func (b *binding) matches(ev *tcell.EventKey) bool {
 	if ev.Key() == tcell.KeyRune {
@@ -43,7 +43,7 @@ func (b *binding) matches(ev *tcell.EventKey) bool {
 }
 
 // free is true when no overlay, question or text input takes the keys.
-func (u *UI) free() bool { return u.overlay == overlayNone && u.input == inputNone && !u.confirm }
+func (u *UI) free() bool { return u.overlay == overlayNone && u.input == inputNone && !u.asking() }
 
 // inGame: a game is being played, so quitting would leave it.
 func (u *UI) inGame() bool { return u.mode == modeGame && u.hasPos && u.over == nil }
@@ -323,6 +323,20 @@ var keyTable = []binding{
 	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
 		when: func(u *UI) bool { return u.confirm },
 		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},
+	// The answers to the lone player's question (AloneDecision).
+	{runes: "w", keys: []tcell.Key{tcell.KeyEscape}, label: "w/esc", help: "key.wait", dialog: true,
+		when: func(u *UI) bool { return u.askAlone && !u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.askAlone = false }},
+	{runes: "g", label: "g", help: "key.goon", dialog: true,
+		when: func(u *UI) bool { return u.askAlone && !u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.goOn() }},
+	{runes: "e", label: "e", help: "key.endgame", dialog: true,
+		when: func(u *UI) bool { return u.askAlone && !u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.endAlone() }},
+	// Put off, the question comes back with a key while it is open.
+	{runes: "g", label: "g", help: "key.askalone",
+		when: func(u *UI) bool { return u.canAskAlone() },
+		do:   func(u *UI, _ *tcell.EventKey) { u.askAlone = true }},
 }
 
 // mySeat is this player's colour at the table (NoColour: not seated).
@@ -410,7 +424,7 @@ func (u *UI) HandleKey(ev *tcell.EventKey) {
 			return
 		}
 	}
-	if u.input != inputNone && !u.confirm && ev.Key() == tcell.KeyRune {
+	if u.input != inputNone && !u.asking() && ev.Key() == tcell.KeyRune {
 		u.typeRune(ev.Rune())
 	}
 }

@@ -55,6 +55,16 @@ type Leaver interface {
 	Leave() error
 }
 
+// GoOner is a Session that can answer the lone player's question (an
+// AloneDecision): GoOn goes on with bots flying the missing seats until
+// their players come back; EndGame ends this player's game now, saved and
+// marked unfinished, and goes back to the lobby. Keeping waiting is doing
+// neither.
+type GoOner interface {
+	GoOn() error
+	EndGame() error
+}
+
 // SeatRemover is a Session whose creator may take a seat back from a
 // player who sat down and does not say ready (a stranger holding a seat):
 // the seat is open again and that player is told. Only a player who is
@@ -173,6 +183,27 @@ type Presence struct {
 	Present bool
 }
 
+// Left reports a player who left the game for good: a bot flies its seat
+// to the end.
+type Left struct {
+	Colour engine.Colour
+	Name   string
+}
+
+// AloneDecision asks this player, whose side of the table is no majority,
+// whether to keep waiting for the Missing players (names), go on without
+// them (GoOner.GoOn) or end the game (GoOner.EndGame). An empty Missing
+// says the question is no longer open (they came back, or it was
+// answered).
+type AloneDecision struct {
+	Missing []string
+}
+
+// SoloDice says whether this player's own dice chain alone makes the rolls
+// now (nobody else's reveal is in them): the player could foresee them,
+// and the screen says so honestly.
+type SoloDice struct{ On bool }
+
 // CheatDetected reports a peer that broke the dice protocol.
 type CheatDetected struct {
 	Name, PeerID, What string
@@ -203,6 +234,9 @@ func (Moved) event()         {}
 func (ChatLine) event()      {}
 func (Presence) event()      {}
 func (CheatDetected) event() {}
+func (Left) event()          {}
+func (AloneDecision) event() {}
+func (SoloDice) event()      {}
 func (GameOver) event()      {}
 func (Notice) event()        {}
 func (Resync) event()        {}

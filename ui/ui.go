@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"aeroplane/engine"
@@ -74,6 +75,11 @@ type UI struct {
 	stats    diceStats
 	over     *GameOver
 	absent   [engine.NumColours]bool
+	left     [engine.NumColours]bool // left for good: a bot flies the seat
+	back     [engine.NumColours]bool // came back, until the seat's next move
+	solo     bool                    // this player's own dice alone make the rolls (SoloDice)
+	missing  []string                // the players a lone decision is about (nil: none open)
+	askAlone bool                    // the lone player's question is open; it takes every key
 
 	frames []boardModel // steps of a move still to show
 	gen    uint64       // bumps when frames are replaced, so stale timers do nothing
@@ -118,13 +124,11 @@ func (u *UI) Apply(e Event) {
 		if e.Started {
 			u.mode = modeGame
 		} else {
-			// A table that is not started yet is the lobby's: after a game
-			// over it is the rematch's table, which the player is taken to.
-			if u.mode == modeLobby || u.mode == modeGame && u.over != nil {
+			// A table not started after a finished game is the rematch:
+			// the finished board gives way to it.
+			if u.mode == modeLobby || (u.mode == modeGame && !u.inGame()) {
 				u.mode = modeTable
-				if u.overlay == overlayEnd {
-					u.overlay = overlayNone
-				}
+				u.endGame()
 			}
 			u.seatSel = min(max(u.seatSel, 0), engine.NumColours-1)
 		}
@@ -132,7 +136,8 @@ func (u *UI) Apply(e Event) {
 		u.mode, u.pos, u.hasPos, u.playing = modeGame, e.Position, true, e.Rules
 		u.stats, u.over, u.waiting, u.rolled, u.lastRoll = diceStats{}, nil, nil, nil, nil
 		u.frames = nil
-		u.absent = [engine.NumColours]bool{}
+		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
+		u.missing, u.askAlone, u.solo = nil, false, false
 		if u.overlay == overlayEnd {
 			u.overlay = overlayNone
 		}
@@ -152,6 +157,9 @@ func (u *UI) Apply(e Event) {
 		}
 	case Moved:
 		u.rolled, u.waiting = nil, nil
+		if c := e.Result.Move.Colour; c < engine.NumColours {
+			u.back[c] = false
+		}
 		u.addEvent(u.describe(&e.Before, e.Result))
 		u.pos, u.hasPos = e.After, true
 		u.showSteps(stepsOf(&e.Before, &e.After, u.playing, e.Result))
@@ -164,13 +172,37 @@ func (u *UI) Apply(e Event) {
 		u.chat = tail(u.chat, 200)
 	case Presence:
 		if e.Colour < engine.NumColours {
-			u.absent[e.Colour] = !e.Present
+			u.absent[e.Colour], u.back[e.Colour] = !e.Present, e.Present
 		}
 		key := "log.absent"
 		if e.Present {
 			key = "log.back"
 		}
 		u.addEvent(u.t(key, clean(e.Name, maxName)))
+	case Left:
+		c := engine.NoColour
+		if e.Colour < engine.NumColours {
+			c = e.Colour
+			u.left[c] = true
+			u.absent[c] = false
+		}
+		u.addEvent(u.t("log.left", clean(e.Name, maxName), u.colourName(c)))
+	case AloneDecision:
+		u.missing = nil
+		for _, n := range e.Missing {
+			u.missing = append(u.missing, clean(n, maxName))
+		}
+		u.askAlone = len(u.missing) > 0 && u.inGame()
+		if u.askAlone {
+			u.addEvent(u.t("log.alone", strings.Join(u.missing, ", ")))
+		}
+	case SoloDice:
+		u.solo = e.On
+		key := "log.solo.off"
+		if e.On {
+			key = "log.solo.on"
+		}
+		u.addEvent("[yellow]" + u.t(key) + "[-]")
 	case CheatDetected:
 		u.addEvent("[red::b]" + u.t("log.cheat", clean(e.Name, maxName), clean(e.What, maxChat)) + "[-::-]")
 	case GameOver:
@@ -178,6 +210,7 @@ func (u *UI) Apply(e Event) {
 		u.over, u.waiting, u.rolled = &o, nil, nil
 		u.turn.saw(false)
 		u.confirm = false // there is no game left to leave
+		u.missing, u.askAlone = nil, false
 		u.overlay = overlayEnd
 		u.input = inputNone
 		u.addEvent(u.t("log.over"))

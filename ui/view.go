@@ -59,8 +59,11 @@ func (u *UI) draw(scr tcell.Screen, w, h int) {
 	if u.mode != modeGame || !tooSmall(w, h) {
 		u.drawOverlay(scr, w, body+1)
 	}
-	if u.confirm {
+	switch {
+	case u.confirm:
 		u.drawConfirm(scr, w, body)
+	case u.askAlone:
+		u.drawAlone(scr, w, body)
 	}
 	for i, l := range keys {
 		printLine(scr, 0, body+i, w, l)
@@ -241,8 +244,14 @@ func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 		return u.t("status.you")
 	case s.Kind == SeatBot, s.Kind == SeatOpen, s.Kind == SeatUnused:
 		return ""
-	case !s.Present || u.absent[c]:
+	case u.left[c]:
+		return "[red]" + u.t("status.left") + "[-]"
+	case u.absent[c]:
+		return "[red]" + u.t("status.absentbot") + "[-]"
+	case !s.Present:
 		return "[red]" + u.t("status.absent") + "[-]"
+	case u.back[c]:
+		return "[green]" + u.t("status.back") + "[-]"
 	}
 	return u.t("status.connected")
 }
@@ -402,6 +411,10 @@ func (u *UI) turnLines() []string {
 			names = append(names, clean(n, maxName))
 		}
 		out = append(out, u.t("turn.waits", u.tagged(u.waiting.ToMove), strings.Join(names, ", ")))
+	}
+	if u.solo && u.over == nil {
+		// Said while it lasts: this player could foresee the dice.
+		out = append(out, "[yellow]"+u.t("turn.solo")+"[-]")
 	}
 	return out
 }

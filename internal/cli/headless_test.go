@@ -421,3 +421,38 @@ func TestHeadlessDataDirInUse(t *testing.T) {
 		t.Errorf("second program: %v, output %q: want one error naming --data once", err, out)
 	}
 }
+
+// Two headless peers and two bots; one peer is killed with SIGKILL
+// mid-game and never comes back. The other is no majority alone, goes on
+// by itself (GoOnAlone: a bot flies the missing seat), prints its result
+// line, and its log verifies.
+func TestHeadlessPeerGoneForGoodLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 2)
+	args := []string{"--bot", "random", "--lobby", "gone", "--players", "2", "--bots", "2", "--think", "30ms"}
+	runs := []*headlessRun{startHeadless(t, lan, 0, args...), startHeadless(t, lan, 1, args...)}
+	victim := runs[1]
+	deadline := time.Now().Add(time.Minute)
+	for strings.Count(victim.stderr.String(), "event moved") < 20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the game never got going:\n%s", tail(victim.stderr.String(), 20))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	victim.cmd.Process.Kill()
+	victim.cmd.Wait()
+	order, _ := sameResults(t, runs[:1])
+	if len(order) != 4 {
+		t.Errorf("ranking %q for 4 seats", order)
+	}
+	if s := runs[0].stderr.String(); !strings.Contains(s, "event alone-decision") {
+		t.Errorf("the lone peer logged no alone decision:\n%s", tail(s, 20))
+	}
+	m := resultLine.FindStringSubmatch(strings.TrimSpace(runs[0].stdout.String()))
+	var out, errb bytes.Buffer
+	if code := Main([]string{"verify", m[2]}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("verify: %d %s", code, errb.String())
+	}
+}

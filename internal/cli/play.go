@@ -72,7 +72,7 @@ func play(e *env, run func(playSetup) error) error {
 	rulesText := fs.String("rules", "", "`RULES` of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
 	botDelay := new(time.Duration)
 	*botDelay = 700 * time.Millisecond
-	fs.Var(pauseFlag{botDelay}, "bot-delay", "--offline: `PAUSE` before each bot's roll, so that people can follow (e.g. 1s, 0)\n(on the LAN, bots play at the pace of the protocol)")
+	fs.Var(pauseFlag{botDelay}, "bot-delay", "`PAUSE` before each roll of a seat a bot flies is shown, so that people can follow (e.g. 1s; 0: at once)")
 	e.help = func(w io.Writer) {
 		fs.SetOutput(w)
 		playUsage(w, fs.PrintDefaults, dir, defData)
@@ -231,6 +231,7 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 		Name: s.name, DataDir: s.dataDir, Key: key, Port: s.port,
 		Connect: s.connect, NoDiscovery: s.noDiscovery, Logger: logger,
 		ManualRoll: true, // a person rolls with a key, as at the table
+		BotDelay:   s.botDelay,
 	})
 	if err != nil {
 		hint := "try another --port, --no-discovery with --connect ADDR, or --offline to play alone against bots"
