@@ -35,6 +35,8 @@
 //	observe.go    Observer (every game's raw lockstep Readies, its start
 //	              and end) and Enter/Resume: what `--headless` drives the
 //	              same NetSession with, a bot answering its choices
+//	setupwait.go  NetSession: a game whose setup is not confirmed within
+//	              SetupWait is abandoned and everyone goes back to the table
 //	netleave.go   NetSession: Leave (ui.Leaver: sign it, linger until the
 //	              others hold it), GoOn and EndGame (ui.GoOner: the lone
 //	              player's answers)

@@ -62,6 +62,14 @@ type NetOptions struct {
 	// is no majority (GameConfig.GoOnAlone); without it the interface
 	// asks (ui.AloneDecision, GoOn, EndGame).
 	GoOnAlone bool
+	// SetupWait bounds how long a game may wait in its setup for every
+	// seated player's Confirm (default DefaultSetupWait; below 0, for
+	// ever): a player that sat down and never confirms (a stranger, or a
+	// program killed between the table and the game) would hold the
+	// others there for ever. Past it the game is abandoned, marked closed,
+	// and everyone goes back to the table, where the creator reopens it
+	// and the others look for it (the rematch rule).
+	SetupWait time.Duration
 	// LeaveWait bounds how long Leave keeps the game running so the
 	// others get the Leave (default 3 s; it returns sooner once every
 	// other player holds it).

@@ -147,6 +147,10 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	info := GameInfo{Setup: res.Setup, Log: logPath, Resumed: p.resume != nil, Records: len(g.Records)}
 	obs := s.opts.Observer
 	var sess *Game
+	gctx, stopGame := context.WithCancel(ctx)
+	defer stopGame()
+	setup := newSetupWatch(s.setupWait(), stopGame)
+	defer setup.stop()
 	sess, err = NewGame(s.t, GameConfig{
 		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: glog, Records: g.Records,
 		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
@@ -155,6 +159,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {
+			setup.saw(rd.State)
 			evs := tr.Translate(rd.Events, rd.State)
 			flown := tr.BotFlown()
 			s.flown.Store(&flown) // before the push: the queue paces by it
@@ -222,12 +227,15 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		}
 	}
 	s.log.Info("game started", "game", gid, "log", logPath)
-	st, err := sess.Run(ctx)
+	st, err := sess.Run(gctx)
 	close(done)
 	s.flown.Store(nil)
 	s.mu.Lock()
 	s.sess, s.lastColour, s.myColour = nil, s.myColour, engine.NoColour
 	s.mu.Unlock()
+	if missing, ok := setup.timedOut(); ok && ctx.Err() == nil {
+		return s.setupTimedOut(gid, missing, names)
+	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
