@@ -21,7 +21,7 @@ func TestCrashAndRejoin(t *testing.T) {
 		return
 	}
 	lan := netlab.NewLAN(t, 4)
-	ps := startGame(t, lan, 4, "rejoin", "--think", "20ms")
+	ps := startGame(t, lan, 4, "rejoin", "--think", "50ms") // slow enough that the game outlasts the rejoin
 	victim := ps[3]
 	short := shortID(victim.id())
 	victim.mustLog(midGame, 2*time.Minute)
