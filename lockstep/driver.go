@@ -318,13 +318,6 @@ func servesCatchUp(rd Ready) bool {
 	return false
 }
 
-// logPeer names a peer in the driver's log lines as the transport's do
-// (the last 8 characters of its ID), so one grep follows a peer through
-// both.
-func logPeer(id peer.ID) string {
-	s := id.String()
-	if len(s) > 12 {
-		return s[len(s)-8:]
-	}
-	return s
-}
+// logPeer names a peer in the driver's log lines (ShortID, as the
+// transport's do), so one grep follows a peer through both.
+func logPeer(id peer.ID) string { return ShortID(id) }

@@ -90,16 +90,21 @@ type Event struct {
 	Pos     engine.Position // EventMoved: the position after the move
 }
 
-func short(id peer.ID) string {
+// ShortID is the one short form of a peer ID in every log line and event
+// text (p2p's ShortID is the same rule): its last 8 characters, which
+// tell the players of a table apart and grep across every peer's log.
+func ShortID(id peer.ID) string {
 	if id == "" {
 		return "-"
 	}
 	s := id.String()
-	if len(s) > 10 {
-		return s[len(s)-6:]
+	if len(s) > 12 {
+		return s[len(s)-8:]
 	}
 	return s
 }
+
+func short(id peer.ID) string { return ShortID(id) }
 
 // shortList is short of each ID, comma-separated.
 func shortList(ids []peer.ID) string {

@@ -112,7 +112,7 @@ func (s *Setup) validate(keys bool) error {
 			}
 		}
 		if seen[st.Player] {
-			return bad("peer %s holds two seats", st.Player.ShortString())
+			return bad("peer %s holds two seats", ShortID(st.Player))
 		}
 		seen[st.Player] = true
 		players++

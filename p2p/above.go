@@ -44,7 +44,9 @@ func FilterPeerAddrs(h host.Host, id peer.ID, as []ma.Multiaddr, where string) [
 // ValidName reports whether s is a name as CleanName leaves it.
 func ValidName(s string) bool { return validName(s) }
 
-// ShortID is the last characters of p, as logs name a peer.
+// ShortID is the one short form of a peer ID in log lines: its last 8
+// characters (lockstep.ShortID is the same rule; p2p imports no game
+// package, so it is written twice, one line each).
 func ShortID(p peer.ID) string { return short(p) }
 
 // parseAddrs decodes addresses, dropping any that do not parse.

@@ -46,7 +46,7 @@ func (d *Dir) Create(setup lockstep.Setup, self peer.ID, entropy io.Reader) (*Ga
 		return nil, fmt.Errorf("not saving game %q: %w", setup.Name, err)
 	}
 	if !slices.Contains(setup.Players(), self) {
-		return nil, fmt.Errorf("not saving game %q: this player (%s) holds no seat in it", setup.Name, self.ShortString())
+		return nil, fmt.Errorf("not saving game %q: this player (%s) holds no seat in it", setup.Name, lockstep.ShortID(self))
 	}
 	gid := setup.GameID()
 	logPath := d.LogPath(gid)

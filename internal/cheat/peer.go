@@ -400,10 +400,4 @@ func (p *Peer) inject(m *Msg) {
 	p.send("", raw)
 }
 
-func short(id peer.ID) string {
-	s := id.String()
-	if len(s) > 10 {
-		return s[len(s)-6:]
-	}
-	return s
-}
+func short(id peer.ID) string { return lockstep.ShortID(id) }

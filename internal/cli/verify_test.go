@@ -135,4 +135,4 @@ func TestVerifyCommandGaps(t *testing.T) {
 	}
 }
 
-func short(id peer.ID) string { s := id.String(); return s[len(s)-6:] }
+func short(id peer.ID) string { return lockstep.ShortID(id) }

@@ -160,9 +160,11 @@ func (p *peer) id() string {
 	return m[1]
 }
 
+// shortID is lockstep.ShortID of a peer ID as printed: its last 8
+// characters, the form of every log line.
 func shortID(id string) string {
-	if len(id) > 10 {
-		return id[len(id)-6:]
+	if len(id) > 12 {
+		return id[len(id)-8:]
 	}
 	return id
 }
