@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -96,11 +98,36 @@ func probe() error {
 }
 
 // Unavailable fails tb in CI and skips it elsewhere: a test that needs a
-// namespace must not silently pass where it is supposed to run.
+// namespace must not silently pass where it is supposed to run. Outside CI
+// it also says so once per test binary, in one line on the terminal:
+// `go test ./...` shows nothing else of a package that passes, so a skip
+// alone would go unseen.
 func Unavailable(tb testing.TB, err error) {
 	tb.Helper()
 	if os.Getenv("CI") != "" {
 		tb.Fatalf("netlab: %v", err)
 	}
+	sayOnce.Do(func() { sayOnTerminal(skipLine(err)) })
 	tb.Skipf("netlab: %v (set CI to make this a failure)", err)
+}
+
+var sayOnce sync.Once
+
+// skipLine is the one line a test binary prints when it skips the tests
+// that need a network namespace.
+func skipLine(err error) string {
+	pkg := filepath.Base(os.Args[0])
+	pkg = strings.TrimSuffix(pkg, ".test")
+	return fmt.Sprintf("netlab: %s: tests that need a network namespace are SKIPPED (%v); run as root to run them (TESTING.md)\n", pkg, err)
+}
+
+// sayOnTerminal writes line to the controlling terminal, if there is one
+// (go test pipes the test binary's own output away when it passes).
+func sayOnTerminal(line string) {
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return
+	}
+	defer tty.Close()
+	_, _ = tty.WriteString(line)
 }

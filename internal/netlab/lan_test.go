@@ -1,6 +1,7 @@
 package netlab
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -98,5 +99,19 @@ func TestEnterIsolates(t *testing.T) {
 	}
 	if n := strings.Count(strings.TrimSpace(out), "\n") + 1; n != 1 {
 		t.Fatalf("fresh namespace has %d interfaces:\n%s", n, out)
+	}
+}
+
+// The line a test binary prints on the terminal when it skips its
+// namespace tests names the package, the reason and what to do.
+func TestSkipLine(t *testing.T) {
+	line := skipLine(errors.New("cannot create a network namespace"))
+	for _, want := range []string{"netlab: netlab:", "SKIPPED", "cannot create a network namespace", "run as root"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("skip line %q lacks %q", line, want)
+		}
+	}
+	if strings.Count(line, "\n") != 1 || !strings.HasSuffix(line, "\n") {
+		t.Errorf("skip line %q: want exactly one line", line)
 	}
 }
