@@ -118,7 +118,7 @@ var sayOnce sync.Once
 func skipLine(err error) string {
 	pkg := filepath.Base(os.Args[0])
 	pkg = strings.TrimSuffix(pkg, ".test")
-	return fmt.Sprintf("netlab: %s: tests that need a network namespace are SKIPPED (%v); run as root to run them (TESTING.md)\n", pkg, err)
+	return fmt.Sprintf("netlab: %s: tests that need a network namespace are SKIPPED: %v (TESTING.md)\n", pkg, err)
 }
 
 // sayOnTerminal writes line to the controlling terminal, if there is one

@@ -105,8 +105,8 @@ func TestEnterIsolates(t *testing.T) {
 // The line a test binary prints on the terminal when it skips its
 // namespace tests names the package, the reason and what to do.
 func TestSkipLine(t *testing.T) {
-	line := skipLine(errors.New("cannot create a network namespace"))
-	for _, want := range []string{"netlab: netlab:", "SKIPPED", "cannot create a network namespace", "run as root"} {
+	line := skipLine(errors.New("cannot create a network namespace: run as root"))
+	for _, want := range []string{"netlab: netlab:", "SKIPPED", "cannot create a network namespace: run as root", "TESTING.md"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("skip line %q lacks %q", line, want)
 		}
