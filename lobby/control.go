@@ -170,14 +170,27 @@ func (l *runner) sitsAt(col engine.Colour) bool {
 	return false
 }
 
-// infoCell holds the answer to Query, read by the info stream's handler.
-type infoCell struct{ p atomic.Pointer[[]byte] }
+// infoCell holds the answer to Query, read by the info stream's handler:
+// one for anyone, and one for a peer already seated at the table, to whom
+// its own seat counts as free (a player whose program restarted between
+// two games finds the table it still holds full, and would otherwise
+// never sit down again while the others wait for its ready).
+type infoCell struct{ p atomic.Pointer[infoAnswer] }
 
-func (c *infoCell) store(b []byte) { c.p.Store(&b) }
+type infoAnswer struct {
+	any, seated []byte
+	members     map[peer.ID]bool
+}
 
-func (c *infoCell) load() []byte {
-	if b := c.p.Load(); b != nil {
-		return *b
+func (c *infoCell) store(a infoAnswer) { c.p.Store(&a) }
+
+func (c *infoCell) load(asker peer.ID) []byte {
+	a := c.p.Load()
+	switch {
+	case a == nil:
+		return nil
+	case a.members[asker]:
+		return a.seated
 	}
-	return nil
+	return a.any
 }

@@ -57,10 +57,17 @@ func decodeInfo(b []byte) (Info, error) {
 }
 
 // infoMsg is the lobby's answer to Query now (nil: not hosting).
-func (l *runner) infoMsg() []byte {
+func (l *runner) infoMsg() infoAnswer {
 	if l.table == nil {
-		return nil
+		return infoAnswer{}
 	}
-	return encodeLobbyMsg(lobbyMsg{T: lobbyInfo, Lobby: l.cfg.Lobby, Name: l.cfg.Player, Free: l.table.Free(),
-		Taken: l.table.Taken(), Rules: l.table.Rules().String(), Draw: l.draw})
+	msg := lobbyMsg{T: lobbyInfo, Lobby: l.cfg.Lobby, Name: l.cfg.Player, Free: l.table.Free(),
+		Taken: l.table.Taken(), Rules: l.table.Rules().String(), Draw: l.draw}
+	a := infoAnswer{any: encodeLobbyMsg(msg), members: map[peer.ID]bool{}}
+	for _, m := range l.table.Members()[1:] {
+		a.members[m.ID] = true
+	}
+	msg.Free, msg.Taken = msg.Free+1, msg.Taken-1 // its own seat is free for it
+	a.seated = encodeLobbyMsg(msg)
+	return a
 }

@@ -201,7 +201,7 @@ type runner struct {
 
 func (l *runner) hosting() bool { return l.table != nil }
 
-func (l *runner) currentInfo() []byte { return l.info.load() }
+func (l *runner) currentInfo(asker peer.ID) []byte { return l.info.load(asker) }
 
 func (l *runner) run(ctx context.Context) (Result, error) {
 	t := l.t

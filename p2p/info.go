@@ -30,11 +30,11 @@ var ErrNoInfo = errors.New("the peer hosts no game")
 // ServeInfo answers InfoProtocolID on h with what cur returns at the time
 // of each question (nil or empty: nothing, which the asker reads as no
 // game; more than MaxInfo bytes are not sent) until stop is called.
-func ServeInfo(h host.Host, cur func() []byte) (stop func()) {
+func ServeInfo(h host.Host, cur func(asker peer.ID) []byte) (stop func()) {
 	h.SetStreamHandler(protocol.ID(InfoProtocolID), func(s network.Stream) {
 		defer s.Close()
 		_ = s.SetDeadline(time.Now().Add(2 * time.Second))
-		if b := cur(); len(b) > 0 && len(b) <= MaxInfo {
+		if b := cur(s.Conn().RemotePeer()); len(b) > 0 && len(b) <= MaxInfo {
 			_, _ = s.Write(b)
 		}
 	})
