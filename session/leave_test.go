@@ -41,6 +41,8 @@ func bobLoop(t *testing.T, a, b *NetSession, moves int, act func()) <-chan []ui.
 				if e.YouChoose {
 					_ = b.Choose(e.Moves[0]) // refused once he left: a bot flies
 				}
+			case ui.LeaveDone:
+				go b.Close() // as the interface does once the leave is out
 			case ui.Moved:
 				if n++; n == moves && !acted {
 					acted = true
@@ -97,10 +99,11 @@ func verifyOver(t *testing.T, p *netPlayer) *lockstep.Verification {
 	return v
 }
 
-// Two people and two bots; Bob leaves for good mid-game (Leave, then
-// Close, as the interface does): Ann's session says "Bob left" for his
-// colour, a bot flies it, and her game ends with a full result, never
-// asking her a lone decision (the leave needs none).
+// Two people and two bots; Bob leaves for good mid-game (Leave, which
+// returns at once, then Close on its LeaveDone, as the interface does):
+// Ann's session says "Bob left" for his colour, a bot flies it, and her
+// game ends with a full result, never asking her a lone decision (the
+// leave needs none).
 func TestNetLeaveLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -113,7 +116,6 @@ func TestNetLeaveLAN(t *testing.T) {
 	bob := bobLoop(t, a, b, 6, func() {
 		defer left.Done()
 		leaveErr = b.Leave()
-		b.Close()
 	})
 	var lefts []ui.Left
 	asked := 0
@@ -126,9 +128,18 @@ func TestNetLeaveLAN(t *testing.T) {
 		}
 	})
 	left.Wait()
-	<-bob
+	seen := <-bob // its events end only with the Close after LeaveDone
 	if leaveErr != nil {
 		t.Fatalf("Leave: %v", leaveErr)
+	}
+	dones := 0
+	for _, e := range seen {
+		if _, ok := e.(ui.LeaveDone); ok {
+			dones++
+		}
+	}
+	if dones != 1 {
+		t.Fatalf("Bob's session said LeaveDone %d times, want once", dones)
 	}
 	if len(lefts) != 1 || lefts[0] != (ui.Left{Colour: engine.Blue, Name: "Bob"}) {
 		t.Fatalf("Ann saw %+v, want Bob leaving Blue once", lefts)

@@ -7,9 +7,9 @@ import (
 	"github.com/rivo/tview"
 )
 
-// asking: a question (leave, or the lone player's) is open and takes
-// every key.
-func (u *UI) asking() bool { return u.confirm || u.askAlone }
+// asking: a question (leave, or the lone player's) is open, or this
+// player is leaving: it takes every key.
+func (u *UI) asking() bool { return u.confirm || u.askAlone || u.leaving }
 
 // goOner is the session when it can answer the lone player's question.
 func (u *UI) goOner() (GoOner, bool) {

@@ -32,7 +32,9 @@
 //
 // A session may also be a Leaver (Leave): q or Ctrl-C during a running
 // game only asks "leave the game for good?"; y calls Leave (a bot flies
-// the seat from then on), then Run closes the session; n or Esc stays.
+// the seat from then on), which returns at once: the screen says
+// "leaving…" and stays live (q quits without waiting) until the session's
+// LeaveDone, then Run closes the session; n or Esc stays.
 // Outside a game q quits at once. Without a Leaver, leaving is Close.
 //
 // An AloneDecision (this player's side of the table is no majority) asks

@@ -59,16 +59,24 @@ func (u *UI) quit() {
 }
 
 // leave is the confirmed answer: leave the game for good, then quit (Run
-// closes the session). A refused Leave is logged and the player still
-// quits, as they asked: the others then see them absent.
+// closes the session). Leave returns at once; while the session tells the
+// others, the screen says "leaving…" and stays live, and LeaveDone quits.
+// A refused Leave is logged and the player quits at once, as they asked:
+// the others then see them absent.
 func (u *UI) leave() {
 	u.confirm = false
-	if l, ok := u.sess.(Leaver); ok {
-		if err := l.Leave(); err != nil {
-			u.log.Warn("leave refused; quitting anyway", "err", err)
-		}
+	l, ok := u.sess.(Leaver)
+	if !ok {
+		u.stop()
+		return
 	}
-	u.stop()
+	if err := l.Leave(); err != nil {
+		u.log.Warn("leave refused; quitting anyway", "err", err)
+		u.stop()
+		return
+	}
+	u.leaving = true
+	u.addEvent(u.t("log.leaving"))
 }
 
 func (u *UI) choosing() bool {
@@ -323,6 +331,10 @@ var keyTable = []binding{
 	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
 		when: func(u *UI) bool { return u.confirm },
 		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},
+	// Leaving: the session is telling the others; q quits without waiting.
+	{runes: "q", keys: []tcell.Key{tcell.KeyCtrlC}, label: "q", help: "key.quitnow", dialog: true,
+		when: func(u *UI) bool { return u.leaving },
+		do:   func(u *UI, _ *tcell.EventKey) { u.stop() }},
 	// The answers to the lone player's question (AloneDecision).
 	{runes: "w", keys: []tcell.Key{tcell.KeyEscape}, label: "w/esc", help: "key.wait", dialog: true,
 		when: func(u *UI) bool { return u.askAlone && !u.confirm },

@@ -49,8 +49,11 @@ type SeatChooser interface {
 // Leaver is a Session that can leave a running game for good: it tells
 // the other players so (the session signs a leave message) and a bot
 // flies this player's seat from then on. The interface calls Leave only
-// after the player confirmed it, and then Close; for a session without
-// it, leaving is Close alone.
+// after the player confirmed it. Leave returns at once, like every
+// command; while the session makes sure the others heard it, the screen
+// says "leaving…" and stays live, and LeaveDone (or the end of Events)
+// lets the interface close the session. For a session without it,
+// leaving is Close alone.
 type Leaver interface {
 	Leave() error
 }
@@ -199,6 +202,10 @@ type AloneDecision struct {
 	Missing []string
 }
 
+// LeaveDone says a Leave has done what it can (every other player holds
+// it, or the session stopped waiting for them): the interface quits.
+type LeaveDone struct{}
+
 // SoloDice says whether this player's own dice chain alone makes the rolls
 // now (nobody else's reveal is in them): the player could foresee them,
 // and the screen says so honestly.
@@ -237,6 +244,7 @@ func (CheatDetected) event() {}
 func (Left) event()          {}
 func (AloneDecision) event() {}
 func (SoloDice) event()      {}
+func (LeaveDone) event()     {}
 func (GameOver) event()      {}
 func (Notice) event()        {}
 func (Resync) event()        {}

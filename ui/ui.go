@@ -92,6 +92,7 @@ type UI struct {
 	sc      scrolling
 	turn    turnSignal
 	confirm bool // the leave-the-game question is open; it takes every key
+	leaving bool // Leave was called: "leaving…" until LeaveDone quits
 
 	layout layout // where things were last drawn, for the mouse
 
@@ -192,7 +193,7 @@ func (u *UI) Apply(e Event) {
 		for _, n := range e.Missing {
 			u.missing = append(u.missing, clean(n, maxName))
 		}
-		u.askAlone = len(u.missing) > 0 && u.inGame()
+		u.askAlone = len(u.missing) > 0 && u.inGame() && !u.leaving
 		if u.askAlone {
 			u.addEvent(u.t("log.alone", strings.Join(u.missing, ", ")))
 		}
@@ -214,6 +215,10 @@ func (u *UI) Apply(e Event) {
 		u.overlay = overlayEnd
 		u.input = inputNone
 		u.addEvent(u.t("log.over"))
+	case LeaveDone:
+		if u.leaving {
+			u.stop()
+		}
 	case Notice:
 		u.notice = clean(e.Text, maxChat)
 	case Resync:

@@ -61,7 +61,9 @@ func (u *UI) draw(scr tcell.Screen, w, h int) {
 	}
 	switch {
 	case u.confirm:
-		u.drawConfirm(scr, w, body)
+		u.drawQuestion(scr, w, body, "leave.title", "leave.text")
+	case u.leaving:
+		u.drawQuestion(scr, w, body, "leaving.title", "leaving.text")
 	case u.askAlone:
 		u.drawAlone(scr, w, body)
 	}

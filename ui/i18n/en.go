@@ -177,5 +177,9 @@ func init() {
 		"key.askalone":     "go on without the missing?",
 		"leave.title":      "Leave the game?",
 		"leave.text":       "If you leave now, you leave this game for good: a bot flies your planes to the end, and you cannot take your seat back.",
+		"leaving.title":    "Leaving…",
+		"leaving.text":     "You left the game; the others are being told, so that a bot flies your planes at once. The screen closes when they have heard it (at most a few seconds).",
+		"log.leaving":      "You are leaving the game: telling the others.",
+		"key.quitnow":      "quit now",
 	})
 }

@@ -179,5 +179,9 @@ func init() {
 		"key.askalone":     "continuare senza gli assenti?",
 		"leave.title":      "Lasciare la partita?",
 		"leave.text":       "Se esci ora, lasci la partita per sempre: un bot pilota i tuoi aerei fino alla fine e non potrai riprendere il tuo posto.",
+		"leaving.title":    "Uscita…",
+		"leaving.text":     "Hai lasciato la partita; lo si sta dicendo agli altri, perché un bot piloti subito i tuoi aerei. Lo schermo si chiude quando lo sanno (al massimo pochi secondi).",
+		"log.leaving":      "Stai lasciando la partita: lo si dice agli altri.",
+		"key.quitnow":      "esci subito",
 	})
 }

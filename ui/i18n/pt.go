@@ -179,5 +179,9 @@ func init() {
 		"key.askalone":     "continuar sem os ausentes?",
 		"leave.title":      "Sair do jogo?",
 		"leave.text":       "Se saíres agora, deixas este jogo de vez: um bot pilota os teus aviões até ao fim e não podes voltar ao teu lugar.",
+		"leaving.title":    "A sair…",
+		"leaving.text":     "Saíste do jogo; os outros estão a ser avisados, para que um bot pilote já os teus aviões. O ecrã fecha quando souberem (no máximo poucos segundos).",
+		"log.leaving":      "Estás a sair do jogo: a avisar os outros.",
+		"key.quitnow":      "sair já",
 	})
 }
