@@ -21,20 +21,13 @@ func bobLoop(t *testing.T, a, b *NetSession, moves int, act func()) <-chan []ui.
 	out := make(chan []ui.Event, 1)
 	go func() {
 		var seen []ui.Event
-		joined, n, acted := false, 0, false
+		n, acted := 0, false
 		p := &netPlayer{s: b}
+		join := joinOnce(t, a, b)
 		for e := range b.Events() {
 			seen = append(seen, e)
+			join(e)
 			switch e := e.(type) {
-			case ui.LobbyUpdate:
-				for _, g := range e.Games {
-					if g.Host.ID == a.ID().String() && !joined {
-						joined = true
-						if err := b.Join(g.ID); err != nil {
-							t.Errorf("join: %v", err)
-						}
-					}
-				}
 			case ui.TableUpdate:
 				p.sayReady(t, e)
 			case ui.Rolled:
@@ -58,12 +51,46 @@ func bobLoop(t *testing.T, a, b *NetSession, moves int, act func()) <-chan []ui.
 // annTable opens Ann's table for Bob with bots at Yellow and Green.
 func annTable(t *testing.T, a *NetSession) {
 	t.Helper()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+	openTable(t, a, engine.DefaultRules())
+}
+
+// openTable is the two-player LAN table of these tests: a creates a game
+// under rules with random bots at Yellow and Green, Blue open for the
+// other player.
+func openTable(t *testing.T, a *NetSession, rules engine.Rules) {
+	t.Helper()
+	if err := a.CreateGame(rules); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []engine.Colour{engine.Yellow, engine.Green} {
 		if err := a.SetSeat(c, "random"); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// gameOf is host's game, when e is a lobby that lists it.
+func gameOf(e ui.Event, host *NetSession) (ui.Game, bool) {
+	if u, ok := e.(ui.LobbyUpdate); ok {
+		for _, g := range u.Games {
+			if g.Host.ID == host.ID().String() {
+				return g, true
+			}
+		}
+	}
+	return ui.Game{}, false
+}
+
+// joinOnce is the guest's side of that table: fed the guest's events, it
+// joins host's game the first time a lobby lists it.
+func joinOnce(t *testing.T, host, guest *NetSession) func(ui.Event) {
+	joined := false
+	return func(e ui.Event) {
+		if g, ok := gameOf(e, host); ok && !joined {
+			joined = true
+			if err := guest.Join(g.ID); err != nil {
+				t.Errorf("join: %v", err)
+			}
 		}
 	}
 }
