@@ -2,6 +2,7 @@ package session
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -219,8 +220,9 @@ func TestNetAloneDecisionLAN(t *testing.T) {
 
 // Bob's program dies mid-game (no Close: nothing is marked) and starts
 // again with the same identity and data directory: it takes its seat
-// back by itself, and its table names Ann as she chose, not by her peer
-// ID (the names are saved beside the log).
+// back by itself, its table names Ann as she chose, not by her peer ID
+// (the names are saved beside the log), and it shows the game's chat as
+// it was (saved beside the log too), Ann's line and his own.
 func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -234,6 +236,9 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	crashed := make(chan struct{})
 	bob := bobLoop(t, a, b, 6, func() {
 		defer close(crashed)
+		if err := b.Chat("back soon"); err != nil {
+			t.Errorf("Bob's chat: %v", err)
+		}
 		b.cancel() // the game and the owner stop; nothing is marked closed
 		b.wg.Wait()
 		if b.d != nil {
@@ -246,7 +251,15 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	annDone := make(chan *netPlayer, 1)
 	go func() {
 		pa := &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
-		pa.run(t, nil, annDone)
+		chatted := false
+		pa.run(t, func(e ui.Event) {
+			if _, ok := e.(ui.GameStarted); ok && !chatted {
+				chatted = true
+				if err := a.Chat("good luck"); err != nil {
+					t.Errorf("Ann's chat: %v", err)
+				}
+			}
+		}, annDone)
 	}()
 	<-crashed
 	<-bob
@@ -254,7 +267,18 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	var table *ui.TableUpdate
 	starts, moved := 0, 0
 	var first *ui.Moved
-	for e := range b2.Events() {
+	var chat []ui.ChatLine
+	guard := time.After(2 * time.Minute) // a hang guard, not a speed claim
+	for moved < 6 || len(chat) < 2 {
+		var e ui.Event
+		select {
+		case e = <-b2.Events():
+		case <-guard:
+			t.Fatalf("the resumed program showed %d moves and the chat %+v", moved, chat)
+		}
+		if l, ok := e.(ui.ChatLine); ok {
+			chat = append(chat, l)
+		}
 		if tu, ok := e.(ui.TableUpdate); ok && tu.Started {
 			table = &tu
 		}
@@ -265,10 +289,12 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 			if first == nil {
 				first = &m
 			}
-			if moved++; moved >= 6 {
-				break // the history Bob had seen before the crash
-			}
+			moved++ // the history Bob had seen before the crash
 		}
+	}
+	wantChat := []ui.ChatLine{{From: "Ann", Colour: engine.Red, Text: "good luck"}, {From: "Bob", Colour: engine.Blue, Text: "back soon"}}
+	if !reflect.DeepEqual(chat, wantChat) {
+		t.Errorf("the resumed program's chat %+v, want the game's chat as it was %+v", chat, wantChat)
 	}
 	if table == nil {
 		t.Fatal("Bob's program did not resume the game")

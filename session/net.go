@@ -170,6 +170,8 @@ type NetSession struct {
 	// flown is the game's BotFlown after the last Ready (nil between
 	// games), read by the event queue's pace.
 	flown atomic.Pointer[[engine.NumColours]bool]
+	// chatWarn says once per session that chat lines are not being saved.
+	chatWarn sync.Once
 	// heard are the names the adverts and peers reached by address say
 	// now, replaced on every lobby view, so a stranger's flood of names
 	// lasts as long as discovery lists it; names keeps only the players
@@ -659,7 +661,9 @@ func (s *NetSession) Chat(text string) error {
 	if err != nil {
 		s.log.Info("chat line not delivered to everyone", "err", err)
 	}
-	s.q.push(ui.ChatLine{From: name, Colour: colour, Text: line.Text})
+	l := ui.ChatLine{From: name, Colour: colour, Text: line.Text}
+	s.q.push(l)
+	s.keepChat(l)
 	return nil
 }
 
@@ -677,7 +681,9 @@ func (s *NetSession) onChat(l p2p.ChatLine) {
 	if name == "" {
 		name = shortID(l.From)
 	}
-	s.q.push(ui.ChatLine{From: name, Colour: colour, Text: l.Text})
+	line := ui.ChatLine{From: name, Colour: colour, Text: l.Text}
+	s.q.push(line)
+	s.keepChat(line)
 }
 
 func shortID(id peer.ID) string {

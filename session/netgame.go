@@ -216,6 +216,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			tr.ResumeAt(pos) // before Run: the driver is not yet touching it
 			s.q.push(hist...)
 		}
+		s.q.push(savedChat(s.dir.Chat(gid))...)
 	}
 	if obs.Started != nil {
 		if err := obs.Started(info); err != nil {
