@@ -21,6 +21,7 @@ import (
 	"aeroplane/session"
 	"aeroplane/ui"
 	"aeroplane/ui/i18n"
+	"github.com/libp2p/go-libp2p/core/crypto"
 )
 
 func init() {
@@ -215,7 +216,10 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 	if s.offline {
 		opts := session.LocalOptions{Name: p2p.CleanName(s.name), DataDir: s.dataDir, BotDelay: s.botDelay, Logger: logger}
 		if s.identity != "" {
-			key, err := p2p.LoadOrCreateIdentity(s.identity)
+			key, err := loadIdentity(s.identity)
+			if errors.Is(err, savegame.ErrIdentityInUse) {
+				return nil, err // it says what to do with --identity already
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%w (pass another --identity FILE, or leave it out to play offline with a fresh key)", err)
 			}
@@ -223,7 +227,10 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 		}
 		return session.NewLocal(opts)
 	}
-	key, err := p2p.LoadOrCreateIdentity(s.identity)
+	key, err := loadIdentity(s.identity)
+	if errors.Is(err, savegame.ErrIdentityInUse) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w (pass --identity FILE in a writable place)", err)
 	}
@@ -246,6 +253,20 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 func checkDataDir(dir string) error {
 	_, err := openDataDir(dir)
 	return err
+}
+
+// loadIdentity reads (or makes) the player's key and holds its file's lock
+// while the program runs: a second program on the same identity, even
+// with another --data, stops here with savegame.ErrIdentityInUse.
+func loadIdentity(path string) (crypto.PrivKey, error) {
+	key, err := p2p.LoadOrCreateIdentity(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := savegame.LockIdentity(path); err != nil {
+		return nil, err
+	}
+	return key, nil
 }
 
 func openDataDir(dir string) (*savegame.Dir, error) {
