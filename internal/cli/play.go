@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -63,7 +64,7 @@ func play(e *env, run func(playSetup) error) error {
 	fs := newFlags(e, "play")
 	var connect multiFlag
 	offline := fs.Bool("offline", false, "play alone against bots on this machine: no network at all")
-	name := fs.String("name", defaultName(), "your `NAME` as other players see it")
+	name := fs.String("name", defaultName(), "your `NAME` as other players see it (default: the name you gave last time,\nelse your user name)")
 	fs.Var(&connect, "connect", "`ADDR` of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
 	identity := fs.String("identity", "", "identity key `FILE`: the same key is the same player to the others\n(default "+defaultIdentityHint()+", created on first use)")
 	data := fs.String("data", "", "`DIR` for the saved game logs (default "+defData+")")
@@ -124,12 +125,24 @@ func play(e *env, run func(playSetup) error) error {
 	if s.dataDir == "" {
 		s.dataDir = defData
 	}
+	if !flagSet(fs, "name") {
+		if n := p2p.CleanName(ui.RememberedName(s.dataDir)); n != "" {
+			s.name = n
+		}
+	}
 	if s.identity == "" && !s.offline {
 		if s.identity, err = p2p.DefaultIdentityPath(); err != nil {
 			return err
 		}
 	}
 	return run(s)
+}
+
+// flagSet reports whether the command line gave the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // playUsage is `aeroplane play -h`: what the command does and where it
@@ -175,6 +188,11 @@ func runTerminal(s playSetup) error {
 	defer f.Close()
 	logger := slog.New(slog.NewTextHandler(f, nil))
 	s.opts.Logger = logger
+	s.opts.NameSet = func(n string) { // offered next time, unless --name says otherwise
+		if err := ui.RememberName(s.dataDir, p2p.CleanName(n)); err != nil {
+			logger.Warn("the name is not remembered", "err", err)
+		}
+	}
 	if err := probeTerminal(); err != nil {
 		return err
 	}
