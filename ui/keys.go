@@ -167,7 +167,15 @@ func (u *UI) submitInput() {
 	case inputChat:
 		u.do("chat", func() error { return u.sess.Chat(text) })
 	case inputName:
-		u.do("name", func() error { return u.sess.SetName(text) })
+		u.do("name", func() error {
+			if err := u.sess.SetName(text); err != nil {
+				return err
+			}
+			if u.opts.NameSet != nil {
+				u.opts.NameSet(text)
+			}
+			return nil
+		})
 	case inputAddr:
 		u.do("connect", func() error { return u.sess.Connect(text) })
 	}

@@ -18,6 +18,10 @@ type Options struct {
 	// stays on screen; 0 shows the end of the move at once.
 	StepDelay time.Duration
 	Logger    *slog.Logger // nil: discard
+	// NameSet is told each name the player gives in the lobby once the
+	// session took it, so it can be offered next time (RememberName); nil:
+	// forgotten.
+	NameSet func(name string)
 }
 
 type mode uint8

@@ -132,7 +132,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 	}
-	key, err := p2p.LoadOrCreateIdentity(idPath)
+	key, err := loadIdentity(idPath)
 	if err != nil {
 		return err
 	}

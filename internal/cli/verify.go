@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -22,7 +23,14 @@ func init() {
 
 func runVerify(e *env) error {
 	fs := newFlags(e, "verify")
-	v, err := verifiedLogArg(fs, e.args)
+	pos, err := parseFlags(fs, e.args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("want one game log FILE")
+	}
+	v, err := loadVerified(pos[0])
 	if err != nil {
 		return err
 	}
@@ -31,8 +39,11 @@ func runVerify(e *env) error {
 	for _, c := range v.Cheats {
 		fmt.Fprintf(e.stdout, "evidence: %s (never applied)\n", c)
 	}
+	if v.Torn != nil && v.TailAltered {
+		return alteredTail(pos[0], v)
+	}
 	if v.Torn != nil {
-		fmt.Fprintf(e.stdout, "torn tail at byte %d (%s): what a crash in the middle of writing leaves; the game cuts it off when it resumes, and the %d records before it are checked\n", v.Torn.Offset, v.Torn.Reason, v.Records)
+		fmt.Fprintf(e.stdout, "torn tail at byte %d (%s), in roll %d: what a crash in the middle of writing leaves; nothing to do: the game cuts it off when it resumes, and the %d records before it are checked\n", v.Torn.Offset, v.Torn.Reason, v.Rolls+1, v.Records)
 	}
 	switch v.Phase {
 	case lockstep.PhaseOver:
@@ -70,9 +81,39 @@ func loadVerified(path string) (*lockstep.Verification, error) {
 	}
 	v, err := lockstep.Verify(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, damaged(path, data, err)
 	}
 	return v, nil
+}
+
+// doNotTrust is the advice for a log altered or damaged after it was
+// written: no repair makes it trustworthy, another player's copy can be.
+const doNotTrust = "do not resume from this copy or trust its result; " +
+	"every player of the game keeps its own log (game-ID.log in their data directory): verify theirs, an honest one ends with the same history"
+
+// damaged explains a log Verify rejected: where and in which roll it goes
+// bad, and what the player can do. Records missing (lockstep.ErrLogGap)
+// say so themselves.
+func damaged(path string, data []byte, err error) error {
+	off, roll, ok := lockstep.Damage(data, err)
+	var le *lockstep.LogError
+	switch {
+	case !ok || errors.Is(err, lockstep.ErrLogGap):
+		return fmt.Errorf("%s: %w", path, err)
+	case errors.As(err, &le):
+		return fmt.Errorf("%s: altered or damaged at byte %d, in roll %d: %w; bytes follow the bad record, so it is not the torn tail a crash leaves: the file was changed after it was written (by hand, a program or a failing disk), and nothing after byte %d can be checked; %s",
+			path, off, roll, err, off, doNotTrust)
+	default:
+		return fmt.Errorf("%s: altered at byte %d, in roll %d: %w; the record passes its checksum but not the game's checks, so its bytes were changed and written back with a fresh checksum (a crash or a failing disk does neither); %s",
+			path, off, roll, err, doNotTrust)
+	}
+}
+
+// alteredTail is verify's answer for a log whose last record is whole and
+// fails its checksum (Verification.TailAltered).
+func alteredTail(path string, v *lockstep.Verification) error {
+	return fmt.Errorf("%s: altered at byte %d, in roll %d: the last record is whole but fails its checksum (%s); a crash cuts a record short or leaves zeros, it never rewrites whole bytes, so the file was changed after it was written (the %d records before it check out up to roll %d, and the game, resuming, would drop it as torn); %s",
+		path, v.Torn.Offset, v.Rolls+1, v.Torn.Reason, v.Records, v.Rolls, doNotTrust)
 }
 
 func seatsLine(s lockstep.Setup) string {
