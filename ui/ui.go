@@ -81,7 +81,8 @@ type UI struct {
 	missing  []string                // the players a lone decision is about (nil: none open)
 	askAlone bool                    // the lone player's question is open; it takes every key
 
-	frames []boardModel // steps of a move still to show
+	flown  map[trackSpot]pathKind // the path of the move just played, shown until the next roll
+	frames []boardModel           // steps of a move still to show
 	gen    uint64       // bumps when frames are replaced, so stale timers do nothing
 
 	input   inputMode
@@ -135,7 +136,7 @@ func (u *UI) Apply(e Event) {
 	case GameStarted:
 		u.mode, u.pos, u.hasPos, u.playing = modeGame, e.Position, true, e.Rules
 		u.stats, u.over, u.waiting, u.rolled, u.lastRoll = diceStats{}, nil, nil, nil, nil
-		u.frames = nil
+		u.frames, u.flown = nil, nil
 		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
 		u.missing, u.askAlone, u.solo = nil, false, false
 		if u.overlay == overlayEnd {
@@ -148,7 +149,7 @@ func (u *UI) Apply(e Event) {
 		u.turn.saw(e.YouRoll)
 	case Rolled:
 		r := e
-		u.rolled, u.lastRoll, u.sel = &r, &r, 0
+		u.rolled, u.lastRoll, u.sel, u.flown = &r, &r, 0, nil
 		u.stats.add(e.Roll)
 		if !e.YouChoose {
 			u.rolled = nil
@@ -162,6 +163,7 @@ func (u *UI) Apply(e Event) {
 		}
 		u.addEvent(u.describe(&e.Before, e.Result))
 		u.pos, u.hasPos = e.After, true
+		u.flown = pathOf(e.Result.Move.Colour, e.Result)
 		u.showSteps(stepsOf(&e.Before, &e.After, u.playing, e.Result))
 	case ChatLine:
 		who := clean(e.From, maxName)
@@ -218,7 +220,7 @@ func (u *UI) Apply(e Event) {
 		u.notice = clean(e.Text, maxChat)
 	case Resync:
 		u.pos, u.hasPos = e.Position, true
-		u.rolled, u.waiting, u.frames = nil, nil, nil
+		u.rolled, u.waiting, u.frames, u.flown = nil, nil, nil, nil
 		u.gen++
 		u.addEvent(clean(e.Why, maxChat))
 	}
@@ -262,15 +264,17 @@ func (u *UI) scheduleStep(gen uint64) {
 }
 
 // shown is what the board shows now: a step of a move, or the position
-// with the chosen move's destination highlighted.
+// with the selected move's path (before it is played) or the path of the
+// move just played.
 func (u *UI) shown() boardModel {
 	if len(u.frames) > 0 {
 		return u.frames[0]
 	}
 	m := modelOf(&u.pos, u.playing)
+	m.path = u.flown
 	if mv, ok := u.selectedMove(); ok {
 		if _, res, err := u.pos.Play(u.playing, u.rolled.Roll, mv); err == nil {
-			m.target = &mark{mv.Colour, res.To}
+			m.path = pathOf(mv.Colour, res)
 		}
 	}
 	return m

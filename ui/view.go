@@ -419,7 +419,9 @@ func (u *UI) turnLines() []string {
 	return out
 }
 
-// moveSummary is "R0+2 12→20 jump, captures 1" for the moves list.
+// moveSummary is "R0x2 13→17 flight→29 captures 1" for the moves list:
+// the squares by the board's names (engine.Place.Name), where the roll
+// ends, then each jump or flight, a bounce at the centre and captures.
 func (u *UI) moveSummary(mv engine.Move) string {
 	if mv.Kind != engine.PlaneMove {
 		return mv.String()
@@ -432,21 +434,28 @@ func (u *UI) moveSummary(mv engine.Move) string {
 	if n := u.pos.StackSize(u.playing, mv.Colour, int(mv.Plane)); n > 1 {
 		name += fmt.Sprintf("x%d", n)
 	}
-	s := fmt.Sprintf("%s %s→%s", name, res.From, shortPlace(res.To))
-	if res.JumpTo >= 0 || res.FlyTo >= 0 {
-		s += " " + u.t("move.jump")
+	return name + " " + u.wayOf(mv.Colour, res)
+}
+
+// wayOf is a move's way in the board's names: "13→17 flight→29".
+func (u *UI) wayOf(c engine.Colour, res engine.Result) string {
+	s := res.From.Name(c) + "→" + res.Landed.Name(c)
+	if res.Bounced {
+		s += " " + u.t("move.bounce")
+	}
+	if res.JumpTo >= 0 {
+		s += " " + u.t("move.jump") + "→" + res.JumpTo.Name(c)
+	}
+	if res.FlyTo >= 0 {
+		s += " " + u.t("move.fly") + "→" + res.FlyTo.Name(c)
+	}
+	if res.FlyJumpTo >= 0 {
+		s += " " + u.t("move.jump") + "→" + res.FlyJumpTo.Name(c)
 	}
 	if res.NCaptures > 0 {
 		s += " " + u.t("move.capture", res.NCaptures)
 	}
 	return s
-}
-
-func shortPlace(p engine.Place) string {
-	if p >= engine.HomeFirst && p <= engine.HomeLast {
-		return fmt.Sprintf("H%d", int(p)-engine.TrackEnd)
-	}
-	return p.String()
 }
 
 func (u *UI) statsLines() []string {
