@@ -83,7 +83,7 @@ type UI struct {
 
 	flown  map[trackSpot]pathKind // the path of the move just played, shown until the next roll
 	frames []boardModel           // steps of a move still to show
-	gen    uint64       // bumps when frames are replaced, so stale timers do nothing
+	gen    uint64                 // bumps when frames are replaced, so stale timers do nothing
 
 	input   inputMode
 	editor  []rune
