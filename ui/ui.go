@@ -85,6 +85,9 @@ type UI struct {
 	frames []boardModel           // steps of a move still to show
 	gen    uint64                 // bumps when frames are replaced, so stale timers do nothing
 
+	cd  countdown         // an automatic roll on its way
+	now func() time.Time // the clock of countdowns (nil: time.Now; tests set it)
+
 	input   inputMode
 	editor  []rune
 	overlay overlay
@@ -137,6 +140,7 @@ func (u *UI) Apply(e Event) {
 		u.mode, u.pos, u.hasPos, u.playing = modeGame, e.Position, true, e.Rules
 		u.stats, u.over, u.waiting, u.rolled, u.lastRoll = diceStats{}, nil, nil, nil, nil
 		u.frames, u.flown = nil, nil
+		u.stopCountdown()
 		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
 		u.missing, u.askAlone, u.solo = nil, false, false
 		if u.overlay == overlayEnd {
@@ -146,10 +150,14 @@ func (u *UI) Apply(e Event) {
 	case DiceWaiting:
 		w := e
 		u.waiting, u.rolled = &w, nil
+		if e.ToMove != u.cd.colour {
+			u.stopCountdown()
+		}
 		u.turn.saw(e.YouRoll)
 	case Rolled:
 		r := e
 		u.rolled, u.lastRoll, u.sel, u.flown = &r, &r, 0, nil
+		u.stopCountdown()
 		u.stats.add(e.Roll)
 		if !e.YouChoose {
 			u.rolled = nil
@@ -158,6 +166,7 @@ func (u *UI) Apply(e Event) {
 		}
 	case Moved:
 		u.rolled, u.waiting = nil, nil
+		u.stopCountdown()
 		if c := e.Result.Move.Colour; c < engine.NumColours {
 			u.back[c] = false
 		}
@@ -210,6 +219,7 @@ func (u *UI) Apply(e Event) {
 	case GameOver:
 		o := e
 		u.over, u.waiting, u.rolled = &o, nil, nil
+		u.stopCountdown()
 		u.turn.saw(false)
 		u.confirm = false // there is no game left to leave
 		u.missing, u.askAlone = nil, false
@@ -218,6 +228,8 @@ func (u *UI) Apply(e Event) {
 		u.addEvent(u.t("log.over"))
 	case Notice:
 		u.notice = clean(e.Text, maxChat)
+	case RollCountdown:
+		u.startCountdown(e)
 	case Resync:
 		u.pos, u.hasPos = e.Position, true
 		u.rolled, u.waiting, u.frames, u.flown = nil, nil, nil, nil

@@ -412,6 +412,9 @@ func (u *UI) turnLines() []string {
 		}
 		out = append(out, u.t("turn.waits", u.tagged(u.waiting.ToMove), strings.Join(names, ", ")))
 	}
+	if l := u.countdownLine(); l != "" {
+		out = append(out, l)
+	}
 	if u.solo && u.over == nil {
 		// Said while it lasts: this player could foresee the dice.
 		out = append(out, "[yellow]"+u.t("turn.solo")+"[-]")

@@ -42,10 +42,14 @@ func init() {
 		"turn.rolled":   "%s έφερε %s",
 		"turn.yourroll": "Σειρά σου: ρίξε το ζάρι",
 		"turn.waits":    "%s: το ζάρι περιμένει τον/την %s",
-		"move.jump":     "άλμα",
-		"move.capture":  "πιάνει %d",
-		"move.fly":      "πτήση",
-		"move.bounce":   "αναπηδά",
+
+		"turn.autoroll.you": "Το ζάρι ρίχνεται για σένα σε %d δ",
+		"turn.autoroll":     "%s ρίχνει σε %d δ",
+
+		"move.jump":    "άλμα",
+		"move.capture": "πιάνει %d",
+		"move.fly":     "πτήση",
+		"move.bounce":  "αναπηδά",
 
 		"dice.none":    "καμία ζαριά ακόμη",
 		"dice.test":    "%d ζαριές, chi² %.2f, p = %.3f",

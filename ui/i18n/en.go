@@ -40,10 +40,14 @@ func init() {
 		"turn.rolled":   "%s rolled %s",
 		"turn.yourroll": "Your turn: roll the die",
 		"turn.waits":    "%s: the die waits for %s",
-		"move.jump":     "jump",
-		"move.capture":  "captures %d",
-		"move.fly":      "flight",
-		"move.bounce":   "bounces",
+
+		"turn.autoroll.you": "Rolled for you in %d s",
+		"turn.autoroll":     "%s rolls in %d s",
+
+		"move.jump":    "jump",
+		"move.capture": "captures %d",
+		"move.fly":     "flight",
+		"move.bounce":  "bounces",
 
 		"dice.none":    "no rolls yet",
 		"dice.test":    "%d rolls, chi² %.2f, p = %.3f",

@@ -42,10 +42,14 @@ func init() {
 		"turn.rolled":   "%s ने %s फेंका",
 		"turn.yourroll": "आपकी बारी: पासा फेंकिए",
 		"turn.waits":    "%s: पासा %s की प्रतीक्षा में",
-		"move.jump":     "छलांग",
-		"move.capture":  "%d को पकड़ता",
-		"move.fly":      "उड़ान",
-		"move.bounce":   "लौटता",
+
+		"turn.autoroll.you": "%d सेकंड में आपके लिए पासा फेंका जाएगा",
+		"turn.autoroll":     "%s %d सेकंड में पासा फेंकेगा",
+
+		"move.jump":    "छलांग",
+		"move.capture": "%d को पकड़ता",
+		"move.fly":     "उड़ान",
+		"move.bounce":  "लौटता",
 
 		"dice.none":    "अभी कोई फेंक नहीं",
 		"dice.test":    "%d फेंक, chi² %.2f, p = %.3f",

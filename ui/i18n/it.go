@@ -42,10 +42,14 @@ func init() {
 		"turn.rolled":   "%s ha tirato %s",
 		"turn.yourroll": "Tocca a te: tira il dado",
 		"turn.waits":    "%s: il dado aspetta %s",
-		"move.jump":     "salto",
-		"move.capture":  "cattura %d",
-		"move.fly":      "volo",
-		"move.bounce":   "rimbalza",
+
+		"turn.autoroll.you": "Il dado viene tirato per te tra %d s",
+		"turn.autoroll":     "%s tira tra %d s",
+
+		"move.jump":    "salto",
+		"move.capture": "cattura %d",
+		"move.fly":     "volo",
+		"move.bounce":  "rimbalza",
 
 		"dice.none":    "ancora nessun tiro",
 		"dice.test":    "%d tiri, chi² %.2f, p = %.3f",

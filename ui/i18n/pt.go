@@ -42,10 +42,14 @@ func init() {
 		"turn.rolled":   "%s tirou %s",
 		"turn.yourroll": "É a tua vez: lança o dado",
 		"turn.waits":    "%s: o dado espera por %s",
-		"move.jump":     "salto",
-		"move.capture":  "captura %d",
-		"move.fly":      "voo",
-		"move.bounce":   "ressalta",
+
+		"turn.autoroll.you": "O dado é lançado por ti dentro de %d s",
+		"turn.autoroll":     "%s lança dentro de %d s",
+
+		"move.jump":    "salto",
+		"move.capture": "captura %d",
+		"move.fly":     "voo",
+		"move.bounce":  "ressalta",
 
 		"dice.none":    "ainda sem lançamentos",
 		"dice.test":    "%d lançamentos, chi² %.2f, p = %.3f",

@@ -42,10 +42,14 @@ func init() {
 		"turn.rolled":   "%s выбросил %s",
 		"turn.yourroll": "Ваш ход: бросайте кубик",
 		"turn.waits":    "%s: кубик ждёт %s",
-		"move.jump":     "прыжок",
-		"move.capture":  "сбивает %d",
-		"move.fly":      "перелёт",
-		"move.bounce":   "отскок",
+
+		"turn.autoroll.you": "Кубик бросят за вас через %d с",
+		"turn.autoroll":     "%s бросает через %d с",
+
+		"move.jump":    "прыжок",
+		"move.capture": "сбивает %d",
+		"move.fly":     "перелёт",
+		"move.bounce":  "отскок",
 
 		"dice.none":    "бросков пока нет",
 		"dice.test":    "%d бросков, chi² %.2f, p = %.3f",

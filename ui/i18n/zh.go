@@ -42,10 +42,14 @@ func init() {
 		"turn.rolled":   "%s 掷出 %s",
 		"turn.yourroll": "轮到你了：掷骰子",
 		"turn.waits":    "%s：骰子在等 %s",
-		"move.jump":     "跳",
-		"move.capture":  "撞 %d",
-		"move.fly":      "飞",
-		"move.bounce":   "反弹",
+
+		"turn.autoroll.you": "%d 秒后将替你掷骰",
+		"turn.autoroll":     "%s %d 秒后掷骰",
+
+		"move.jump":    "跳",
+		"move.capture": "撞 %d",
+		"move.fly":     "飞",
+		"move.bounce":  "反弹",
 
 		"dice.none":    "还没有掷骰",
 		"dice.test":    "%d 次，chi² %.2f，p = %.3f",
