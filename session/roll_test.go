@@ -54,7 +54,7 @@ func TestNetManualRoll(t *testing.T) {
 	prompts, rolledByKey := 0, 0
 	var leftAt time.Time // when the second die was left to roll by itself
 	rolledForAnn, stale := false, false
-	countdowns := 0 // RollCountdowns for Ann's dice: the turn line counts down to the roll made for her
+	countdowns := 0       // RollCountdowns for Ann's dice: the turn line counts down to the roll made for her
 	presses := 0          // Ann's presses (and rolls made for her) not yet seen as her die
 	lastAnnChose := false // the last die was Ann's and she chose its move
 	extra := 0            // prompts for an extra roll after her own chosen move

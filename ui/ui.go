@@ -85,7 +85,7 @@ type UI struct {
 	frames []boardModel           // steps of a move still to show
 	gen    uint64                 // bumps when frames are replaced, so stale timers do nothing
 
-	cd  countdown         // an automatic roll on its way
+	cd  countdown        // an automatic roll on its way
 	now func() time.Time // the clock of countdowns (nil: time.Now; tests set it)
 
 	input   inputMode
