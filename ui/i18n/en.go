@@ -162,7 +162,7 @@ func init() {
 		"legend.stop":      "where the roll ends before a jump or a flight takes it on",
 		"key.history":      "event history",
 		"history.newer":    "%d newer lines below",
-		"lobby.more":       "… and %d more games (keys 1–9 join the first nine)",
+		"lobby.more":       "keys 1–9 join the first nine games; click any game to join it",
 		"key.bell":         "bell on/off",
 		"notice.bellon":    "Bell on: the terminal beeps when it is your turn.",
 		"notice.belloff":   "Bell off: only the highlight shows that it is your turn.",

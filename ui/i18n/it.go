@@ -164,7 +164,7 @@ func init() {
 		"legend.stop":      "dove finisce il tiro prima che un salto o un volo lo porti avanti",
 		"key.history":      "cronologia",
 		"history.newer":    "%d righe più recenti sotto",
-		"lobby.more":       "… e altre %d partite (i tasti 1–9 entrano nelle prime nove)",
+		"lobby.more":       "i tasti 1–9 entrano nelle prime nove partite; clicca su una partita qualsiasi per entrarci",
 		"key.bell":         "campanello sì/no",
 		"notice.bellon":    "Campanello attivo: il terminale suona quando tocca a te.",
 		"notice.belloff":   "Campanello spento: solo l'evidenziazione mostra che tocca a te.",

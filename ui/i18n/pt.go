@@ -164,7 +164,7 @@ func init() {
 		"legend.stop":      "onde acaba o lance antes de um salto ou voo o levar adiante",
 		"key.history":      "histórico",
 		"history.newer":    "mais %d linhas recentes abaixo",
-		"lobby.more":       "… e mais %d jogos (as teclas 1–9 entram nos nove primeiros)",
+		"lobby.more":       "as teclas 1–9 entram nos nove primeiros jogos; clique num jogo qualquer para entrar nele",
 		"key.bell":         "campainha sim/não",
 		"notice.bellon":    "Campainha ligada: o terminal apita quando for a tua vez.",
 		"notice.belloff":   "Campainha desligada: só o destaque mostra que é a tua vez.",

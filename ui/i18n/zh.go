@@ -164,7 +164,7 @@ func init() {
 		"legend.stop":      "掷点走完、再跳或飞之前停下的格子",
 		"key.history":      "事件记录",
 		"history.newer":    "下方还有 %d 行较新的记录",
-		"lobby.more":       "……另有 %d 个游戏（按键 1–9 只能加入前九个）",
+		"lobby.more":       "按键 1–9 加入前九个游戏；点击任一游戏即可加入",
 		"key.bell":         "提示音开/关",
 		"notice.bellon":    "提示音已开：轮到你时终端会响铃。",
 		"notice.belloff":   "提示音已关：只用高亮提示轮到你。",
