@@ -167,6 +167,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventYourRoll && s.opts.ManualRoll && rollWithin > 0 {
 					s.rollLater(sess, tr, e.Roll, rollWithin)
+					s.q.push(ui.RollCountdown{Colour: tr.pos.ToMove(), In: rollWithin, You: true})
 				}
 			}
 			if tr.Over() {

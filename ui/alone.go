@@ -50,7 +50,7 @@ func (u *UI) endAlone() {
 // endGame forgets the game on the board (a rematch's table or the lobby
 // replaces it).
 func (u *UI) endGame() {
-	u.over, u.waiting, u.rolled, u.lastRoll, u.frames = nil, nil, nil, nil, nil
+	u.over, u.waiting, u.rolled, u.lastRoll, u.frames, u.flown = nil, nil, nil, nil, nil, nil
 	u.hasPos, u.confirm, u.askAlone, u.missing = false, false, false, nil
 	u.gen++
 	if u.overlay == overlayEnd {

@@ -449,6 +449,18 @@ func (u *UI) HandleKey(ev *tcell.EventKey) {
 	}
 }
 
+// keyText is how the key lines write an active binding.
+func (u *UI) keyText(b *binding) string {
+	label := b.label
+	if b.help == "key.choose" {
+		label = "1"
+		if n := len(u.rolled.Moves); n > 1 {
+			label += "-" + string(rune('0'+n))
+		}
+	}
+	return "[::b]" + label + "[::-] " + u.t(b.help)
+}
+
 // activeKeys is the bottom line: the keys that do something now, and
 // those of them to show only where there is room.
 func (u *UI) activeKeys() (out, spare []string) {
@@ -458,14 +470,7 @@ func (u *UI) activeKeys() (out, spare []string) {
 		if b.label == "" || b.more || !b.active(u) {
 			continue
 		}
-		label := b.label
-		if b.help == "key.choose" {
-			label = "1"
-			if n := len(u.rolled.Moves); n > 1 {
-				label += "-" + string(rune('0'+n))
-			}
-		}
-		s := "[::b]" + label + "[::-] " + u.t(b.help)
+		s := u.keyText(b)
 		if !seen[s] {
 			seen[s] = true
 			if b.spare {

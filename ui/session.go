@@ -1,6 +1,10 @@
 package ui
 
-import "aeroplane/engine"
+import (
+	"time"
+
+	"aeroplane/engine"
+)
 
 // Session is what the interface needs from a game: a stream of events to
 // show and a few commands. package session implements it, for a game
@@ -222,6 +226,16 @@ type GameOver struct {
 	LogPath string
 }
 
+// RollCountdown says that the die of Colour is rolled without a key In
+// from now: for this player (You) the session rolls it, as the others
+// cannot wait longer; for a seat a bot flies, its roll is shown then. The
+// turn line counts the seconds down until the roll comes.
+type RollCountdown struct {
+	Colour engine.Colour
+	In     time.Duration
+	You    bool
+}
+
 // Notice is a message for the player, such as why a command failed.
 type Notice struct{ Text string }
 
@@ -247,4 +261,5 @@ func (SoloDice) event()      {}
 func (LeaveDone) event()     {}
 func (GameOver) event()      {}
 func (Notice) event()        {}
+func (RollCountdown) event() {}
 func (Resync) event()        {}

@@ -29,7 +29,7 @@ func runReplay(e *env) error {
 		case lockstep.EventGameStarted:
 			fmt.Fprintf(e.stdout, "\nthe dice chose %s to start\n", ev.Colour)
 		case lockstep.EventMoved:
-			fmt.Fprintf(e.stdout, "\nroll %d: %s rolls %d and plays %s\n", ev.Roll, ev.Colour, ev.Value, ev.Move)
+			fmt.Fprintf(e.stdout, "\nroll %d: %s rolls %d and plays %s%s\n", ev.Roll, ev.Colour, ev.Value, ev.Move, describe(ev.Result))
 			if *boards {
 				fmt.Fprint(e.stdout, ev.Pos.Board())
 			}
