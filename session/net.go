@@ -70,6 +70,12 @@ type NetOptions struct {
 	// and everyone goes back to the table, where the creator reopens it
 	// and the others look for it (the rematch rule).
 	SetupWait time.Duration
+	// SetupBot is the creator's choice for a game whose setup timed out
+	// (SetSetupBot changes it at the table): instead of everyone going
+	// back to the table to wait for a new player, the creator reopens it
+	// at once with a bot in each seat whose player never confirmed, and
+	// the game starts again as soon as the others are back.
+	SetupBot bool
 	// LeaveWait bounds how long Leave keeps the game running so the
 	// others get the Leave (default 3 s; it returns sooner once every
 	// other player holds it).
@@ -151,14 +157,18 @@ type NetSession struct {
 	cur       *lobbyPlan // the lobby being waited in
 	last      *lobbyPlan // the lobby of the last game that started, for Rematch
 	jobCancel context.CancelFunc
-	gen       uint64          // bumps on every launch and on leaving a lobby
-	rematch   bool            // Rematch asked while the last game lingered
-	gameOver  bool            // the game being driven has ended (the driver lingers a moment)
-	gameID    lockstep.GameID // the game being driven (or the last one)
-	sess      *Game
-	sessDone  chan struct{}
-	tr        *Translator
-	myColour  engine.Colour
+	gen       uint64 // bumps on every launch and on leaving a lobby
+	rematch   bool   // Rematch asked while the last game lingered
+	// setupBot is the creator's choice for a setup that times out
+	// (NetOptions.SetupBot); timedOut makes the next table's players
+	// ready by themselves (they confirmed the game it replaces).
+	setupBot, timedOut bool
+	gameOver           bool            // the game being driven has ended (the driver lingers a moment)
+	gameID             lockstep.GameID // the game being driven (or the last one)
+	sess               *Game
+	sessDone           chan struct{}
+	tr                 *Translator
+	myColour           engine.Colour
 	// lastColour is the colour played in the last game, for a rematch.
 	lastColour engine.Colour
 	lastLobby  *ui.LobbyUpdate
@@ -210,7 +220,8 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 		return nil, err
 	}
 	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), dir: dir, name: p2p.CleanName(opts.Name),
-		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour}
+		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour,
+		setupBot: opts.SetupBot}
 	s.names[s.self] = s.name
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)
@@ -401,6 +412,21 @@ func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
 	return ctl.SetSeat(seat, kind)
 }
 
+// SetSetupBot implements ui.SetupBotChooser: the creator's choice of what
+// follows a setup that times out (NetOptions.SetupBot). The table shows it.
+func (s *NetSession) SetSetupBot(on bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	s.setupBot = on
+	if v := s.hostView; v != nil && s.mode == modeLobby && s.cur != nil && s.cur.hosting {
+		s.q.push(s.lobbyTable(*v, true))
+	}
+	return nil
+}
+
 // RemoveSeat takes back the seat at colour c from the guest sitting
 // there (the creator only, and only from a guest who has not said ready:
 // a stranger who sat down and never plays). The seat is open again, the
@@ -528,6 +554,9 @@ func (s *NetSession) Rematch() error {
 // whatever order the players come back in. The caller holds mu.
 func (s *NetSession) rematchPlan() lobbyPlan {
 	p := *s.last
+	if s.timedOut {
+		p.cfg.ManualReady, s.timedOut = false, false
+	}
 	p.cfg.Prefer = nil
 	if s.lastColour < engine.NumColours {
 		p.cfg.Prefer = []engine.Colour{s.lastColour}

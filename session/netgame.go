@@ -236,7 +236,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.sess, s.lastColour, s.myColour = nil, s.myColour, engine.NoColour
 	s.mu.Unlock()
 	if missing, ok := setup.timedOut(); ok && ctx.Err() == nil {
-		return s.setupTimedOut(gid, missing, names)
+		return s.setupTimedOut(gid, res.Setup.Name, missing, names)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err

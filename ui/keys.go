@@ -256,6 +256,13 @@ var keyTable = []binding{
 	{runes: "b", label: "b", help: "key.bot",
 		when: (*UI).hostSetup,
 		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},
+	{runes: "w", label: "w", help: "key.setupbot", more: true,
+		when: (*UI).choosingSetupBot,
+		do: func(u *UI, _ *tcell.EventKey) {
+			sb := u.sess.(SetupBotChooser)
+			on := !u.table.SetupBot
+			u.do("setupbot", func() error { return sb.SetSetupBot(on) })
+		}},
 	{runes: "x", label: "x", help: "key.remove", spare: true,
 		when: (*UI).canRemove,
 		do: func(u *UI, _ *tcell.EventKey) {
@@ -400,6 +407,13 @@ func (u *UI) sit() {
 // cycleSeat gives the selected seat to the next bot kind, then opens it.
 // canRemove: the creator's cursor is on another player who is not ready,
 // and the session lets the creator take such a seat back.
+// choosingSetupBot: the creator of a table being set up chooses what
+// follows a player who never confirms the game.
+func (u *UI) choosingSetupBot() bool {
+	_, ok := u.sess.(SetupBotChooser)
+	return ok && u.hostSetup()
+}
+
 func (u *UI) canRemove() bool {
 	if _, ok := u.sess.(SeatRemover); !ok || !u.hostSetup() {
 		return false

@@ -81,6 +81,13 @@ type SeatRemover interface {
 	RemoveSeat(seat engine.Colour) error
 }
 
+// SetupBotChooser is a Session whose creator chooses what follows when a
+// seated player never confirms the game (the setup times out): everyone
+// back to the table, or at once again with a bot in that seat.
+type SetupBotChooser interface {
+	SetSetupBot(on bool) error
+}
+
 // RulesSetter is a Session whose creator may change the rules at the
 // table until the game starts. The table that comes back shows them; where
 // players say ready, a change clears every player's Ready.
@@ -144,6 +151,10 @@ type TableUpdate struct {
 	Rules   engine.Rules
 	Seats   [engine.NumColours]Seat
 	Started bool
+	// SetupBot, for the creator, is its choice for a player who never
+	// confirms the game: a bot takes the seat and the game starts again
+	// (SetupBotChooser), rather than everyone waiting at the table.
+	SetupBot bool
 }
 
 // GameStarted gives the first position; the seats are in TableUpdate.

@@ -318,6 +318,16 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 		keys = tableRuleKeys
 	}
 	lines = append(lines, u.optionLines(t.Rules, keys)...)
+	if u.choosingSetupBot() {
+		mark := func(on bool, s string) string {
+			if on {
+				return "[::r]*" + s + "[::-]"
+			}
+			return s
+		}
+		lines = append(lines, "  [::b]w[::-] "+u.t("table.setupbot")+": "+
+			mark(!t.SetupBot, u.t("table.setupbot.wait"))+"  "+mark(t.SetupBot, u.t("table.setupbot.bot")))
+	}
 	hint := "table.guest"
 	if t.Host {
 		hint = "table.hint"
