@@ -222,7 +222,8 @@ func TestNetAloneDecisionLAN(t *testing.T) {
 // again with the same identity and data directory: it takes its seat
 // back by itself, its table names Ann as she chose, not by her peer ID
 // (the names are saved beside the log), and it shows the game's chat as
-// it was (saved beside the log too), Ann's line and his own.
+// it was (saved beside the log too), Ann's line and his own; it says it
+// is resuming (ui.Resuming) until it has caught up with Ann.
 func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -269,12 +270,16 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	var first *ui.Moved
 	var chat []ui.ChatLine
 	guard := time.After(2 * time.Minute) // a hang guard, not a speed claim
-	for moved < 6 || len(chat) < 2 {
+	var resuming []bool
+	for moved < 6 || len(chat) < 2 || len(resuming) < 2 {
 		var e ui.Event
 		select {
 		case e = <-b2.Events():
 		case <-guard:
-			t.Fatalf("the resumed program showed %d moves and the chat %+v", moved, chat)
+			t.Fatalf("the resumed program showed %d moves, the chat %+v, resuming %v", moved, chat, resuming)
+		}
+		if r, ok := e.(ui.Resuming); ok {
+			resuming = append(resuming, r.On)
 		}
 		if l, ok := e.(ui.ChatLine); ok {
 			chat = append(chat, l)
@@ -291,6 +296,9 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 			}
 			moved++ // the history Bob had seen before the crash
 		}
+	}
+	if !reflect.DeepEqual(resuming, []bool{true, false}) {
+		t.Errorf("the resumed program said resuming %v, want on, then off once caught up", resuming)
 	}
 	wantChat := []ui.ChatLine{{From: "Ann", Colour: engine.Red, Text: "good luck"}, {From: "Bob", Colour: engine.Blue, Text: "back soon"}}
 	if !reflect.DeepEqual(chat, wantChat) {

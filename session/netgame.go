@@ -215,6 +215,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		if hist, pos, ok := History(res.Setup, names, g.Records); ok {
 			tr.ResumeAt(pos) // before Run: the driver is not yet touching it
 			s.q.push(hist...)
+			s.q.push(ui.Resuming{On: true}) // until the translator's EventRecovered
 		}
 		s.q.push(savedChat(s.dir.Chat(gid))...)
 	}

@@ -206,6 +206,12 @@ type AloneDecision struct {
 // it, or the session stopped waiting for them): the interface quits.
 type LeaveDone struct{}
 
+// Resuming says this player's program, started again in the middle of a
+// game, is catching up with the others (On) before it plays its seat
+// again, or has caught up (!On). While it lasts the die is not waiting
+// for anyone the player could do anything about.
+type Resuming struct{ On bool }
+
 // SoloDice says whether this player's own dice chain alone makes the rolls
 // now (nobody else's reveal is in them): the player could foresee them,
 // and the screen says so honestly.
@@ -245,6 +251,7 @@ func (Left) event()          {}
 func (AloneDecision) event() {}
 func (SoloDice) event()      {}
 func (LeaveDone) event()     {}
+func (Resuming) event()      {}
 func (GameOver) event()      {}
 func (Notice) event()        {}
 func (Resync) event()        {}

@@ -242,6 +242,8 @@ func (u *UI) seatLine(c engine.Colour, s Seat) string {
 
 func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 	switch {
+	case s.You && u.resuming && u.mode == modeGame:
+		return "[yellow]" + u.t("status.resuming") + "[-]"
 	case s.You:
 		return u.t("status.you")
 	case s.Kind == SeatBot, s.Kind == SeatOpen, s.Kind == SeatUnused:
@@ -405,6 +407,9 @@ func (u *UI) turnLines() []string {
 			}
 			out = append(out, s)
 		}
+	case u.resuming && u.over == nil:
+		// Not "the die waits for X": nobody keeps this player waiting.
+		out = append(out, "[yellow]"+u.t("turn.resuming")+"[-]")
 	case u.waiting != nil && u.waiting.YouRoll:
 		out = append(out, yourTurnStyle+" "+u.t("turn.yourroll")+" [-:-:-]")
 	case u.waiting != nil:
