@@ -1,6 +1,10 @@
 package ui
 
-import "aeroplane/engine"
+import (
+	"time"
+
+	"aeroplane/engine"
+)
 
 // Session is what the interface needs from a game: a stream of events to
 // show and a few commands. package session implements it, for a game
@@ -77,6 +81,14 @@ type SeatRemover interface {
 	RemoveSeat(seat engine.Colour) error
 }
 
+// PaceSetter is a Session whose creator may set the bots' pace at the
+// table: how long every player's screen waits before it shows a roll of
+// a seat a bot flies. With set false each player keeps its own
+// (--bot-delay). The table that comes back shows it to everyone at it.
+type PaceSetter interface {
+	SetBotPace(delay time.Duration, set bool) error
+}
+
 // RulesSetter is a Session whose creator may change the rules at the
 // table until the game starts. The table that comes back shows them; where
 // players say ready, a change clears every player's Ready.
@@ -140,6 +152,10 @@ type TableUpdate struct {
 	Rules   engine.Rules
 	Seats   [engine.NumColours]Seat
 	Started bool
+	// The bots' pace the creator set for every screen at the table
+	// (BotPace, when BotPaceSet), else each player's own.
+	BotPace    time.Duration
+	BotPaceSet bool
 }
 
 // GameStarted gives the first position; the seats are in TableUpdate.

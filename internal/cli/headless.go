@@ -144,7 +144,8 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	fe := &frontEnd{e: e, out: out, o: o, bot: bot, dir: dir, lobby: p2p.CleanName(o.lobby), done: make(chan error, 1)}
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
 		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true,
-		GoOnAlone: true} // nobody watches: a peer gone for good never holds it hostage
+		GoOnAlone: true, // nobody watches: a peer gone for good never holds it hostage
+		OwnPace:   true} // nor the bots' pace a table's creator set for people
 	s, err := session.NewNet(opts)
 	if err != nil && len(o.connect) > 0 {
 		out.printf("discovery off: %v", err)
