@@ -248,6 +248,9 @@ var keyTable = []binding{
 	{runes: "b", label: "b", help: "key.bot",
 		when: (*UI).hostSetup,
 		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},
+	{runes: "p", label: "p", help: "key.pace", more: true,
+		when: (*UI).settingPace,
+		do:   func(u *UI, _ *tcell.EventKey) { u.nextPace() }},
 	{runes: "x", label: "x", help: "key.remove", spare: true,
 		when: (*UI).canRemove,
 		do: func(u *UI, _ *tcell.EventKey) {

@@ -286,6 +286,13 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 		keys = tableRuleKeys
 	}
 	lines = append(lines, u.optionLines(t.Rules, keys)...)
+	paceKey := ""
+	if u.settingPace() {
+		paceKey = "p"
+	}
+	if _, ok := u.paceSetter(); ok {
+		lines = append(lines, u.paceLine(t, paceKey))
+	}
 	hint := "table.guest"
 	if t.Host {
 		hint = "table.hint"
