@@ -133,6 +133,21 @@ func (c *Control) SetRules(r engine.Rules) error {
 	})
 }
 
+// SetPace changes the bots' pace of the table (the creator only); the
+// table shows it to everyone at it, and the game's Result carries it.
+func (c *Control) SetPace(p Pace) error {
+	return c.do(func(l *runner) error {
+		if !l.hosting() {
+			return ErrNotCreator
+		}
+		changed, err := l.table.SetPace(p)
+		if changed {
+			l.publish()
+		}
+		return err
+	})
+}
+
 // Remove takes the seat of guest id back (the creator only, and only
 // from a guest who has not said ready: a stranger who sat down and never
 // plays). The guest is told the table is gone for it, and its joins are

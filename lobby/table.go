@@ -52,6 +52,7 @@ type Table struct {
 	bots        [engine.NumColours]string
 	rules       engine.Rules
 	version     uint32
+	pace        Pace // the bots' pace on every player's screen (no part of the Setup)
 	early       bool // the creator asked to start with the seats taken
 	manualReady bool // the creator says ready by key; otherwise it always is
 }
@@ -71,6 +72,8 @@ type TableConfig struct {
 	// ManualReady: the creator says ready itself (SetReady, StartNow);
 	// without it the creator is ready after every change.
 	ManualReady bool
+	// Pace is the bots' pace at the table (a rematch keeps it).
+	Pace Pace
 }
 
 // New opens a table with the creator seated.
@@ -84,7 +87,10 @@ func New(cfg TableConfig) (*Table, error) {
 			return nil, fmt.Errorf("the bot at %s: no bot kind %q (have %s)", engine.Colour(c), k, strings.Join(engine.BotKinds(), ", "))
 		}
 	}
-	t := &Table{capacity: cfg.Players, bots: cfg.Bots, rules: cfg.Rules, manualReady: cfg.ManualReady}
+	if err := cfg.Pace.check(); err != nil {
+		return nil, err
+	}
+	t := &Table{capacity: cfg.Players, bots: cfg.Bots, rules: cfg.Rules, manualReady: cfg.ManualReady, pace: cfg.Pace}
 	m := cfg.Creator
 	m.Colour, m.Ready = t.seatFor(cfg.Prefer), false
 	t.members = []Member{m}
@@ -132,6 +138,22 @@ func (t *Table) Bots() [engine.NumColours]string { return t.bots }
 
 // Rules are the rules the game will be played with.
 func (t *Table) Rules() engine.Rules { return t.rules }
+
+// Pace is the bots' pace the creator set.
+func (t *Table) Pace() Pace { return t.pace }
+
+// SetPace changes the bots' pace and reports whether it changed. It is
+// how the game is shown, not what is played: nobody's ready is cleared.
+func (t *Table) SetPace(p Pace) (bool, error) {
+	if err := p.check(); err != nil {
+		return false, err
+	}
+	if p == t.pace {
+		return false, nil
+	}
+	t.pace = p
+	return true, nil
+}
 
 // Free is the number of player seats still open.
 func (t *Table) Free() int { return t.capacity - len(t.members) }

@@ -222,7 +222,8 @@ func TestNetAloneDecisionLAN(t *testing.T) {
 // again with the same identity and data directory: it takes its seat
 // back by itself, its table names Ann as she chose, not by her peer ID
 // (the names are saved beside the log), and it shows the game's chat as
-// it was (saved beside the log too), Ann's line and his own.
+// it was (saved beside the log too), Ann's line and his own; it says it
+// is resuming (ui.Resuming) until it has caught up with Ann.
 func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -269,12 +270,16 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	var first *ui.Moved
 	var chat []ui.ChatLine
 	guard := time.After(2 * time.Minute) // a hang guard, not a speed claim
-	for moved < 6 || len(chat) < 2 {
+	var resuming []bool
+	for moved < 6 || len(chat) < 2 || len(resuming) < 2 {
 		var e ui.Event
 		select {
 		case e = <-b2.Events():
 		case <-guard:
-			t.Fatalf("the resumed program showed %d moves and the chat %+v", moved, chat)
+			t.Fatalf("the resumed program showed %d moves, the chat %+v, resuming %v", moved, chat, resuming)
+		}
+		if r, ok := e.(ui.Resuming); ok {
+			resuming = append(resuming, r.On)
 		}
 		if l, ok := e.(ui.ChatLine); ok {
 			chat = append(chat, l)
@@ -291,6 +296,9 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 			}
 			moved++ // the history Bob had seen before the crash
 		}
+	}
+	if !reflect.DeepEqual(resuming, []bool{true, false}) {
+		t.Errorf("the resumed program said resuming %v, want on, then off once caught up", resuming)
 	}
 	wantChat := []ui.ChatLine{{From: "Ann", Colour: engine.Red, Text: "good luck"}, {From: "Bob", Colour: engine.Blue, Text: "back soon"}}
 	if !reflect.DeepEqual(chat, wantChat) {
@@ -381,6 +389,77 @@ func TestNetAloneEndGameLAN(t *testing.T) {
 		case <-time.After(50 * time.Millisecond): // the game is still letting go
 		case <-deadline:
 			t.Fatal("Ann never got back to the lobby")
+		}
+	}
+}
+
+// TestNetLeaveWithBotsOnly: a person alone with bots on the LAN, bots'
+// pace on, leaves while the die waits for them: Leave returns at once,
+// the game stops where it is (nobody to tell; signing the Leave would
+// make the node play the bots' whole game first, seconds with expert
+// bots), its log verifies and is marked left, and LeaveDone comes ahead
+// of the paced rolls still queued, so the interface quits now.
+func TestNetLeaveWithBotsOnly(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTestWith(t, "Ann", func(o *NetOptions) { o.ManualRoll, o.BotDelay = true, 200*time.Millisecond })
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []engine.Colour{engine.Blue, engine.Yellow, engine.Green} {
+		if err := a.SetSeat(c, "expert"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rolls, left := 0, false
+	guard := time.After(2 * time.Minute) // a hang guard, not a speed claim
+	for {
+		var e ui.Event
+		select {
+		case e = <-a.Events():
+		case <-guard:
+			t.Fatal("no LeaveDone")
+		}
+		switch e := e.(type) {
+		case ui.DiceWaiting:
+			if e.YouRoll && !left {
+				if rolls++; rolls == 3 {
+					left = true
+					if err := a.Leave(); err != nil {
+						t.Fatalf("Leave: %v", err)
+					}
+				} else if err := a.Roll(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case ui.Rolled:
+			if e.YouChoose && !left {
+				_ = a.Choose(e.Moves[0])
+			}
+		case ui.GameOver:
+			t.Fatal("the game's paced end came before LeaveDone")
+		case ui.LeaveDone:
+			if !left {
+				t.Fatal("LeaveDone before Leave")
+			}
+			a.mu.Lock()
+			gid := a.gameID
+			a.mu.Unlock()
+			if !a.dir.Closed(gid) {
+				t.Error("the game left is not marked closed")
+			}
+			data, err := os.ReadFile(a.dir.LogPath(gid))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, err := lockstep.Verify(data); err != nil || v.Phase == lockstep.PhaseOver {
+				t.Errorf("the left game's log: %v, phase %s; want unfinished, verifying", err, v.Phase)
+			}
+			return
 		}
 	}
 }

@@ -439,7 +439,7 @@ func (s *LocalSession) Leave() error {
 	stop()
 	go func() {
 		<-done
-		s.q.push(ui.LeaveDone{})
+		s.q.first(ui.LeaveDone{})
 	}()
 	return nil
 }

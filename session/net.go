@@ -80,6 +80,9 @@ type NetOptions struct {
 	// others get the Leave (default 3 s; it returns sooner once every
 	// other player holds it).
 	LeaveWait time.Duration
+	// OwnPace keeps BotDelay whatever pace the table's creator set
+	// (headless: nobody watches its screen).
+	OwnPace bool
 	// BotDelay pauses before showing each roll of a seat a bot flies (a
 	// bot seat, or the seat of a player absent or gone), so people see
 	// the bot think and its move before the next roll; 0 shows every
@@ -180,6 +183,9 @@ type NetSession struct {
 	// flown is the game's BotFlown after the last Ready (nil between
 	// games), read by the event queue's pace.
 	flown atomic.Pointer[[engine.NumColours]bool]
+	// tablePace is the bots' pace the game's table set (nil between
+	// games, or set false: BotDelay).
+	tablePace atomic.Pointer[lobby.Pace]
 	// chatWarn says once per session that chat lines are not being saved.
 	chatWarn sync.Once
 	// heard are the names the adverts and peers reached by address say
@@ -252,11 +258,15 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 // roll of a seat a bot flies waits, anything else comes at once.
 func (s *NetSession) pace(e ui.Event) time.Duration {
 	r, ok := e.(ui.Rolled)
-	if !ok || s.opts.BotDelay <= 0 || r.Colour >= engine.NumColours {
+	if !ok || r.Colour >= engine.NumColours {
 		return 0
 	}
-	if f := s.flown.Load(); f != nil && f[r.Colour] {
-		return s.opts.BotDelay
+	delay := s.opts.BotDelay
+	if p := s.tablePace.Load(); p != nil && p.Set && !s.opts.OwnPace {
+		delay = p.Delay // the creator's, for every screen at the table
+	}
+	if f := s.flown.Load(); delay > 0 && f != nil && f[r.Colour] {
+		return delay
 	}
 	return 0
 }
@@ -457,6 +467,16 @@ func (s *NetSession) RemoveSeat(c engine.Colour) error {
 	return ctl.Remove(who)
 }
 
+// SetBotPace implements ui.PaceSetter: the creator sets the bots' pace
+// for every screen at the table (set false: each player's own).
+func (s *NetSession) SetBotPace(delay time.Duration, set bool) error {
+	ctl, err := s.lobbyCtl(true)
+	if err != nil {
+		return err
+	}
+	return ctl.SetPace(lobby.Pace{Set: set, Delay: delay})
+}
+
 // SetRules implements ui.RulesSetter: the creator changes the game's
 // rules at the table; every player's ready is cleared.
 func (s *NetSession) SetRules(r engine.Rules) error {
@@ -571,7 +591,7 @@ func (s *NetSession) launch(p lobbyPlan) {
 	p.gen = s.gen
 	p.startNow = make(chan struct{})
 	if v := s.hostView; p.hosting && v != nil && v.Lobby == p.cfg.Lobby {
-		p.cfg.Players, p.cfg.BotSeats, p.cfg.Rules = len(v.Players)+v.Free, v.Bots, v.Rules
+		p.cfg.Players, p.cfg.BotSeats, p.cfg.Rules, p.cfg.BotPace = len(v.Players)+v.Free, v.Bots, v.Rules, v.Pace
 	}
 	p.ctl = lobby.NewControl(func(v lobby.View) { s.showLobby(p, v) })
 	p.cfg.Control = p.ctl
@@ -756,4 +776,5 @@ var (
 	_ ui.SeatChooser = (*NetSession)(nil)
 	_ ui.Leaver      = (*NetSession)(nil)
 	_ ui.GoOner      = (*NetSession)(nil)
+	_ ui.PaceSetter  = (*NetSession)(nil)
 )

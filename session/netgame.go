@@ -209,6 +209,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
 	table := s.setupTable(res.Setup, names, p.hosting)
+	table.BotPace, table.BotPaceSet = res.Pace.Delay, res.Pace.Set
+	pace := res.Pace
+	s.tablePace.Store(&pace) // before the game's first event is queued
 	s.mu.Unlock()
 	s.q.push(table)
 	if p.resume != nil && len(g.Records) > 0 {
@@ -216,6 +219,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		if hist, pos, ok := History(res.Setup, names, g.Records); ok {
 			tr.ResumeAt(pos) // before Run: the driver is not yet touching it
 			s.q.push(hist...)
+			s.q.push(ui.Resuming{On: true}) // until the translator's EventRecovered
 		}
 		s.q.push(savedChat(s.dir.Chat(gid))...)
 	}
@@ -232,6 +236,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	st, err := sess.Run(gctx)
 	close(done)
 	s.flown.Store(nil)
+	s.tablePace.Store(nil)
 	s.mu.Lock()
 	s.sess, s.lastColour, s.myColour = nil, s.myColour, engine.NoColour
 	s.mu.Unlock()

@@ -10,20 +10,20 @@ import (
 )
 
 // Leave implements ui.Leaver: this player leaves the running game for
-// good. The Leave is signed through the driver (a bot flies the seat from
-// the next roll on every peer) and the game is marked closed in the data
-// directory (left on purpose: the next start does not take the seat
-// back) before Leave returns, which is at once. The game then keeps
-// running, answering the others' resends, until every other player holds
-// the Leave or LeaveWait passes (a player gone for good never says so);
-// ui.LeaveDone says that wait is over and the interface may close.
+// good. The game is marked closed in the data directory (left on
+// purpose: the next start does not take the seat back) and Leave returns
+// at once; the Leave is then signed through the driver (a bot flies the
+// seat from the next roll on every peer), and the game keeps running,
+// answering the others' resends, until every other player holds the
+// Leave or LeaveWait passes (a player gone for good never says so).
+// ui.LeaveDone, ahead of the paced events still queued, says that is over
+// and the interface may close. A player alone with bots has nobody to
+// tell: the game stops where it is, as an offline one does (signing the
+// Leave would make the node play the bots' whole game first).
 func (s *NetSession) Leave() error {
 	g, err := s.game()
 	if err != nil {
 		return err
-	}
-	if err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.Leave() }); err != nil {
-		return fmt.Errorf("leaving the game: %w (quitting still leaves it: the others see you absent)", err)
 	}
 	s.mu.Lock()
 	gid := s.gameID
@@ -32,10 +32,27 @@ func (s *NetSession) Leave() error {
 		s.log.Warn("could not mark the game left", "err", err)
 	}
 	s.wg.Add(1)
+	if len(g.tr.setup.Players()) == 1 {
+		s.mu.Lock()
+		if s.jobCancel != nil {
+			s.jobCancel() // play returns; the owner goes back to idle
+		}
+		s.mu.Unlock()
+		go func() {
+			defer s.wg.Done()
+			<-g.done
+			s.q.first(ui.LeaveDone{})
+		}()
+		return nil
+	}
 	go func() {
 		defer s.wg.Done()
-		s.awaitLeave(g)
-		s.q.push(ui.LeaveDone{})
+		if err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.Leave() }); err != nil {
+			s.log.Warn("leave not signed: the others see this player absent", "err", err)
+		} else {
+			s.awaitLeave(g)
+		}
+		s.q.first(ui.LeaveDone{})
 	}()
 	return nil
 }

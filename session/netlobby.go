@@ -219,7 +219,7 @@ func (s *NetSession) lobbyTable(v lobby.View, hosting bool) ui.TableUpdate {
 
 // lobbyTable turns a lobby view into the interface's table.
 func lobbyTable(v lobby.View, self peer.ID, hosting bool) ui.TableUpdate {
-	t := ui.TableUpdate{GameID: v.Lobby, Host: hosting, Rules: v.Rules}
+	t := ui.TableUpdate{GameID: v.Lobby, Host: hosting, Rules: v.Rules, BotPace: v.Pace.Delay, BotPaceSet: v.Pace.Set}
 	for c := range t.Seats {
 		t.Seats[c] = ui.Seat{Kind: ui.SeatUnused}
 	}

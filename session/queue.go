@@ -64,6 +64,18 @@ func (q *queue) push(evs ...ui.Event) {
 	q.mu.Unlock()
 }
 
+// first queues e ahead of everything waiting, without a pause: what the
+// interface must hear now (ui.LeaveDone: the player is quitting, the
+// paced rolls behind it no longer matter).
+func (q *queue) first(e ui.Event) {
+	q.mu.Lock()
+	if !q.closed {
+		q.items = slices.Insert(q.items, 0, item{e: e})
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
 // close delivers what is queued (without pauses), then closes the channel.
 func (q *queue) close() {
 	q.mu.Lock()

@@ -144,3 +144,34 @@ func TestListedGameRules(t *testing.T) {
 		}
 	}
 }
+
+// first goes ahead of everything still waiting (the pump may hold one
+// event already, in its pause), and nothing is lost behind it.
+func TestQueueFirst(t *testing.T) {
+	q := newQueue(func(e ui.Event) time.Duration {
+		if _, ok := e.(ui.Rolled); ok {
+			return time.Hour // close ends it
+		}
+		return 0
+	})
+	var rolls []ui.Event
+	for i := range 5 {
+		rolls = append(rolls, ui.Rolled{Roll: i + 1})
+	}
+	q.push(rolls...)
+	q.first(ui.LeaveDone{})
+	q.close()
+	var got, rest []ui.Event
+	at := -1
+	for e := range q.out {
+		if _, ok := e.(ui.LeaveDone); ok {
+			at = len(got)
+		} else {
+			rest = append(rest, e)
+		}
+		got = append(got, e)
+	}
+	if at < 0 || at > 1 || !reflect.DeepEqual(rest, rolls) {
+		t.Fatalf("got %v: LeaveDone at %d, want it first (behind at most the one in the pump), every roll after", got, at)
+	}
+}

@@ -40,7 +40,10 @@ type Translator struct {
 	logPath string
 
 	started, over bool
-	pos           engine.Position
+	// resuming: a resumed game catching up (ResumeAt) until the node has
+	// its own messages back (EventRecovered), when ui.Resuming ends it.
+	resuming bool
+	pos      engine.Position
 
 	// the local player's roll: EventYourRoll for rollK, and whether it rolled
 	mayRoll bool
@@ -141,7 +144,7 @@ func History(setup lockstep.Setup, names map[peer.ID]string, records []lockstep.
 // on, instead of starting the game again; call it before the first
 // Translate.
 func (t *Translator) ResumeAt(pos engine.Position) {
-	t.pos, t.started = pos, true
+	t.pos, t.started, t.resuming = pos, true, true
 }
 
 // BotFlown reports, by colour, the seats a bot flies now: bot seats and
@@ -227,6 +230,10 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(),
 				What: fmt.Sprintf("its game state differs from ours at roll %d (%s)", e.Roll, e.Detail)})
 		case lockstep.EventRecovered:
+			if t.resuming {
+				t.resuming = false
+				out = append(out, ui.Resuming{On: false})
+			}
 			// Only a give-up is news to a player: it is the one way a
 			// machine crash can still stop the game (lockstep/recover.go).
 			if len(e.Peers) > 0 {

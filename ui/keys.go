@@ -263,6 +263,9 @@ var keyTable = []binding{
 			on := !u.table.SetupBot
 			u.do("setupbot", func() error { return sb.SetSetupBot(on) })
 		}},
+	{runes: "p", label: "p", help: "key.pace", more: true,
+		when: (*UI).settingPace,
+		do:   func(u *UI, _ *tcell.EventKey) { u.nextPace() }},
 	{runes: "x", label: "x", help: "key.remove", spare: true,
 		when: (*UI).canRemove,
 		do: func(u *UI, _ *tcell.EventKey) {

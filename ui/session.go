@@ -88,6 +88,14 @@ type SetupBotChooser interface {
 	SetSetupBot(on bool) error
 }
 
+// PaceSetter is a Session whose creator may set the bots' pace at the
+// table: how long every player's screen waits before it shows a roll of
+// a seat a bot flies. With set false each player keeps its own
+// (--bot-delay). The table that comes back shows it to everyone at it.
+type PaceSetter interface {
+	SetBotPace(delay time.Duration, set bool) error
+}
+
 // RulesSetter is a Session whose creator may change the rules at the
 // table until the game starts. The table that comes back shows them; where
 // players say ready, a change clears every player's Ready.
@@ -155,6 +163,11 @@ type TableUpdate struct {
 	// confirms the game: a bot takes the seat and the game starts again
 	// (SetupBotChooser), rather than everyone waiting at the table.
 	SetupBot bool
+
+	// The bots' pace the creator set for every screen at the table
+	// (BotPace, when BotPaceSet), else each player's own.
+	BotPace    time.Duration
+	BotPaceSet bool
 }
 
 // GameStarted gives the first position; the seats are in TableUpdate.
@@ -221,6 +234,12 @@ type AloneDecision struct {
 // it, or the session stopped waiting for them): the interface quits.
 type LeaveDone struct{}
 
+// Resuming says this player's program, started again in the middle of a
+// game, is catching up with the others (On) before it plays its seat
+// again, or has caught up (!On). While it lasts the die is not waiting
+// for anyone the player could do anything about.
+type Resuming struct{ On bool }
+
 // SoloDice says whether this player's own dice chain alone makes the rolls
 // now (nobody else's reveal is in them): the player could foresee them,
 // and the screen says so honestly.
@@ -270,6 +289,7 @@ func (Left) event()          {}
 func (AloneDecision) event() {}
 func (SoloDice) event()      {}
 func (LeaveDone) event()     {}
+func (Resuming) event()      {}
 func (GameOver) event()      {}
 func (Notice) event()        {}
 func (RollCountdown) event() {}

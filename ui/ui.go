@@ -82,6 +82,7 @@ type UI struct {
 	left     [engine.NumColours]bool // left for good: a bot flies the seat
 	back     [engine.NumColours]bool // came back, until the seat's next move
 	solo     bool                    // this player's own dice alone make the rolls (SoloDice)
+	resuming bool                    // this resumed program is catching up (Resuming)
 	missing  []string                // the players a lone decision is about (nil: none open)
 	askAlone bool                    // the lone player's question is open; it takes every key
 
@@ -225,12 +226,22 @@ func (u *UI) Apply(e Event) {
 		o := e
 		u.over, u.waiting, u.rolled = &o, nil, nil
 		u.stopCountdown()
+		u.resuming = false
 		u.turn.saw(false)
 		u.confirm = false // there is no game left to leave
 		u.missing, u.askAlone = nil, false
 		u.overlay = overlayEnd
 		u.input = inputNone
 		u.addEvent(u.t("log.over"))
+	case Resuming:
+		if e.On != u.resuming {
+			key := "log.caughtup"
+			if e.On {
+				key = "log.resuming"
+			}
+			u.addEvent("[yellow]" + u.t(key) + "[-]")
+		}
+		u.resuming = e.On
 	case LeaveDone:
 		if u.leaving {
 			u.stop()

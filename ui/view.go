@@ -276,6 +276,8 @@ func (u *UI) seatLine(c engine.Colour, s Seat) string {
 
 func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 	switch {
+	case s.You && u.resuming && u.mode == modeGame:
+		return "[yellow]" + u.t("status.resuming") + "[-]"
 	case s.You:
 		return u.t("status.you")
 	case s.Kind == SeatBot, s.Kind == SeatOpen, s.Kind == SeatUnused:
@@ -327,6 +329,13 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 		}
 		lines = append(lines, "  [::b]w[::-] "+u.t("table.setupbot")+": "+
 			mark(!t.SetupBot, u.t("table.setupbot.wait"))+"  "+mark(t.SetupBot, u.t("table.setupbot.bot")))
+	}
+	paceKey := ""
+	if u.settingPace() {
+		paceKey = "p"
+	}
+	if _, ok := u.paceSetter(); ok {
+		lines = append(lines, u.paceLine(t, paceKey))
 	}
 	hint := "table.guest"
 	if t.Host {
@@ -465,6 +474,9 @@ func (u *UI) turnLines() ([]string, []func()) {
 				}
 			})
 		}
+	case u.resuming && u.over == nil:
+		// Not "the die waits for X": nobody keeps this player waiting.
+		out = append(out, "[yellow]"+u.t("turn.resuming")+"[-]")
 	case u.waiting != nil && u.waiting.YouRoll:
 		out = append(out, yourTurnStyle+" "+u.t("turn.yourroll")+" [-:-:-]")
 		act(func() {

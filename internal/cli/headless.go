@@ -146,7 +146,8 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
 		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true,
 		SetupBot:  o.setupBot,
-		GoOnAlone: true} // nobody watches: a peer gone for good never holds it hostage
+		GoOnAlone: true, // nobody watches: a peer gone for good never holds it hostage
+		OwnPace:   true} // nor the bots' pace a table's creator set for people
 	s, err := session.NewNet(opts)
 	if err != nil && len(o.connect) > 0 {
 		out.printf("discovery off: %v", err)
