@@ -293,6 +293,13 @@ func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	t := u.table
 	var lines []string
+	var acts []func() // what a click on each line does (nil: nothing)
+	act := func(f func()) {
+		for len(acts) < len(lines)-1 {
+			acts = append(acts, nil)
+		}
+		acts = append(acts, f)
+	}
 	lines = append(lines, "[::b]"+u.t("app.title")+"[::-] — "+u.t("table.title", clean(t.GameID, 40)), "")
 	for c := engine.Colour(0); c < engine.NumColours; c++ {
 		s := t.Seats[c]
@@ -309,13 +316,28 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 			ready = " — [yellow]" + u.t("status.notready") + "[-]"
 		}
 		lines = append(lines, cursor+u.seatLine(c, s)+"  "+u.seatStatus(c, s)+ready)
+		// A click puts the cursor on the seat, for the keys that act on it.
+		act(func() {
+			if u.choosingSeat() {
+				u.seatSel = int(c)
+			}
+		})
 	}
 	lines = append(lines, "", "[::u]"+u.t("panel.rules")+"[::-]")
 	keys := ""
 	if u.settingRules() {
 		keys = tableRuleKeys
 	}
-	lines = append(lines, u.optionLines(t.Rules, keys)...)
+	for i, l := range u.optionLines(t.Rules, keys) {
+		lines = append(lines, l)
+		act(func() {
+			if u.settingRules() {
+				r := nextRule(u.table.Rules, i)
+				rs := u.sess.(RulesSetter)
+				u.do("rules", func() error { return rs.SetRules(r) })
+			}
+		})
+	}
 	hint := "table.guest"
 	if t.Host {
 		hint = "table.hint"
@@ -323,8 +345,14 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	lines = append(lines, "", u.t(hint))
 	lines = append(lines, u.noticeLines(w-2)...)
 	top := 1
-	for _, l := range lines {
-		top += max(len(tview.WordWrap(l, w-2)), 1)
+	for i, l := range lines {
+		n := max(len(tview.WordWrap(l, w-2)), 1)
+		if i < len(acts) {
+			for k := 0; k < n; k++ {
+				u.addHit(1, top+k, w-2, acts[i])
+			}
+		}
+		top += n
 	}
 	panel(scr, 1, 0, w-2, top, "", lines, false)
 	u.drawChat(scr, 1, top, w-2, h-top)
