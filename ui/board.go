@@ -234,6 +234,14 @@ func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 			if board.upDown[c] {
 				dash = []string{":", ":"}
 			}
+			if k := kinds[trackSpot{cell: d}]; k != pathNone {
+				dash = []string{pathDot} // a flight's way along the line
+				if board.upDown[c] {
+					dash = []string{pathDot, pathDot}
+				}
+				fillText(scr, l, trackSpot{cell: d}, k.style(st), dash)
+				continue
+			}
 			fillText(scr, l, trackSpot{cell: d}, st, dash)
 		}
 		if !m.inPlay[c] {
