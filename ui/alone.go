@@ -68,7 +68,9 @@ func (u *UI) drawAlone(scr tcell.Screen, w, h int) {
 	}
 	keys, _ := u.activeKeys()
 	text := u.t("alone.text", strings.Join(u.missing, ", "))
-	lines := append(wrapAll([]string{text, ""}, inner), packLines(keys, nil, inner)...)
+	textLines := wrapAll([]string{text, ""}, inner)
+	keyLines, at := packPlaced(keys, nil, inner)
+	lines := append(textLines, keyLines...)
 	bh := min(len(lines)+2, h)
 	x, y := (w-bw)/2, max((h-bh)/2, 0)
 	box := tview.NewBox().SetBorder(true).SetTitle(" " + u.t("alone.title") + " ")
@@ -76,5 +78,12 @@ func (u *UI) drawAlone(scr tcell.Screen, w, h int) {
 	box.Draw(scr)
 	for i := 0; i < bh-2 && i < len(lines); i++ {
 		printLine(scr, x+2, y+1+i, inner, lines[i])
+	}
+	// Its answers are buttons, where the box shows them.
+	first := len(lines) - len(keyLines)
+	for _, p := range at {
+		if first+p.line < bh-2 {
+			u.keyHits(x+2, y+1+first, []placed{p})
+		}
 	}
 }

@@ -194,6 +194,9 @@ func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 	paintHalf := func(s trackSpot, st tcell.Style) {
 		k := kinds[s]
 		lines := spotLines(l, captions[s], label(s), k)
+		if len(lines) > 1 && lines[1] == "" && k != pathNone {
+			lines[1] = pathDot // the half's frame may not fit: the dot shows the way
+		}
 		if k > pathStep {
 			o := trackSpot{cell: s.cell, half: 3 - s.half}
 			other := spotLines(l, captions[o], label(o), kinds[o])
@@ -230,6 +233,14 @@ func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 			dash := []string{dashRun(board.dashes[c], d, l.cw)}
 			if board.upDown[c] {
 				dash = []string{":", ":"}
+			}
+			if k := kinds[trackSpot{cell: d}]; k != pathNone {
+				dash = []string{pathDot} // a flight's way along the line
+				if board.upDown[c] {
+					dash = []string{pathDot, pathDot}
+				}
+				fillText(scr, l, trackSpot{cell: d}, k.style(st), dash)
+				continue
 			}
 			fillText(scr, l, trackSpot{cell: d}, st, dash)
 		}

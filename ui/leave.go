@@ -16,7 +16,9 @@ func (u *UI) drawQuestion(scr tcell.Screen, w, h int, title, text string) {
 		return
 	}
 	keys, _ := u.activeKeys()
-	lines := append(wrapAll([]string{u.t(text), ""}, inner), packLines(keys, nil, inner)...)
+	body := wrapAll([]string{u.t(text), ""}, inner)
+	keyLines, at := packPlaced(keys, nil, inner)
+	lines := append(body, keyLines...)
 	bh := min(len(lines)+2, h)
 	x, y := (w-bw)/2, max((h-bh)/2, 0)
 	box := tview.NewBox().SetBorder(true).SetTitle(" " + u.t(title) + " ")
@@ -24,5 +26,12 @@ func (u *UI) drawQuestion(scr tcell.Screen, w, h int, title, text string) {
 	box.Draw(scr)
 	for i := 0; i < bh-2 && i < len(lines); i++ {
 		printLine(scr, x+2, y+1+i, inner, lines[i])
+	}
+	// Its answers are buttons, where the box shows them.
+	first := len(lines) - len(keyLines)
+	for _, p := range at {
+		if first+p.line < bh-2 {
+			u.keyHits(x+2, y+1+first, []placed{p})
+		}
 	}
 }

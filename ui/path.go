@@ -89,6 +89,14 @@ func pathOf(c engine.Colour, res engine.Result) map[trackSpot]pathKind {
 	} else if s, ok := board.placeSpot(c, res.From); ok {
 		mark(s, pathFrom)
 	}
+	if res.FlyTo >= 0 {
+		// The flight follows the dashed line, over the opposite colour's
+		// crossing square.
+		for _, d := range board.dashes[c] {
+			mark(trackSpot{cell: d}, pathStep)
+		}
+		mark(trackSpot{cell: board.home[c.Opposite()][engine.CrossingHome-engine.TrackEnd]}, pathStep)
+	}
 	for i, st := range steps {
 		s, ok := board.placeSpot(c, st.Place)
 		if !ok {

@@ -44,6 +44,8 @@ func TestSelectedMovePath(t *testing.T) {
 		{"stack flies the shortcut", 0, []want{
 			{redSquare(13), "(2R)"}, {redSquare(14), pathDot}, {redSquare(15), pathDot},
 			{redSquare(16), pathDot}, {redSquare(17), "r" + pathDot}, {redSquare(29), "r]"},
+			// the flight along the dashed line, over Yellow's crossing square
+			{trackSpot{cell: board.dashes[engine.Red][0]}, pathDot}, {trackSpot{cell: board.dashes[engine.Red][3]}, pathDot},
 		}},
 		// R2 in the launch area rolls 4: 0, 1, 2, 3.
 		{"from the launch area", 1, []want{

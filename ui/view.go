@@ -297,6 +297,13 @@ func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	t := u.table
 	var lines []string
+	var acts []func() // what a click on each line does (nil: nothing)
+	act := func(f func()) {
+		for len(acts) < len(lines)-1 {
+			acts = append(acts, nil)
+		}
+		acts = append(acts, f)
+	}
 	lines = append(lines, "[::b]"+u.t("app.title")+"[::-] — "+u.t("table.title", clean(t.GameID, 40)), "")
 	for c := engine.Colour(0); c < engine.NumColours; c++ {
 		s := t.Seats[c]
@@ -313,13 +320,28 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 			ready = " — [yellow]" + u.t("status.notready") + "[-]"
 		}
 		lines = append(lines, cursor+u.seatLine(c, s)+"  "+u.seatStatus(c, s)+ready)
+		// A click puts the cursor on the seat, for the keys that act on it.
+		act(func() {
+			if u.choosingSeat() {
+				u.seatSel = int(c)
+			}
+		})
 	}
 	lines = append(lines, "", "[::u]"+u.t("panel.rules")+"[::-]")
 	keys := ""
 	if u.settingRules() {
 		keys = tableRuleKeys
 	}
-	lines = append(lines, u.optionLines(t.Rules, keys)...)
+	for i, l := range u.optionLines(t.Rules, keys) {
+		lines = append(lines, l)
+		act(func() {
+			if u.settingRules() {
+				r := nextRule(u.table.Rules, i)
+				rs := u.sess.(RulesSetter)
+				u.do("rules", func() error { return rs.SetRules(r) })
+			}
+		})
+	}
 	if u.choosingSetupBot() {
 		mark := func(on bool, s string) string {
 			if on {
@@ -329,6 +351,12 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 		}
 		lines = append(lines, "  [::b]w[::-] "+u.t("table.setupbot")+": "+
 			mark(!t.SetupBot, u.t("table.setupbot.wait"))+"  "+mark(t.SetupBot, u.t("table.setupbot.bot")))
+		act(func() { // as the w key
+			if sb, ok := u.sess.(SetupBotChooser); ok && u.choosingSetupBot() {
+				on := !u.table.SetupBot
+				u.do("setupbot", func() error { return sb.SetSetupBot(on) })
+			}
+		})
 	}
 	paceKey := ""
 	if u.settingPace() {
@@ -336,6 +364,11 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	}
 	if _, ok := u.paceSetter(); ok {
 		lines = append(lines, u.paceLine(t, paceKey))
+		act(func() { // as the p key
+			if u.settingPace() {
+				u.nextPace()
+			}
+		})
 	}
 	hint := "table.guest"
 	if t.Host {
@@ -344,8 +377,14 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	lines = append(lines, "", u.t(hint))
 	lines = append(lines, u.noticeLines(w-2)...)
 	top := 1
-	for _, l := range lines {
-		top += max(len(tview.WordWrap(l, w-2)), 1)
+	for i, l := range lines {
+		n := max(len(tview.WordWrap(l, w-2)), 1)
+		if i < len(acts) {
+			for k := 0; k < n; k++ {
+				u.addHit(1, top+k, w-2, acts[i])
+			}
+		}
+		top += n
 	}
 	panel(scr, 1, 0, w-2, top, "", lines, false)
 	u.drawChat(scr, 1, top, w-2, h-top)
