@@ -11,6 +11,7 @@ import (
 	"aeroplane/p2p"
 	"aeroplane/savegame"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -62,7 +63,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		s.t.SetMembers(p.resume.Setup.Players())
 		if err := s.play(ctx, p, lobby.Result{Setup: p.resume.Setup}); err != nil && ctx.Err() == nil {
 			s.log.Error("resumed game", "err", err)
-			s.q.push(ui.Notice{Text: err.Error()})
+			s.q.push(ui.NoticeOf(explain(err)))
 			s.ended(nil, lockstep.State{}, err)
 		}
 		return
@@ -84,14 +85,14 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 			}
 		}
 		if ctx.Err() == nil {
-			s.q.push(ui.Notice{Text: err.Error()})
+			s.q.push(ui.NoticeOf(explain(err)))
 			s.ended(nil, lockstep.State{}, err)
 		}
 		return
 	}
 	if err := s.play(ctx, p, res); err != nil && ctx.Err() == nil {
 		s.log.Error("game", "err", err)
-		s.q.push(ui.Notice{Text: err.Error()})
+		s.q.push(ui.NoticeOf(explain(err)))
 		s.ended(nil, lockstep.State{}, err)
 	}
 }
@@ -281,7 +282,7 @@ func (s *NetSession) rollLater(sess *Game, tr *Translator, k uint64, after time.
 			if !tr.CanRoll() || tr.rollK != k {
 				return nil // rolled by key, or the roll is long gone
 			}
-			s.q.push(ui.Notice{Text: "your die was rolled for you: the others cannot wait longer"})
+			s.q.push(ui.Notice{Msg: ui.M("note.autoroll")})
 			return tr.Roll(n)
 		})
 	})

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -92,11 +91,11 @@ func (s *NetSession) setupTimedOut(gid lockstep.GameID, missing []peer.ID, names
 	if err := s.dir.MarkClosed(gid, "setup timed out"); err != nil {
 		s.log.Warn("could not mark the game closed", "err", err)
 	}
-	text := "the game did not begin: not every player confirmed it; back to the table"
+	msg := ui.M("note.nosetup")
 	if len(who) > 0 {
-		text = fmt.Sprintf("the game did not begin: %s never confirmed it; back to the table", strings.Join(who, ", "))
+		msg = ui.M("note.nosetup.who", strings.Join(who, ", "))
 	}
-	s.q.push(ui.Notice{Text: text})
+	s.q.push(ui.Notice{Msg: msg})
 	s.mu.Lock()
 	s.rematch = true // the owner reopens the table once this game lets go
 	s.mu.Unlock()

@@ -30,6 +30,14 @@
 // the player's ready; the creator's lobby decides and answers with a
 // TableUpdate.
 //
+// A session never sends the screen a sentence: a Notice, a Resync's Why
+// and a CheatDetected's What are a Msg (a catalogue key and arguments),
+// and a refused command returns an Error holding one (Errorf, Wrap), so
+// the screen says it in the player's language (the session's keys note.*,
+// err.*, cheat.* are in i18n/session_*.go). An error no session explained
+// (the system's, the network's) shows inside the translated frame
+// note.failed.
+//
 // A session may also be a Leaver (Leave): q or Ctrl-C during a running
 // game only asks "leave the game for good?"; y calls Leave (a bot flies
 // the seat from then on), then Run closes the session; n or Esc stays.

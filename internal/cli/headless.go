@@ -283,7 +283,7 @@ func (f *frontEnd) show(ev ui.Event) {
 			f.out.printf("%s", line)
 		}
 	case ui.Notice:
-		f.out.printf("notice %s", ev.Text)
+		f.out.printf("notice %s", ev.Msg) // English: headless output is for scripts
 	}
 }
 
