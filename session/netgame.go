@@ -292,7 +292,15 @@ func (s *NetSession) rollLater(sess *Game, tr *Translator, k uint64, after time.
 // hosting says this player created the game: its seat may be at any
 // colour, so the setup's first seat does not tell.
 func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string, hosting bool) ui.TableUpdate {
-	t := ui.TableUpdate{GameID: setup.Name, Host: hosting, Rules: setup.Rules, Started: true}
+	t := tableOf(setup, names, s.self)
+	t.Host = hosting
+	return t
+}
+
+// tableOf is the table a game's Setup fixed, as self sees it (self ""
+// for someone watching a log): people by name, else a short ID.
+func tableOf(setup lockstep.Setup, names map[peer.ID]string, self peer.ID) ui.TableUpdate {
+	t := ui.TableUpdate{GameID: setup.Name, Rules: setup.Rules, Started: true}
 	for _, st := range setup.Seats {
 		if st.Player == "" {
 			t.Seats[st.Colour] = ui.Seat{Kind: ui.SeatBot, Name: st.Bot, Present: true, Ready: true}
@@ -303,7 +311,7 @@ func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string, 
 			n = shortID(st.Player)
 		}
 		t.Seats[st.Colour] = ui.Seat{Kind: ui.SeatHuman, Name: n, PeerID: st.Player.String(),
-			You: st.Player == s.self, Present: true, Ready: true}
+			You: self != "" && st.Player == self, Present: true, Ready: true}
 	}
 	return t
 }

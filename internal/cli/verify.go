@@ -2,13 +2,13 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -57,19 +57,6 @@ func runVerify(e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "history %x\n", v.History)
 	return nil
-}
-
-// verifiedLogArg parses a command's flags and its one argument, a game
-// log FILE, and verifies that log (verify and replay).
-func verifiedLogArg(fs *flag.FlagSet, args []string) (*lockstep.Verification, error) {
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	if len(pos) != 1 {
-		return nil, usageError("want one game log FILE")
-	}
-	return loadVerified(pos[0])
 }
 
 // loadVerified reads and verifies a log file; every failure names the file,
