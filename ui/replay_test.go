@@ -67,7 +67,7 @@ func TestReplayGolden(t *testing.T) {
 				p.HandleKey(k)
 			}
 			got := replayScreen(p, 80, 24)
-			checkGolden(t, "replay-"+c.name+"-"+lang, got)
+			checkGolden(t, "replay-"+c.name+"-"+lang+"-80x24", got)
 			for i, l := range strings.Split(got, "\n") {
 				if w := uniseg.StringWidth(l); w > 80 {
 					t.Errorf("%s %s: line %d is %d cells", lang, c.name, i, w)
