@@ -62,7 +62,10 @@
 // fit.go layout, board.go and geometry.go the board, keys.go the key
 // table, scroll.go, turn.go, leave.go, alone.go (the lone player's
 // question: keep waiting, go on, end the game), legend.go, run.go the
-// tview loop.
+// tview loop, msg.go the messages sessions send (Msg, Error), replay.go
+// the interactive replay of a finished game (RunReplay: the game's own
+// screen after each roll, made afresh from the events at every step),
+// statedir.go the state directory and the remembered name.
 //
 // Everything a peer chooses (names, chat, peer IDs, addresses, notices)
 // is hostile: it goes through clean before it is drawn. Keys are defined
