@@ -24,7 +24,7 @@ type Replay struct {
 type replayer struct {
 	r     Replay
 	opts  Options
-	steps []int // steps[k]: how many events the screen has seen after roll k (steps[0]: the start)
+	steps []int // steps[k]: how many events the screen has seen at roll k (steps[0]: the start)
 	at    int
 	u     *UI
 
@@ -37,14 +37,22 @@ type replayer struct {
 func newReplayer(r Replay, opts Options) *replayer {
 	opts.StepDelay = 0 // a step shows where the move ended; stepping is the animation
 	p := &replayer{r: r, opts: opts, stop: func() {}}
-	p.steps = []int{0}
+	// The screen of roll k ends where roll k+1 begins: it shows roll k's
+	// move and what followed it (absences, leaves, cheats) before the next
+	// die.
+	moves := 0
 	for i, e := range r.Events {
 		switch e.(type) {
-		case GameStarted:
-			p.steps[0] = i + 1 // the start shows the first board
+		case Rolled:
+			if len(p.steps) == moves {
+				p.steps = append(p.steps, i)
+			}
 		case Moved:
-			p.steps = append(p.steps, i+1)
+			moves++
 		}
+	}
+	for len(p.steps) <= moves {
+		p.steps = append(p.steps, len(r.Events))
 	}
 	p.show(0)
 	return p

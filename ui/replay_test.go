@@ -33,6 +33,9 @@ func playedReplay(t fataler, n int) Replay {
 			t.Fatal(err)
 		}
 		r.Events = append(r.Events, Moved{Before: pos, After: after, Result: res})
+		if i == 4 {
+			r.Events = append(r.Events, Presence{Colour: engine.Red, Name: "Mei"}) // shown with roll 5, before roll 6
+		}
 		pos = after
 	}
 	return r
