@@ -52,7 +52,7 @@ func TestPlayLANRematchAndResume(t *testing.T) {
 	tm.kill9()
 	tm.waitFor("the program gone", 100, contains("exit=137"), peers)
 	tm = startTerm(t, inPeer2, playerEnv(home), argv...)
-	tm.waitFor("game 1 resumed", 400, contains(`resuming your game "party"`), peers)
+	tm.waitFor("game 1 resumed", 400, contains(`Resuming your game "party"`), peers)
 	end1, _ := playUntil(tm, 0, peers)
 	tGame1 := time.Since(t0)
 

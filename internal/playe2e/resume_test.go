@@ -43,7 +43,7 @@ func TestPlayLANResumeAfterKill(t *testing.T) {
 	tm.waitFor("the program gone", 100, contains("exit=137"), peer)
 
 	tm2 := startTerm(t, inPeer1, playerEnv(home), argv...)
-	tm2.waitFor("the game resumed", 400, contains(`resuming your game "party"`), peer)
+	tm2.waitFor("the game resumed", 400, contains(`Resuming your game "party"`), peer)
 	end, _ := playUntil(tm2, 0, peer)
 	var order string
 	for _, m := range rankLine.FindAllStringSubmatch(end, -1) {
