@@ -303,9 +303,9 @@ func (f *frontEnd) started(g session.GameInfo) error {
 	case g.Resumed:
 		f.out.printf("game %s resuming from %s (%d records)", id, g.Log, g.Records)
 	case f.game > 1:
-		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup))
+		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup, nil))
 	default:
-		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup))
+		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup, nil))
 	}
 	run := savegame.Run{Game: id.String(), Number: f.game}
 	if f.game > 1 && f.prev != (lockstep.GameID{}) {

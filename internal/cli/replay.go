@@ -63,7 +63,7 @@ func runReplay(e *env) error {
 		r := session.ReplayOf(v, namesBeside(pos[0]))
 		return replayScreen(r, ui.Options{Lang: i18n.Choose(*lang, playEnv), Rules: v.Setup.Rules})
 	}
-	printReplay(e.stdout, v, *boards)
+	printReplay(e.stdout, v, namesBeside(pos[0]), *boards)
 	return nil
 }
 
@@ -79,8 +79,8 @@ func namesBeside(logPath string) map[peer.ID]string {
 }
 
 // printReplay is the text form of a replay, for scripts.
-func printReplay(w io.Writer, v *lockstep.Verification, boards bool) {
-	fmt.Fprintf(w, "game %s %q: %s; rules %s\n", v.GameID, v.Setup.Name, seatsLine(v.Setup), v.Setup.Rules)
+func printReplay(w io.Writer, v *lockstep.Verification, names map[peer.ID]string, boards bool) {
+	fmt.Fprintf(w, "game %s %q: %s; rules %s\n", v.GameID, v.Setup.Name, seatsLine(v.Setup, names), v.Setup.Rules)
 	for _, ev := range v.Events {
 		switch ev.Kind {
 		case lockstep.EventGameStarted:

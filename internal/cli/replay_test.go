@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -75,5 +76,46 @@ func TestReplayInteractiveOnTerminal(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "replay", "--lang", "xx", path); code != 2 || !strings.Contains(errs, "--lang") {
 		t.Errorf("--lang xx: exit %d, %s", code, errs)
+	}
+}
+
+// verify and replay --print name the players the names file beside the
+// log knows (name and short ID), the others by peer ID.
+func TestToolsNamePlayers(t *testing.T) {
+	data, err := os.ReadFile(goldenLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := lockstep.ParseLog(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := lockstep.DecodeSetup(recs[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := setup.Players()
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "game-whole.log")
+	cut := filepath.Join(dir, "game-cut.log")
+	names := players[0].String() + "\tMei\n" + players[1].String() + "\tZoë\n"
+	for path, b := range map[string][]byte{whole: data, cut: append(lockstep.LogHeader(), lockstep.EncodeRecords(recs[:len(recs)-20]...)...)} {
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(strings.TrimSuffix(path, ".log")+".names", []byte(names), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mei, zoe := "Mei (…"+lockstep.ShortID(players[0])+")", "Zoë (…"+lockstep.ShortID(players[1])+")"
+	for _, args := range [][]string{{"verify", whole}, {"replay", "--print", "--boards=false", whole}} {
+		code, out, errs := runCLI(t, args...)
+		if code != 0 || !strings.Contains(out, mei) || !strings.Contains(out, zoe) || strings.Contains(out, players[0].String()) {
+			t.Errorf("%q: exit %d, want %q and %q instead of peer IDs:\n%.300s%s", args, code, mei, zoe, out, errs)
+		}
+	}
+	code, out, _ := runCLI(t, "verify", cut)
+	if code != 0 || !regexp.MustCompile(`waiting for (Mei|Zoë) \(…`).MatchString(out) {
+		t.Errorf("verify of an unfinished game: exit %d, want who it waits for by name:\n%s", code, out)
 	}
 }
