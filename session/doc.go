@@ -40,8 +40,8 @@
 //	              same NetSession with, a bot answering its choices
 //	setupwait.go  NetSession: a game whose setup is not confirmed within
 //	              SetupWait is abandoned and everyone goes back to the table
-//	netleave.go   NetSession: Leave (ui.Leaver: sign it, linger until the
-//	              others hold it), GoOn and EndGame (ui.GoOner: the lone
+//	netleave.go   NetSession: Leave (ui.Leaver: sign it and return; the
+//	              game lingers until the others hold it, then LeaveDone), GoOn and EndGame (ui.GoOner: the lone
 //	              player's answers)
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts

@@ -67,6 +67,7 @@ type LocalSession struct {
 	// the node and tr), its log, and whether it is over (set by the
 	// driver before the GameOver event is shown).
 	drv     *lockstep.Driver
+	gid     lockstep.GameID
 	tr      *Translator
 	dir     *savegame.Dir // opened at the first game
 	log     *savegame.Log // closed by the driver's goroutine when it is done
@@ -350,6 +351,7 @@ func (s *LocalSession) start() error {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	s.drv, s.tr, s.log, s.over, s.stop, s.runDone = drv, tr, lg, false, stop, done
+	s.gid = node.GameID()
 	s.table.Started = true
 	s.table.Seats[localSeat].Ready = true
 	s.q.push(*s.table)
@@ -423,6 +425,34 @@ func (s *LocalSession) Chat(text string) error {
 	return nil
 }
 
+// Leave implements ui.Leaver: the player leaves the running game for
+// good, as on the LAN. Nobody else is there to be told, so no leave
+// message is signed: the game stops where it is, its log stays on disk
+// (it verifies as far as it went) marked closed as left on purpose, and
+// ui.LeaveDone follows once the log is closed. Leave returns at once.
+func (s *LocalSession) Leave() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return errClosed
+	case !s.playing():
+		return ui.Errorf("err.nogame")
+	}
+	gid := s.gid
+	if err := s.dir.MarkClosed(gid, "left on purpose"); err != nil {
+		s.opts.Logger.Warn("could not mark the game left", "err", err)
+	}
+	s.over = true // no command reaches the stopped game
+	stop, done := s.stop, s.runDone
+	stop()
+	go func() {
+		<-done
+		s.q.push(ui.LeaveDone{})
+	}()
+	return nil
+}
+
 // Close implements ui.Session. An unfinished game's log stays on disk and
 // verifies as far as it went.
 func (s *LocalSession) Close() error {
@@ -442,4 +472,7 @@ func (s *LocalSession) Close() error {
 	return nil
 }
 
-var _ ui.Session = (*LocalSession)(nil)
+var (
+	_ ui.Session = (*LocalSession)(nil)
+	_ ui.Leaver  = (*LocalSession)(nil)
+)

@@ -71,6 +71,12 @@ type NetOptions struct {
 	// and everyone goes back to the table, where the creator reopens it
 	// and the others look for it (the rematch rule).
 	SetupWait time.Duration
+	// SetupBot is the creator's choice for a game whose setup timed out
+	// (SetSetupBot changes it at the table): instead of everyone going
+	// back to the table to wait for a new player, the creator reopens it
+	// at once with a bot in each seat whose player never confirmed, and
+	// the game starts again as soon as the others are back.
+	SetupBot bool
 	// LeaveWait bounds how long Leave keeps the game running so the
 	// others get the Leave (default 3 s; it returns sooner once every
 	// other player holds it).
@@ -152,14 +158,18 @@ type NetSession struct {
 	cur       *lobbyPlan // the lobby being waited in
 	last      *lobbyPlan // the lobby of the last game that started, for Rematch
 	jobCancel context.CancelFunc
-	gen       uint64          // bumps on every launch and on leaving a lobby
-	rematch   bool            // Rematch asked while the last game lingered
-	gameOver  bool            // the game being driven has ended (the driver lingers a moment)
-	gameID    lockstep.GameID // the game being driven (or the last one)
-	sess      *Game
-	sessDone  chan struct{}
-	tr        *Translator
-	myColour  engine.Colour
+	gen       uint64 // bumps on every launch and on leaving a lobby
+	rematch   bool   // Rematch asked while the last game lingered
+	// setupBot is the creator's choice for a setup that times out
+	// (NetOptions.SetupBot); timedOut makes the next table's players
+	// ready by themselves (they confirmed the game it replaces).
+	setupBot, timedOut bool
+	gameOver           bool            // the game being driven has ended (the driver lingers a moment)
+	gameID             lockstep.GameID // the game being driven (or the last one)
+	sess               *Game
+	sessDone           chan struct{}
+	tr                 *Translator
+	myColour           engine.Colour
 	// lastColour is the colour played in the last game, for a rematch.
 	lastColour engine.Colour
 	lastLobby  *ui.LobbyUpdate
@@ -171,6 +181,8 @@ type NetSession struct {
 	// flown is the game's BotFlown after the last Ready (nil between
 	// games), read by the event queue's pace.
 	flown atomic.Pointer[[engine.NumColours]bool]
+	// chatWarn says once per session that chat lines are not being saved.
+	chatWarn sync.Once
 	// heard are the names the adverts and peers reached by address say
 	// now, replaced on every lobby view, so a stranger's flood of names
 	// lasts as long as discovery lists it; names keeps only the players
@@ -209,7 +221,8 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 		return nil, err
 	}
 	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), dir: dir, name: p2p.CleanName(opts.Name),
-		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour}
+		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour,
+		setupBot: opts.SetupBot}
 	s.names[s.self] = s.name
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)
@@ -400,6 +413,21 @@ func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
 	return explain(ctl.SetSeat(seat, kind))
 }
 
+// SetSetupBot implements ui.SetupBotChooser: the creator's choice of what
+// follows a setup that times out (NetOptions.SetupBot). The table shows it.
+func (s *NetSession) SetSetupBot(on bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	s.setupBot = on
+	if v := s.hostView; v != nil && s.mode == modeLobby && s.cur != nil && s.cur.hosting {
+		s.q.push(s.lobbyTable(*v, true))
+	}
+	return nil
+}
+
 // RemoveSeat takes back the seat at colour c from the guest sitting
 // there (the creator only, and only from a guest who has not said ready:
 // a stranger who sat down and never plays). The seat is open again, the
@@ -527,6 +555,9 @@ func (s *NetSession) Rematch() error {
 // whatever order the players come back in. The caller holds mu.
 func (s *NetSession) rematchPlan() lobbyPlan {
 	p := *s.last
+	if s.timedOut {
+		p.cfg.ManualReady, s.timedOut = false, false
+	}
 	p.cfg.Prefer = nil
 	if s.lastColour < engine.NumColours {
 		p.cfg.Prefer = []engine.Colour{s.lastColour}
@@ -660,7 +691,9 @@ func (s *NetSession) Chat(text string) error {
 	if err != nil {
 		s.log.Info("chat line not delivered to everyone", "err", err)
 	}
-	s.q.push(ui.ChatLine{From: name, Colour: colour, Text: line.Text})
+	l := ui.ChatLine{From: name, Colour: colour, Text: line.Text}
+	s.q.push(l)
+	s.keepChat(l)
 	return nil
 }
 
@@ -678,7 +711,9 @@ func (s *NetSession) onChat(l p2p.ChatLine) {
 	if name == "" {
 		name = shortID(l.From)
 	}
-	s.q.push(ui.ChatLine{From: name, Colour: colour, Text: l.Text})
+	line := ui.ChatLine{From: name, Colour: colour, Text: l.Text}
+	s.q.push(line)
+	s.keepChat(line)
 }
 
 func shortID(id peer.ID) string {

@@ -123,14 +123,7 @@ func TestNetGameOverLAN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.CreateGame(rules); err != nil {
-		t.Fatal(err)
-	}
-	for c, k := range map[engine.Colour]string{engine.Yellow: "random", engine.Green: "random"} {
-		if err := a.SetSeat(c, k); err != nil {
-			t.Fatal(err)
-		}
-	}
+	openTable(t, a, rules)
 	if err := a.SetSeat(engine.Red, "random"); err == nil {
 		t.Fatal("the creator gave its own seat away")
 	}
@@ -155,25 +148,21 @@ func TestNetGameOverLAN(t *testing.T) {
 			}
 		}
 	}, func(e ui.Event) {
-		u, ok := e.(ui.LobbyUpdate)
+		g, ok := gameOf(e, a)
 		if !ok || joined {
 			return
 		}
-		for _, g := range u.Games {
-			if g.Host.ID == a.ID().String() {
-				// The listing, from Ann's advert alone, shows her
-				// table: her rules, four seats, Ann and 0-2 bots in.
-				if g.Rules != rules || g.Seats != engine.NumColours || g.Taken < 1 || g.Taken > 3 {
-					t.Errorf("Bob's listing of Ann's game: rules %s, %d of %d seats taken; want rules %s, 1-3 of 4", g.Rules, g.Taken, g.Seats, rules)
-				}
-				joined = true
-				if err := b.Join(g.ID); err != nil {
-					t.Errorf("join: %v", err)
-				}
-				if err := b.Roll(); err == nil {
-					t.Errorf("Roll accepted in a lobby")
-				}
-			}
+		// The listing, from Ann's advert alone, shows her table: her
+		// rules, four seats, Ann and 0-2 bots in.
+		if g.Rules != rules || g.Seats != engine.NumColours || g.Taken < 1 || g.Taken > 3 {
+			t.Errorf("Bob's listing of Ann's game: rules %s, %d of %d seats taken; want rules %s, 1-3 of 4", g.Rules, g.Taken, g.Seats, rules)
+		}
+		joined = true
+		if err := b.Join(g.ID); err != nil {
+			t.Errorf("join: %v", err)
+		}
+		if err := b.Roll(); err == nil {
+			t.Errorf("Roll accepted in a lobby")
 		}
 	})
 	checkBoth(t, pa, pb)
@@ -278,19 +267,10 @@ func TestNetRematchAndRefusals(t *testing.T) {
 		}
 	}
 	badChoice := engine.Move{Kind: engine.PlaneMove, Colour: engine.Green, Plane: 3}
-	refused, joined := 0, false
+	refused, join := 0, joinOnce(t, a, b)
 	onB := func(e ui.Event) {
-		switch e := e.(type) {
-		case ui.LobbyUpdate:
-			for _, g := range e.Games {
-				if g.Host.ID == a.ID().String() && !joined {
-					joined = true
-					if err := b.Join(g.ID); err != nil {
-						t.Errorf("join: %v", err)
-					}
-				}
-			}
-		case ui.Rolled:
+		join(e)
+		if _, ok := e.(ui.Rolled); ok {
 			// Bob is Red: a Green plane is never his to move.
 			if err := b.Choose(badChoice); err == nil {
 				t.Errorf("Choose %v accepted", badChoice)

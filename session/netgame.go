@@ -168,6 +168,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventYourRoll && s.opts.ManualRoll && rollWithin > 0 {
 					s.rollLater(sess, tr, e.Roll, rollWithin)
+					s.q.push(ui.RollCountdown{Colour: tr.pos.ToMove(), In: rollWithin, You: true})
 				}
 			}
 			if tr.Over() {
@@ -217,6 +218,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			tr.ResumeAt(pos) // before Run: the driver is not yet touching it
 			s.q.push(hist...)
 		}
+		s.q.push(savedChat(s.dir.Chat(gid))...)
 	}
 	if obs.Started != nil {
 		if err := obs.Started(info); err != nil {
@@ -235,7 +237,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.sess, s.lastColour, s.myColour = nil, s.myColour, engine.NoColour
 	s.mu.Unlock()
 	if missing, ok := setup.timedOut(); ok && ctx.Err() == nil {
-		return s.setupTimedOut(gid, missing, names)
+		return s.setupTimedOut(gid, res.Setup.Name, missing, names)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err

@@ -10,11 +10,12 @@ import (
 
 // Leave implements ui.Leaver: this player leaves the running game for
 // good. The Leave is signed through the driver (a bot flies the seat from
-// the next roll on every peer), the game is marked closed in the data
+// the next roll on every peer) and the game is marked closed in the data
 // directory (left on purpose: the next start does not take the seat
-// back), and the game keeps running, answering the others' resends, until
-// every other player holds the Leave or LeaveWait passes (a player gone
-// for good never says so). Close goes on from there as without it.
+// back) before Leave returns, which is at once. The game then keeps
+// running, answering the others' resends, until every other player holds
+// the Leave or LeaveWait passes (a player gone for good never says so);
+// ui.LeaveDone says that wait is over and the interface may close.
 func (s *NetSession) Leave() error {
 	g, err := s.game()
 	if err != nil {
@@ -29,6 +30,18 @@ func (s *NetSession) Leave() error {
 	if err := s.dir.MarkClosed(gid, "left on purpose"); err != nil {
 		s.log.Warn("could not mark the game left", "err", err)
 	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.awaitLeave(g)
+		s.q.push(ui.LeaveDone{})
+	}()
+	return nil
+}
+
+// awaitLeave returns once every other player holds this player's Leave,
+// the game ends, the session closes or LeaveWait passes.
+func (s *NetSession) awaitLeave(g gameRefs) {
 	wait := s.opts.LeaveWait
 	if wait <= 0 {
 		wait = 3 * time.Second
@@ -41,15 +54,17 @@ func (s *NetSession) Leave() error {
 		var delivered bool
 		if err := g.sess.Do(func(n *lockstep.Node) error { delivered = n.LeaveDelivered(); return nil }); err != nil || delivered {
 			s.log.Info("left the game", "delivered", delivered)
-			return nil // delivered, or the game ended meanwhile
+			return // delivered, or the game ended meanwhile
 		}
 		select {
 		case <-poll.C:
 		case <-g.done:
-			return nil
+			return
+		case <-s.ctx.Done():
+			return
 		case <-deadline.C:
 			s.log.Info("left the game; not every player confirmed it", "waited", wait)
-			return nil
+			return
 		}
 	}
 }

@@ -207,7 +207,14 @@ func (s *NetSession) showLobby(p lobbyPlan, v lobby.View) {
 			s.names[pl.ID] = pl.Name
 		}
 	}
-	s.q.push(lobbyTable(v, s.self, p.hosting))
+	s.q.push(s.lobbyTable(v, p.hosting))
+}
+
+// lobbyTable turns a lobby view into the interface's table (s.mu held).
+func (s *NetSession) lobbyTable(v lobby.View, hosting bool) ui.TableUpdate {
+	t := lobbyTable(v, s.self, hosting)
+	t.SetupBot = hosting && s.setupBot
+	return t
 }
 
 // lobbyTable turns a lobby view into the interface's table.

@@ -12,7 +12,8 @@ import (
 // session emits while holding its lock, and the interface may be calling
 // that same session at that moment, so a bounded channel could deadlock.
 // pace, if set, says how long to pause before delivering an event, so a
-// person can follow bot turns that the protocol plays in one go; it is
+// person can follow bot turns that the protocol plays in one go (a roll
+// paused so is announced by a ui.RollCountdown as the pause starts); it is
 // asked as the event is pushed (what the game is then decides), never
 // while the session's lock might be wanted by it.
 type queue struct {
@@ -74,6 +75,16 @@ func (q *queue) close() {
 	q.mu.Unlock()
 }
 
+// stopped reports whether close was called (its pauses are skipped).
+func (q *queue) stopped() bool {
+	select {
+	case <-q.stop:
+		return true
+	default:
+		return false
+	}
+}
+
 func (q *queue) pump() {
 	for {
 		q.mu.Lock()
@@ -90,6 +101,10 @@ func (q *queue) pump() {
 		q.items = q.items[1:]
 		q.mu.Unlock()
 		if it.pause > 0 {
+			if r, ok := it.e.(ui.Rolled); ok && !q.stopped() {
+				// The turn line counts the pause down to the roll.
+				q.out <- ui.RollCountdown{Colour: r.Colour, In: it.pause}
+			}
 			t := time.NewTimer(it.pause)
 			select {
 			case <-t.C:

@@ -41,6 +41,26 @@ func TestQueueOrderAndClose(t *testing.T) {
 	}
 }
 
+// A paused roll is announced as its pause starts, so that the turn line
+// can count it down: the countdown, then the roll.
+func TestQueueAnnouncesPausedRolls(t *testing.T) {
+	const pause = 30 * time.Millisecond
+	q := newQueue(func(e ui.Event) time.Duration {
+		if r, ok := e.(ui.Rolled); ok && r.Colour == engine.Blue {
+			return pause
+		}
+		return 0
+	})
+	defer q.close()
+	q.push(ui.Rolled{Colour: engine.Red, Roll: 2}, ui.Rolled{Colour: engine.Blue, Roll: 4})
+	want := []ui.Event{ui.Rolled{Colour: engine.Red, Roll: 2}, ui.RollCountdown{Colour: engine.Blue, In: pause}, ui.Rolled{Colour: engine.Blue, Roll: 4}}
+	for i, w := range want {
+		if got := <-q.out; !reflect.DeepEqual(got, w) {
+			t.Fatalf("event %d: %#v, want %#v", i, got, w)
+		}
+	}
+}
+
 // A flood of lobby views waits in the queue as the latest one: the reader
 // gets the one already on its way and the newest, with every other event
 // in between kept in order.

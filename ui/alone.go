@@ -7,9 +7,9 @@ import (
 	"github.com/rivo/tview"
 )
 
-// asking: a question (leave, or the lone player's) is open and takes
-// every key.
-func (u *UI) asking() bool { return u.confirm || u.askAlone }
+// asking: a question (leave, or the lone player's) is open, or this
+// player is leaving: it takes every key.
+func (u *UI) asking() bool { return u.confirm || u.askAlone || u.leaving }
 
 // goOner is the session when it can answer the lone player's question.
 func (u *UI) goOner() (GoOner, bool) {
@@ -50,7 +50,7 @@ func (u *UI) endAlone() {
 // endGame forgets the game on the board (a rematch's table or the lobby
 // replaces it).
 func (u *UI) endGame() {
-	u.over, u.waiting, u.rolled, u.lastRoll, u.frames = nil, nil, nil, nil, nil
+	u.over, u.waiting, u.rolled, u.lastRoll, u.frames, u.flown = nil, nil, nil, nil, nil, nil
 	u.hasPos, u.confirm, u.askAlone, u.missing = false, false, false, nil
 	u.gen++
 	if u.overlay == overlayEnd {

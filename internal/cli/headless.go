@@ -40,7 +40,7 @@ type headlessOpts struct {
 	connect                                 multiFlag
 	players, bots, games                    int
 	think, findFor                          time.Duration
-	verbose                                 bool
+	verbose, setupBot                       bool
 }
 
 // multiFlag collects a repeatable string flag.
@@ -65,6 +65,7 @@ func runHeadless(e *env) error {
 	fs.DurationVar(&o.think, "think", 0, "wait this long before each of this peer's moves")
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
 	fs.BoolVar(&o.verbose, "v", false, "also log the network's debug lines to stderr")
+	fs.BoolVar(&o.setupBot, "setup-bot", false, "creator only: if a seated player never confirms the game, start again at once\nwith a bot in its seat (default: everyone goes back to the table and waits)")
 	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch at the same table,\nwhich its creator reopens; one progress line per game on stderr")
 	pos, err := parseFlags(fs, e.args)
 	if err != nil {
@@ -144,6 +145,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	fe := &frontEnd{e: e, out: out, o: o, bot: bot, dir: dir, lobby: p2p.CleanName(o.lobby), done: make(chan error, 1)}
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
 		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true,
+		SetupBot:  o.setupBot,
 		GoOnAlone: true} // nobody watches: a peer gone for good never holds it hostage
 	s, err := session.NewNet(opts)
 	if err != nil && len(o.connect) > 0 {

@@ -86,7 +86,7 @@ func printReplay(w io.Writer, v *lockstep.Verification, names map[peer.ID]string
 		case lockstep.EventGameStarted:
 			fmt.Fprintf(w, "\nthe dice chose %s to start\n", ev.Colour)
 		case lockstep.EventMoved:
-			fmt.Fprintf(w, "\nroll %d: %s rolls %d and plays %s\n", ev.Roll, ev.Colour, ev.Value, ev.Move)
+			fmt.Fprintf(w, "\nroll %d: %s rolls %d and plays %s%s\n", ev.Roll, ev.Colour, ev.Value, ev.Move, describe(ev.Result))
 			if boards {
 				fmt.Fprint(w, ev.Pos.Board())
 			}

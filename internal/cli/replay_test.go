@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
 )
@@ -117,5 +119,38 @@ func TestToolsNamePlayers(t *testing.T) {
 	code, out, _ := runCLI(t, "verify", cut)
 	if code != 0 || !regexp.MustCompile(`waiting for (Mei|Zoë) \(…`).MatchString(out) {
 		t.Errorf("verify of an unfinished game: exit %d, want who it waits for by name:\n%s", code, out)
+	}
+}
+
+// TestReplayNamesSquares: replay names the squares of every move as the
+// game's board, moves list and event log do (engine.Place.Name, see ui
+// TestOneNumbering): a Blue plane on its route index 3 is on square 16,
+// never "3".
+func TestReplayNamesSquares(t *testing.T) {
+	v, err := loadVerified(goldenLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "replay", "--boards=false", goldenLog)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	checked := 0
+	for _, ev := range v.Events {
+		if ev.Kind != lockstep.EventMoved || ev.Result.Move.Kind != engine.PlaneMove {
+			continue
+		}
+		r, c := ev.Result, ev.Colour
+		want := fmt.Sprintf("roll %d: %s rolls %d and plays %s %s→%s", ev.Roll, c, ev.Value, ev.Move, r.From.Name(c), r.Landed.Name(c))
+		if !strings.Contains(out, want) {
+			t.Errorf("replay lacks %q", want)
+		}
+		if c != engine.Red && r.Landed >= 0 && r.Landed <= engine.TrackEnd && r.Landed.Name(c) == r.Landed.String() {
+			continue // route index and square number agree here by chance
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("only %d moves whose square number differs from the route index: the log does not test the naming", checked)
 	}
 }
