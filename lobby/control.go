@@ -69,7 +69,7 @@ var errNoSeat = fmt.Errorf("lobby: %w: wait until the game's creator lets you in
 func (c *Control) ChooseColour(col engine.Colour) error {
 	return c.do(func(l *runner) error {
 		if col >= engine.NumColours {
-			return fmt.Errorf("lobby: colour %d does not exist", col)
+			return fmt.Errorf("lobby: %w: %d", ErrNoColour, col)
 		}
 		if l.hosting() {
 			if err := l.table.SetColour(l.self, col); err != nil {

@@ -221,7 +221,7 @@ func (l *runner) result(setup lockstep.Setup, roster []rosterEntry, pace Pace) R
 
 func (l *runner) sendHost(m lobbyMsg) error {
 	if err := l.t.Send(l.host, p2p.KindLobby, encodeLobbyMsg(m)); err != nil {
-		return fmt.Errorf("lobby: the game's creator cannot be reached (wait, or leave and join again): %w", err)
+		return fmt.Errorf("lobby: %w: %w", ErrUnreachable, err)
 	}
 	return nil
 }

@@ -26,6 +26,18 @@ var (
 	ErrNotSeated = errors.New("not seated at this table")
 	// ErrTooFew refuses a start with fewer than two seats taken.
 	ErrTooFew = errors.New("nobody has joined yet: wait for a player, or give a seat to a bot")
+	// ErrRemoveSelf refuses the creator removing itself.
+	ErrRemoveSelf = errors.New("you cannot remove yourself: leave the table instead")
+	// ErrRemoveReady refuses removing a player who said ready.
+	ErrRemoveReady = errors.New("only a player who is not ready can be removed")
+	// ErrNoOpenSeat refuses a bot when every player seat is taken.
+	ErrNoOpenSeat = errors.New("every player seat is taken: a bot can only take an open one")
+	// ErrNoBotKind refuses a bot kind engine does not know.
+	ErrNoBotKind = errors.New("no such bot kind")
+	// ErrNoColour refuses a colour beyond the four.
+	ErrNoColour = errors.New("no such colour")
+	// ErrUnreachable says the game's creator cannot be reached now.
+	ErrUnreachable = errors.New("the game's creator cannot be reached (wait, or leave and join again)")
 )
 
 // MaxBotKind bounds a bot kind's name, as a peer may send any.
@@ -231,9 +243,9 @@ func (t *Table) Remove(by, id peer.ID) error {
 	case i < 0:
 		return fmt.Errorf("%w: nobody to remove", ErrNotSeated)
 	case i == 0:
-		return errors.New("you cannot remove yourself: leave the table instead")
+		return ErrRemoveSelf
 	case t.members[i].Ready:
-		return fmt.Errorf("%s is ready to play: only a player who is not ready can be removed", t.members[i].Name)
+		return fmt.Errorf("%s is ready to play: %w", t.members[i].Name, ErrRemoveReady)
 	}
 	t.members = slices.Delete(t.members, i, i+1)
 	t.changed()
@@ -246,7 +258,7 @@ func (t *Table) SetColour(id peer.ID, c engine.Colour) error {
 	i := t.index(id)
 	switch {
 	case c >= engine.NumColours:
-		return fmt.Errorf("colour %d does not exist", c)
+		return fmt.Errorf("%w: %d", ErrNoColour, c)
 	case i < 0:
 		return fmt.Errorf("%w: wait until the game's creator lets you in", ErrNotSeated)
 	case t.members[i].Colour == c:
@@ -277,10 +289,10 @@ func (t *Table) SetReady(id peer.ID, ready bool, version uint32) bool {
 // a bot on the last free colour closes an open player seat.
 func (t *Table) SetSeat(c engine.Colour, kind string) error {
 	if c >= engine.NumColours {
-		return fmt.Errorf("colour %d does not exist", c)
+		return fmt.Errorf("%w: %d", ErrNoColour, c)
 	}
 	if kind != "" && !ValidBotKind(kind) {
-		return fmt.Errorf("no bot kind %q: have %s", kind, strings.Join(engine.BotKinds(), ", "))
+		return fmt.Errorf("%w %q: have %s", ErrNoBotKind, kind, strings.Join(engine.BotKinds(), ", "))
 	}
 	if slices.ContainsFunc(t.members, func(m Member) bool { return m.Colour == c }) {
 		return fmt.Errorf("%w: %s sits at %s", ErrSeatTaken, t.Holder(c), c)
@@ -293,7 +305,7 @@ func (t *Table) SetSeat(c engine.Colour, kind string) error {
 		t.capacity++
 	case t.bots[c] == "" && t.capacity+countBots(t.bots) == engine.NumColours:
 		if t.capacity <= len(t.members) {
-			return errors.New("every player seat is taken: a bot can only take an open one")
+			return ErrNoOpenSeat
 		}
 		t.capacity--
 		t.bots[c] = kind

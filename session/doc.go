@@ -17,6 +17,9 @@
 //	translate.go  lockstep Ready (Events + State) → ui events, and ui
 //	              commands (Roll, Choose) → node intents; no IO, no driver;
 //	              History: a resumed game's past, replayed from its log
+//	replay.go     ReplayOf: a verified log as ui.RunReplay steps through it
+//	explain.go    what the lobby, the game log and the protocol refuse, in
+//	              the player's words (ui.Error keys, translated by ui)
 //	queue.go      a never-blocking event channel, optionally paced; a
 //	              queued LobbyUpdate gives way to a newer one
 //	locallog.go   a local game's log: one that fails is reported once and

@@ -18,6 +18,7 @@ import (
 	"aeroplane/p2p"
 	"aeroplane/savegame"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -291,7 +292,7 @@ func (s *NetSession) resumeInterrupted() {
 		return
 	}
 	s.log.Info("resuming an interrupted game", "game", g.Setup.GameID().String(), "log", g.Path, "rolls", g.Rolls)
-	s.q.push(ui.Notice{Text: fmt.Sprintf("resuming your game %q, cut short after %d rolls (its log: %s)", g.Setup.Name, g.Rolls, g.Path)})
+	s.q.push(ui.Notice{Msg: ui.M("note.resuming", g.Setup.Name, g.Rolls, g.Path)})
 	s.launch(lobbyPlan{resume: g})
 }
 
@@ -314,9 +315,9 @@ func (s *NetSession) SetName(name string) error {
 	case s.closed:
 		return errClosed
 	case name == "":
-		return errors.New("a name cannot be empty")
+		return ui.Errorf("err.emptyname")
 	case s.mode != modeIdle:
-		return errors.New("the name cannot change during a game: change it in the lobby")
+		return ui.Errorf("err.namegame")
 	}
 	s.name = name
 	s.names[s.self] = name
@@ -361,13 +362,13 @@ func (s *NetSession) idle() error {
 	case s.closed:
 		return errClosed
 	case s.mode == modeLobby && s.cur != nil && s.cur.hosting:
-		return errors.New("you are in your game's lobby: it starts when its seats are full and everyone is ready, or when you start it")
+		return ui.Errorf("err.inownlobby")
 	case s.mode == modeLobby:
-		return errors.New("you are waiting in a lobby: the game starts when everyone is ready")
+		return ui.Errorf("err.inlobby")
 	case s.mode == modeGame && s.gameOver:
-		return errors.New("the last game is still saying goodbye to the others: try again in a moment")
+		return ui.Errorf("err.goodbye")
 	case s.mode == modeGame:
-		return errors.New("a game is on: finish it first")
+		return errGameOn
 	}
 	return nil
 }
@@ -402,13 +403,13 @@ func (s *NetSession) lobbyCtl(hosting bool) (*lobby.Control, error) {
 		// Called without mu: the lobby calls back into the session.
 		return s.cur.ctl, nil
 	case s.mode == modeLobby:
-		return nil, errors.New("only the game's creator changes its seats")
+		return nil, ui.Errorf("err.creatorseats")
 	case s.mode == modeGame:
 		return nil, s.idle()
 	case hosting:
-		return nil, errors.New("create a game first: its seats belong to the player who created it")
+		return nil, ui.Errorf("err.createseats")
 	}
-	return nil, errors.New("create a game first, or join one from the lobby")
+	return nil, ui.Errorf("err.createorjoin")
 }
 
 // SetSeat implements ui.Session: the creator gives a free colour to a bot
@@ -419,7 +420,7 @@ func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
 	if err != nil {
 		return err
 	}
-	return ctl.SetSeat(seat, kind)
+	return explain(ctl.SetSeat(seat, kind))
 }
 
 // SetSetupBot implements ui.SetupBotChooser: the creator's choice of what
@@ -460,11 +461,11 @@ func (s *NetSession) RemoveSeat(c engine.Colour) error {
 	s.mu.Unlock()
 	switch {
 	case who == "":
-		return fmt.Errorf("nobody sits at %s: pick a guest's seat", c)
+		return ui.Errorf("err.nobodyat", c)
 	case who == s.self:
-		return errors.New("that is your own seat: leave the game instead")
+		return ui.Errorf("err.ownseatleave")
 	}
-	return ctl.Remove(who)
+	return explain(ctl.Remove(who))
 }
 
 // SetBotPace implements ui.PaceSetter: the creator sets the bots' pace
@@ -484,7 +485,7 @@ func (s *NetSession) SetRules(r engine.Rules) error {
 	if err != nil {
 		return err
 	}
-	return ctl.SetRules(r)
+	return explain(ctl.SetRules(r))
 }
 
 // ChooseColour asks the creator's lobby for a seat at colour c; the table
@@ -494,7 +495,7 @@ func (s *NetSession) ChooseColour(c engine.Colour) error {
 	if err != nil {
 		return err
 	}
-	return ctl.ChooseColour(c)
+	return explain(ctl.ChooseColour(c))
 }
 
 // SetReady says whether this player is ready for the table as it is now;
@@ -504,7 +505,7 @@ func (s *NetSession) SetReady(ready bool) error {
 	if err != nil {
 		return err
 	}
-	return ctl.SetReady(ready)
+	return explain(ctl.SetReady(ready))
 }
 
 // Start implements ui.Session. For a player who joined, it says ready.
@@ -528,7 +529,7 @@ func (s *NetSession) Start() error {
 	if errors.Is(err, lobby.ErrGone) {
 		return nil // pressed again as the game starts
 	}
-	return err
+	return explain(err)
 }
 
 // Join implements ui.Session: gameID is a Game.ID of a LobbyUpdate (the
@@ -542,7 +543,7 @@ func (s *NetSession) Join(gameID string) error {
 		return err
 	}
 	if p2p.CleanName(gameID) == "" || p2p.CleanName(gameID) != gameID {
-		return fmt.Errorf("%q is not a game of the lobby", gameID)
+		return ui.Errorf("err.nolobbygame", gameID)
 	}
 	// A joiner never creates the lobby: it keeps looking for its host.
 	s.launch(lobbyPlan{cfg: lobby.Config{Lobby: gameID, FindFor: 24 * time.Hour, ManualReady: true}})
@@ -563,7 +564,7 @@ func (s *NetSession) Rematch() error {
 		return err
 	}
 	if s.last == nil {
-		return errors.New("a rematch follows a finished game")
+		return errRematch
 	}
 	s.launch(s.rematchPlan())
 	return nil
@@ -625,13 +626,13 @@ func (s *NetSession) connect(addr string) {
 		}
 		if err != nil {
 			s.log.Warn("manual connect failed", "addr", addr, "err", err)
-			s.q.push(ui.Notice{Text: fmt.Sprintf("cannot connect to %s: %v", addr, err)})
+			s.q.push(ui.Notice{Msg: ui.M("note.connectfail", addr, err)})
 			return
 		}
 		s.mu.Lock()
 		s.manual = append(s.manual, info)
 		s.mu.Unlock()
-		s.q.push(ui.Notice{Text: "connected to " + addr})
+		s.q.push(ui.Notice{Msg: ui.M("note.connected", addr)})
 		s.emitLobby()
 	}()
 }
@@ -644,7 +645,7 @@ func (s *NetSession) Roll() error {
 		if _, err := s.game(); err != nil {
 			return err
 		}
-		return errors.New("in this LAN game your share of every roll is revealed by itself: just wait for the die")
+		return ui.Errorf("err.autoreveal")
 	}
 	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Roll(n) })
 }
@@ -670,7 +671,7 @@ func (s *NetSession) game() (gameRefs, error) {
 	case closed:
 		return g, errClosed
 	case g.sess == nil:
-		return g, errors.New("no game is on")
+		return g, ui.Errorf("err.nogame")
 	}
 	select {
 	case <-g.done:

@@ -339,8 +339,8 @@ func TestNetManualConnect(t *testing.T) {
 		case e := <-b.Events():
 			switch e := e.(type) {
 			case ui.Notice:
-				failed = failed || strings.HasPrefix(e.Text, "cannot connect to nowhere:1")
-				connected = connected || e.Text == "connected to "+a.Addrs()[0]
+				failed = failed || strings.HasPrefix(e.Msg.String(), "Cannot connect to nowhere:1")
+				connected = connected || e.Msg.String() == "Connected to "+a.Addrs()[0]+"."
 			case ui.LobbyUpdate:
 				if e.Me.Addr != b.Addrs()[0] || e.Me.Name != "Bob" {
 					t.Fatalf("Me = %+v", e.Me)
@@ -370,7 +370,7 @@ func TestNetAloneWithBots(t *testing.T) {
 	}
 	// Alone, without a bot, there is no game to start; creating another
 	// game leaves that lobby.
-	if err := a.Start(); err == nil || !strings.Contains(err.Error(), "nobody has joined") {
+	if err := a.Start(); err == nil || !errors.Is(err, lobby.ErrTooFew) || !strings.Contains(err.Error(), "Nobody has joined") {
 		t.Fatalf("started alone: %v", err)
 	}
 	if err := a.CreateGame(engine.DefaultRules()); err != nil {
@@ -438,8 +438,8 @@ func TestNetManualJoinPlays(t *testing.T) {
 		select {
 		case e := <-b.Events():
 			if n, ok := e.(ui.Notice); ok {
-				if !strings.HasPrefix(n.Text, "connected to") {
-					t.Fatalf("connect: %s", n.Text)
+				if !strings.HasPrefix(n.Msg.String(), "Connected to") {
+					t.Fatalf("connect: %s", n.Msg.String())
 				}
 				connected = true
 			}
@@ -599,7 +599,7 @@ func TestNetGameListedByAddress(t *testing.T) {
 			case e := <-s.Events():
 				switch e := e.(type) {
 				case ui.Notice:
-					told = told || strings.Contains(e.Text, "Ann connected to you") && strings.Contains(e.Text, lobby)
+					told = told || strings.Contains(e.Msg.String(), "Ann connected to you") && strings.Contains(e.Msg.String(), lobby)
 				case ui.LobbyUpdate:
 					for _, g := range e.Games {
 						seen = seen || (g.ID == lobby && g.Host.ID == a.ID().String() && g.Host.Name == "Ann")

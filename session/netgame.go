@@ -11,6 +11,7 @@ import (
 	"aeroplane/p2p"
 	"aeroplane/savegame"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -62,7 +63,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		s.t.SetMembers(p.resume.Setup.Players())
 		if err := s.play(ctx, p, lobby.Result{Setup: p.resume.Setup}); err != nil && ctx.Err() == nil {
 			s.log.Error("resumed game", "err", err)
-			s.q.push(ui.Notice{Text: err.Error()})
+			s.q.push(ui.NoticeOf(explain(err)))
 			s.ended(nil, lockstep.State{}, err)
 		}
 		return
@@ -84,14 +85,14 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 			}
 		}
 		if ctx.Err() == nil {
-			s.q.push(ui.Notice{Text: err.Error()})
+			s.q.push(ui.NoticeOf(explain(err)))
 			s.ended(nil, lockstep.State{}, err)
 		}
 		return
 	}
 	if err := s.play(ctx, p, res); err != nil && ctx.Err() == nil {
 		s.log.Error("game", "err", err)
-		s.q.push(ui.Notice{Text: err.Error()})
+		s.q.push(ui.NoticeOf(explain(err)))
 		s.ended(nil, lockstep.State{}, err)
 	}
 }
@@ -288,7 +289,7 @@ func (s *NetSession) rollLater(sess *Game, tr *Translator, k uint64, after time.
 			if !tr.CanRoll() || tr.rollK != k {
 				return nil // rolled by key, or the roll is long gone
 			}
-			s.q.push(ui.Notice{Text: "your die was rolled for you: the others cannot wait longer"})
+			s.q.push(ui.Notice{Msg: ui.M("note.autoroll")})
 			return tr.Roll(n)
 		})
 	})
@@ -298,7 +299,15 @@ func (s *NetSession) rollLater(sess *Game, tr *Translator, k uint64, after time.
 // hosting says this player created the game: its seat may be at any
 // colour, so the setup's first seat does not tell.
 func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string, hosting bool) ui.TableUpdate {
-	t := ui.TableUpdate{GameID: setup.Name, Host: hosting, Rules: setup.Rules, Started: true}
+	t := tableOf(setup, names, s.self)
+	t.Host = hosting
+	return t
+}
+
+// tableOf is the table a game's Setup fixed, as self sees it (self ""
+// for someone watching a log): people by name, else a short ID.
+func tableOf(setup lockstep.Setup, names map[peer.ID]string, self peer.ID) ui.TableUpdate {
+	t := ui.TableUpdate{GameID: setup.Name, Rules: setup.Rules, Started: true}
 	for _, st := range setup.Seats {
 		if st.Player == "" {
 			t.Seats[st.Colour] = ui.Seat{Kind: ui.SeatBot, Name: st.Bot, Present: true, Ready: true}
@@ -309,7 +318,7 @@ func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string, 
 			n = shortID(st.Player)
 		}
 		t.Seats[st.Colour] = ui.Seat{Kind: ui.SeatHuman, Name: n, PeerID: st.Player.String(),
-			You: st.Player == s.self, Present: true, Ready: true}
+			You: self != "" && st.Player == self, Present: true, Ready: true}
 	}
 	return t
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"aeroplane/lockstep"
@@ -92,7 +91,7 @@ func (s *NetSession) awaitLeave(g gameRefs) {
 func (s *NetSession) GoOn() error {
 	err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.GoOn() })
 	if errors.Is(err, lockstep.ErrNoDecision) {
-		return errors.New("nobody is missing any more: the game goes on")
+		return ui.Errorf("err.nobodymissing")
 	}
 	return err
 }
@@ -108,10 +107,10 @@ func (s *NetSession) EndGame() error {
 	case s.closed:
 		return errClosed
 	case s.mode != modeGame || s.sess == nil || s.gameOver:
-		return errors.New("no game is on to end")
+		return ui.Errorf("err.noend")
 	}
 	if err := s.dir.MarkClosed(s.gameID, "ended unfinished by a lone player"); err != nil {
-		return fmt.Errorf("ending the game: %w (its log is still on disk)", err)
+		return ui.Errorf("err.endgame", err)
 	}
 	if s.jobCancel != nil {
 		s.jobCancel() // play returns; the owner goes back to idle

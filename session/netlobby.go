@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"aeroplane/lobby"
 	"aeroplane/p2p"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -96,7 +96,7 @@ func (s *NetSession) askPeers() {
 		}
 		s.manual = append(s.manual, peer.AddrInfo{ID: id, Addrs: s.h.Peerstore().Addrs(id)})
 		s.log.Info("a peer that connected to us offers its game", "peer", id, "lobby", info.Lobby)
-		s.q.push(ui.Notice{Text: fmt.Sprintf("%s connected to you and offers the game %q: join it from the lobby", info.Name, info.Lobby)})
+		s.q.push(ui.Notice{Msg: ui.M("note.offer", info.Name, info.Lobby)})
 	}
 	s.peerGames = found
 }

@@ -21,14 +21,14 @@ func TestQueueOrderAndClose(t *testing.T) {
 		}
 		return 0
 	})
-	want := []ui.Event{ui.Notice{Text: "a"}, ui.Rolled{Roll: 3}, ui.Notice{Text: "b"}, ui.Rolled{Roll: 5}}
+	want := []ui.Event{ui.Notice{Msg: ui.M("a")}, ui.Rolled{Roll: 3}, ui.Notice{Msg: ui.M("b")}, ui.Rolled{Roll: 5}}
 	q.push(want[0])
 	if got := <-q.out; !reflect.DeepEqual(got, want[0]) {
 		t.Fatalf("first event %v", got)
 	}
 	q.push(want[1:]...)
 	q.close()
-	q.push(ui.Notice{Text: "after close"})
+	q.push(ui.Notice{Msg: ui.M("after close")})
 	got := []ui.Event{want[0]}
 	for e := range q.out {
 		got = append(got, e)
@@ -82,7 +82,7 @@ func TestQueueCoalescesLobbyUpdates(t *testing.T) {
 				q.push(ui.LobbyUpdate{Me: ui.Peer{Name: "me"}, Players: []ui.Peer{{Name: "fake", ID: string(rune('a' + i%26))}}})
 				for _, n := range c.notices {
 					if n == i {
-						q.push(ui.Notice{Text: "n"})
+						q.push(ui.Notice{Msg: ui.M("n")})
 						want = append(want, "n")
 					}
 				}
@@ -102,7 +102,7 @@ func TestQueueCoalescesLobbyUpdates(t *testing.T) {
 					views = append(views, e.Players[0].ID)
 					last = e
 				case ui.Notice:
-					notices = append(notices, e.Text)
+					notices = append(notices, e.Msg.String())
 				}
 			}
 			if len(views) == 0 || len(views) > 2 {

@@ -78,9 +78,9 @@ func TestNetManualRoll(t *testing.T) {
 			continue
 		}
 		if n, ok := e.(ui.Notice); ok {
-			if strings.Contains(n.Text, "rolled for you") {
+			if strings.Contains(n.Msg.String(), "rolled for you") {
 				if leftAt.IsZero() {
-					t.Fatalf("a die rolled itself though Ann always pressed Roll: %q", n.Text)
+					t.Fatalf("a die rolled itself though Ann always pressed Roll: %q", n.Msg.String())
 				}
 				rolledForAnn = true
 				presses++

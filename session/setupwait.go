@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -107,16 +106,18 @@ func (s *NetSession) setupTimedOut(gid lockstep.GameID, lobbyName string, missin
 	s.timedOut = true
 	s.rematch = true // the owner reopens the table once this game lets go
 	s.mu.Unlock()
-	then := "back to the table"
-	if bots {
-		then = "starting again with a bot in the seat"
+	s.log.Warn("the game's setup timed out", "game", gid, "waiting-for", strings.Join(who, ","), "bots", bots)
+	waited := strings.Join(who, ", ")
+	msg := ui.M("note.nosetup")
+	switch {
+	case bots && len(who) > 0:
+		msg = ui.M("note.nosetup.bot.who", waited)
+	case bots:
+		msg = ui.M("note.nosetup.bot")
+	case len(who) > 0:
+		msg = ui.M("note.nosetup.who", waited)
 	}
-	s.log.Warn("the game's setup timed out: "+then, "game", gid, "waiting-for", strings.Join(who, ","))
-	text := "the game did not begin: not every player confirmed it; " + then
-	if len(who) > 0 {
-		text = fmt.Sprintf("the game did not begin: %s never confirmed it; %s", strings.Join(who, ", "), then)
-	}
-	s.q.push(ui.Notice{Text: text})
+	s.q.push(ui.Notice{Msg: msg})
 	return nil
 }
 

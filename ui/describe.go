@@ -86,13 +86,14 @@ func (u *UI) describe(before *engine.Position, res engine.Result) string {
 		for _, k := range res.Captures[:res.NCaptures] {
 			caps = append(caps, u.planeName(k.Colour, 1<<k.Plane))
 		}
-		parts = append(parts, u.t("log.capture", strings.Join(caps, ", ")))
+		parts = append(parts, u.t("log.capture", strings.Join(caps, u.t("log.list"))))
 	}
-	s := strings.Join(parts, ", ")
+	// The joiners come from the catalogue: zh writes "，" and "。".
+	s := strings.Join(parts, u.t("log.sep"))
 	if res.ColourFinished {
-		s += ". " + u.t("log.finished", u.tagged(c))
+		s += u.t("log.stop") + u.t("log.finished", u.tagged(c))
 	} else if res.ExtraRoll {
-		s += ". " + u.t("log.again")
+		s += u.t("log.stop") + u.t("log.again")
 	}
 	return s
 }

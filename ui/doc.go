@@ -31,6 +31,14 @@
 // the player's ready; the creator's lobby decides and answers with a
 // TableUpdate.
 //
+// A session never sends the screen a sentence: a Notice, a Resync's Why
+// and a CheatDetected's What are a Msg (a catalogue key and arguments),
+// and a refused command returns an Error holding one (Errorf, Wrap), so
+// the screen says it in the player's language (the session's keys note.*,
+// err.*, cheat.* are in i18n/session_*.go). An error no session explained
+// (the system's, the network's) shows inside the translated frame
+// note.failed.
+//
 // A session may also be a Leaver (Leave): q or Ctrl-C during a running
 // game only asks "leave the game for good?"; y calls Leave (a bot flies
 // the seat from then on), which returns at once: the screen says
@@ -63,7 +71,10 @@
 // fit.go layout, board.go, path.go and geometry.go the board, keys.go the key
 // table, scroll.go, turn.go, leave.go, alone.go (the lone player's
 // question: keep waiting, go on, end the game), legend.go, run.go the
-// tview loop.
+// tview loop, msg.go the messages sessions send (Msg, Error), replay.go
+// the interactive replay of a finished game (RunReplay: the game's own
+// screen after each roll, made afresh from the events at every step),
+// statedir.go the state directory and the remembered name.
 //
 // Everything a peer chooses (names, chat, peer IDs, addresses, notices)
 // is hostile: it goes through clean before it is drawn. Keys are defined

@@ -97,7 +97,7 @@ func TestNoticeWraps(t *testing.T) {
 	text := `your die was rolled for you: the others cannot wait any longer for your share; resuming your game "ann cb3c", cut short after 56 rolls`
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		u, _ := choosingUI(t)
-		u.Apply(Notice{Text: text})
+		u.Apply(Notice{Msg: M(text)})
 		got := render(t, u, size[0], size[1])
 		checkGolden(t, "notice-"+itoa(size[0])+"x"+itoa(size[1]), got)
 		flat := strings.Join(strings.Fields(got), " ")

@@ -124,7 +124,7 @@ func TestStateDir(t *testing.T) {
 func TestResync(t *testing.T) {
 	u, _ := choosingUI(t)
 	p := mustPos(t, "L,H,H,H/H,H,H,H/H,H,H,H/H,H,H,H B 0 -")
-	u.Apply(Resync{Position: p, Why: "[red]rolled back to roll 7"})
+	u.Apply(Resync{Position: p, Why: M("[red]rolled back to roll 7")})
 	if u.pos != p || u.rolled != nil || u.choosing() {
 		t.Fatalf("after resync: pos %s, rolled %v", u.pos, u.rolled)
 	}

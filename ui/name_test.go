@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -53,4 +54,29 @@ func TestNameRemembered(t *testing.T) {
 	if ents, _ := filepath.Glob(filepath.Join(dir, nameFile+".*")); len(ents) != 0 {
 		t.Errorf("temporary files left behind: %v", ents)
 	}
+}
+
+// FuzzRememberedName: whatever the name file holds, the name read back is
+// valid text of at most maxNameFile bytes without surrounding space, and
+// remembering it again gives it back unchanged.
+func FuzzRememberedName(f *testing.F) {
+	for _, s := range []string{"Mei Lin\n", "", "\xff", "  x  ", strings.Repeat("é", 200), "a\nb"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, nameFile), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		n := RememberedName(dir)
+		if len(n) > maxNameFile || !utf8.ValidString(n) || strings.TrimSpace(n) != n {
+			t.Fatalf("read %q from %q", n, b)
+		}
+		if n == "" {
+			return
+		}
+		if err := RememberName(dir, n); err != nil || RememberedName(dir) != n {
+			t.Fatalf("%q does not come back: %v, %q", n, err, RememberedName(dir))
+		}
+	})
 }

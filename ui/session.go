@@ -247,7 +247,8 @@ type SoloDice struct{ On bool }
 
 // CheatDetected reports a peer that broke the dice protocol.
 type CheatDetected struct {
-	Name, PeerID, What string
+	Name, PeerID string
+	What         Msg // what it did (its arguments hostile text, shown escaped)
 }
 
 // GameOver is the end: the ranking, first first, and the saved game log.
@@ -266,14 +267,15 @@ type RollCountdown struct {
 	You    bool
 }
 
-// Notice is a message for the player, such as why a command failed.
-type Notice struct{ Text string }
+// Notice is a message for the player, such as why something failed
+// (NoticeOf an error).
+type Notice struct{ Msg Msg }
 
 // Resync replaces the position shown, when the session had to undo or
 // correct steps (lockstep's roll-back); Why is said in the event log.
 type Resync struct {
 	Position engine.Position
-	Why      string
+	Why      Msg
 }
 
 func (LobbyUpdate) event()   {}

@@ -221,7 +221,7 @@ func (u *UI) Apply(e Event) {
 		}
 		u.addEvent("[yellow]" + u.t(key) + "[-]")
 	case CheatDetected:
-		u.addEvent("[red::b]" + u.t("log.cheat", clean(e.Name, maxName), clean(e.What, maxChat)) + "[-::-]")
+		u.addEvent("[red::b]" + u.t("log.cheat", clean(e.Name, maxName), clean(e.What.In(u.cat), maxChat)) + "[-::-]")
 	case GameOver:
 		o := e
 		u.over, u.waiting, u.rolled = &o, nil, nil
@@ -247,14 +247,14 @@ func (u *UI) Apply(e Event) {
 			u.stop()
 		}
 	case Notice:
-		u.notice = clean(e.Text, maxChat)
+		u.notice = clean(e.Msg.In(u.cat), maxChat)
 	case RollCountdown:
 		u.startCountdown(e)
 	case Resync:
 		u.pos, u.hasPos = e.Position, true
 		u.rolled, u.waiting, u.frames, u.flown = nil, nil, nil, nil
 		u.gen++
-		u.addEvent(clean(e.Why, maxChat))
+		u.addEvent(clean(e.Why.In(u.cat), maxChat))
 	}
 }
 
@@ -324,7 +324,7 @@ func (u *UI) do(what string, f func() error) {
 	u.notice = ""
 	if err := f(); err != nil {
 		u.log.Info("command refused", "command", what, "err", err)
-		u.notice = clean(err.Error(), maxChat)
+		u.notice = clean(ErrorMsg(err).In(u.cat), maxChat)
 	}
 }
 

@@ -286,7 +286,7 @@ func (f *frontEnd) show(ev ui.Event) {
 			f.out.printf("%s", line)
 		}
 	case ui.Notice:
-		f.out.printf("notice %s", ev.Text)
+		f.out.printf("notice %s", ev.Msg) // English: headless output is for scripts
 	}
 }
 
@@ -306,9 +306,9 @@ func (f *frontEnd) started(g session.GameInfo) error {
 	case g.Resumed:
 		f.out.printf("game %s resuming from %s (%d records)", id, g.Log, g.Records)
 	case f.game > 1:
-		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup))
+		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup, nil))
 	default:
-		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup))
+		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup, nil))
 	}
 	run := savegame.Run{Game: id.String(), Number: f.game}
 	if f.game > 1 && f.prev != (lockstep.GameID{}) {

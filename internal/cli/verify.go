@@ -2,13 +2,14 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+	"aeroplane/p2p"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -34,7 +35,8 @@ func runVerify(e *env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "game %s %q: %s\n", v.GameID, v.Setup.Name, seatsLine(v.Setup))
+	names := namesBeside(pos[0])
+	fmt.Fprintf(e.stdout, "game %s %q: %s\n", v.GameID, v.Setup.Name, seatsLine(v.Setup, names))
 	fmt.Fprintf(e.stdout, "rules %s; %d records, %d rolls\n", v.Setup.Rules, v.Records, v.Rolls)
 	for _, c := range v.Cheats {
 		fmt.Fprintf(e.stdout, "evidence: %s (never applied)\n", c)
@@ -53,23 +55,10 @@ func runVerify(e *env) error {
 		fmt.Fprintf(e.stdout, "ok so far: the log checks out, but the game was halted (see evidence above)\n")
 	default:
 		fmt.Fprintf(e.stdout, "unfinished: the log is whole and checks out up to roll %d, where the game stops (%s, waiting for %s); a log cut there by a crash, or of a game still being played, looks the same\n",
-			v.Rolls, v.Phase, idsLine(v.Awaiting))
+			v.Rolls, v.Phase, idsLine(v.Awaiting, names))
 	}
 	fmt.Fprintf(e.stdout, "history %x\n", v.History)
 	return nil
-}
-
-// verifiedLogArg parses a command's flags and its one argument, a game
-// log FILE, and verifies that log (verify and replay).
-func verifiedLogArg(fs *flag.FlagSet, args []string) (*lockstep.Verification, error) {
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	if len(pos) != 1 {
-		return nil, usageError("want one game log FILE")
-	}
-	return loadVerified(pos[0])
 }
 
 // loadVerified reads and verifies a log file; every failure names the file,
@@ -116,12 +105,14 @@ func alteredTail(path string, v *lockstep.Verification) error {
 		path, v.Torn.Offset, v.Rolls+1, v.Torn.Reason, v.Records, v.Rolls, doNotTrust)
 }
 
-func seatsLine(s lockstep.Setup) string {
+// seatsLine names each seat's player: by name and short ID when names
+// (the names file beside the log) knows it, else by peer ID.
+func seatsLine(s lockstep.Setup, names map[peer.ID]string) string {
 	var parts []string
 	for _, st := range s.Seats {
 		who := "bot " + st.Bot
 		if st.Player != "" {
-			who = st.Player.String()
+			who = playerName(st.Player, names)
 		}
 		parts = append(parts, fmt.Sprintf("%s=%s", st.Colour, who))
 	}
@@ -136,13 +127,21 @@ func rankingLine(r []engine.Colour) string {
 	return strings.Join(parts, ", ")
 }
 
-func idsLine(ids []peer.ID) string {
+func idsLine(ids []peer.ID, names map[peer.ID]string) string {
 	if len(ids) == 0 {
 		return "nobody"
 	}
 	var parts []string
 	for _, id := range ids {
-		parts = append(parts, id.String())
+		parts = append(parts, playerName(id, names))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// playerName is "Mei (…J7d7)" for a peer names knows, else its peer ID.
+func playerName(id peer.ID, names map[peer.ID]string) string {
+	if n := p2p.CleanName(names[id]); n != "" {
+		return fmt.Sprintf("%s (…%s)", n, lockstep.ShortID(id))
+	}
+	return id.String()
 }
