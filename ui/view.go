@@ -153,20 +153,28 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 			seats = engine.NumColours
 		}
 		rules := strings.ReplaceAll(g.Rules.String(), ",", " ")
-		add(wrapTagged(fmt.Sprintf("  %d) ", i+1)+u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, rules), "", w-2, 5)...)
+		add(wrapTagged(fmt.Sprintf("  %d) ", i+1)+u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, rules)+u.unverified(g.Host), "", w-2, 5)...)
 	}
 	add("", "[::u]"+u.t("lobby.players")+"[::-]")
 	if len(u.lobby.Players) == 0 {
 		add("  " + u.t("lobby.none"))
 	}
 	for _, p := range u.lobby.Players {
-		add("  " + clean(p.Name, maxName) + "  " + shortID(p.ID) + "  " + clean(p.Addr, 80))
+		add("  " + clean(p.Name, maxName) + "  " + shortID(p.ID) + "  " + clean(p.Addr, 80) + u.unverified(p))
 	}
 	add("", "[::u]"+u.t("lobby.rules")+"[::-]")
 	add(u.optionLines(u.rules, lobbyRuleKeys)...)
 	add("", u.t("lobby.hint"))
 	add(u.noticeLines(w - 2)...)
 	u.drawScrolled(scr, 1, 1, w-2, h-1, lines)
+}
+
+// unverified marks a line whose peer only an advert names (Peer.Unverified).
+func (u *UI) unverified(p Peer) string {
+	if !p.Unverified {
+		return ""
+	}
+	return "  [yellow](" + u.t("lobby.unverified") + ")[-]"
 }
 
 // shortID is the end of a peer ID, enough to tell peers apart by eye.
