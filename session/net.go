@@ -68,7 +68,9 @@ type NetOptions struct {
 	// program killed between the table and the game) would hold the
 	// others there for ever. Past it the game is abandoned, marked closed,
 	// and everyone goes back to the table, where the creator reopens it
-	// and the others look for it (the rematch rule).
+	// and the others look for it (the rematch rule), each ready by itself
+	// (it confirmed); with SetupBot the creator's table has a bot in each
+	// seat whose player never confirmed, so it starts again at once.
 	SetupWait time.Duration
 	// SetupBot is the creator's choice for a game whose setup timed out
 	// (SetSetupBot changes it at the table): instead of everyone going
