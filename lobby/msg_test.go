@@ -1,13 +1,14 @@
 package lobby
 
 import (
+	"aeroplane/internal/p2ptest"
 	"errors"
 	"reflect"
 	"testing"
 )
 
 func TestLobbyMsgRoundTrip(t *testing.T) {
-	id := testID(t).String()
+	id := p2ptest.RandomID(t).String()
 	cases := []lobbyMsg{
 		{T: lobbyJoin, Lobby: "g", Name: "Ada", Addrs: []string{"/ip4/10.213.0.2/tcp/1"}},
 		{T: lobbyJoin, Lobby: "g", Name: "Ada", Want: 4},
@@ -32,7 +33,7 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 }
 
 func TestLobbyMsgRejects(t *testing.T) {
-	id := testID(t).String()
+	id := p2ptest.RandomID(t).String()
 	cases := map[string]string{
 		"not json":       `{`,
 		"type":           `{"t":"hack","l":"g"}`,

@@ -178,6 +178,9 @@ type runner struct {
 
 	ctl  <-chan cmd
 	info infoCell // what Query is told
+	// infoKey is what info was last built from (refreshInfo).
+	infoKey   infoKey
+	infoBuilt bool
 
 	// Hosting: the table decides; addrs are the members' addresses the
 	// host relays (filtered as it would dial them); draw breaks ties
@@ -280,7 +283,7 @@ func (l *runner) run(ctx context.Context) (Result, error) {
 		case c := <-l.ctl:
 			c.reply <- c.f(l)
 		}
-		l.info.store(l.infoMsg())
+		l.refreshInfo()
 		l.autoReady()
 		if l.mayStart() {
 			if open := l.table.Free(); open > 0 {
@@ -301,7 +304,7 @@ func (l *runner) inRoster() bool {
 }
 
 func (l *runner) advertise() {
-	l.info.store(l.infoMsg())
+	l.refreshInfo()
 	if l.d == nil {
 		return
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"os"
 	"reflect"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
 )
@@ -462,4 +464,37 @@ func TestNetLeaveWithBotsOnly(t *testing.T) {
 			return
 		}
 	}
+}
+
+// While a game runs the host admits only its players; once it is over
+// and the player is back in the lobby, a stranger (a peer that dials us
+// to offer its game) is admitted again. (Before, the last game's
+// members stayed the only ones admitted until the next table.)
+func TestNetAdmitsStrangersAfterTheGameLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newNetTest(t, "Ann"), newNetTest(t, "Bob")
+	annTable(t, a)
+	bob := bobLoop(t, a, b, 1<<30, func() {})
+	annPlays(t, a, nil)
+	stranger := p2ptest.NewHost(t)
+	stranger.Peerstore().AddAddrs(a.ID(), a.h.Addrs(), time.Hour)
+	deadline := time.Now().Add(30 * time.Second) // a hang guard: the linger, then the lobby
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		s, err := stranger.NewStream(ctx, a.ID(), "/ipfs/ping/1.0.0")
+		cancel()
+		if err == nil {
+			s.Reset()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a stranger is still refused after the game: %v", err)
+		}
+		stranger.Network().ClosePeer(a.ID())
+		time.Sleep(200 * time.Millisecond)
+	}
+	b.Close()
+	<-bob
 }

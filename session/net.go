@@ -69,7 +69,9 @@ type NetOptions struct {
 	// program killed between the table and the game) would hold the
 	// others there for ever. Past it the game is abandoned, marked closed,
 	// and everyone goes back to the table, where the creator reopens it
-	// and the others look for it (the rematch rule).
+	// and the others look for it (the rematch rule), each ready by itself
+	// (it confirmed); with SetupBot the creator's table has a bot in each
+	// seat whose player never confirmed, so it starts again at once.
 	SetupWait time.Duration
 	// SetupBot is the creator's choice for a game whose setup timed out
 	// (SetSetupBot changes it at the table): instead of everyone going
@@ -167,12 +169,15 @@ type NetSession struct {
 	// (NetOptions.SetupBot); timedOut makes the next table's players
 	// ready by themselves (they confirmed the game it replaces).
 	setupBot, timedOut bool
-	gameOver           bool            // the game being driven has ended (the driver lingers a moment)
-	gameID             lockstep.GameID // the game being driven (or the last one)
-	sess               *Game
-	sessDone           chan struct{}
-	tr                 *Translator
-	myColour           engine.Colour
+	// proveTried is when each advert's host was last dialled to prove it
+	// (netlobby.go), at most proveKept of them.
+	proveTried map[peer.ID]time.Time
+	gameOver   bool            // the game being driven has ended (the driver lingers a moment)
+	gameID     lockstep.GameID // the game being driven (or the last one)
+	sess       *Game
+	sessDone   chan struct{}
+	tr         *Translator
+	myColour   engine.Colour
 	// lastColour is the colour played in the last game, for a rematch.
 	lastColour engine.Colour
 	lastLobby  *ui.LobbyUpdate
@@ -228,7 +233,7 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	}
 	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), dir: dir, name: p2p.CleanName(opts.Name),
 		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour,
-		setupBot: opts.SetupBot}
+		setupBot: opts.SetupBot, proveTried: map[peer.ID]time.Time{}}
 	s.names[s.self] = s.name
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)

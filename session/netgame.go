@@ -34,7 +34,14 @@ func (s *NetSession) owner() {
 				s.launch(s.rematchPlan())
 			}
 			s.rematch, s.gameOver = false, false
+			idle := s.mode == modeIdle
 			s.mu.Unlock()
+			if idle {
+				// No game runs: the host admits strangers again (a
+				// peer that dials us to offer its game). Jobs run on
+				// this goroutine only, so none has set members since.
+				s.t.SetMembers(nil)
+			}
 		case in := <-s.t.Inbox():
 			if in.Kind == p2p.KindChat {
 				if l, err := s.chat.Receive(in); err == nil {

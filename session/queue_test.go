@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"aeroplane/engine"
-	"aeroplane/p2p"
 	"aeroplane/ui"
 )
 
@@ -115,33 +114,6 @@ func TestQueueCoalescesLobbyUpdates(t *testing.T) {
 				t.Errorf("notices %v, want %v", notices, want)
 			}
 		})
-	}
-}
-
-// A host's advert lists its game only with rules the engine reads exactly
-// as written: p2p carries the rules as text and checks only their shape.
-func TestListedGameRules(t *testing.T) {
-	host := ui.Peer{ID: "h", Name: "ann"}
-	off := engine.DefaultRules()
-	off.NoStacks = true
-	cases := []struct {
-		name  string
-		ad    p2p.Advert
-		ok    bool
-		rules engine.Rules
-	}{
-		{"canonical rules", p2p.Advert{Host: true, Lobby: "x", Free: 1, Taken: 1, Rules: off.String()}, true, off},
-		{"no rules said", p2p.Advert{Host: true, Lobby: "x", Free: 1}, false, engine.Rules{}},
-		{"unknown value", p2p.Advert{Host: true, Lobby: "x", Free: 1, Rules: "takeoff=seven"}, false, engine.Rules{}},
-		{"not canonical", p2p.Advert{Host: true, Lobby: "x", Free: 1, Rules: "stack=off"}, false, engine.Rules{}},
-		{"no free seat", p2p.Advert{Host: true, Lobby: "x", Free: 0, Rules: off.String()}, false, engine.Rules{}},
-		{"not a host", p2p.Advert{Lobby: "x", Free: 2}, false, engine.Rules{}},
-	}
-	for _, c := range cases {
-		g, ok := listedGame(c.ad, host)
-		if ok != c.ok || ok && g.Rules != c.rules {
-			t.Errorf("%s: listed %v with rules %v, want %v with %v", c.name, ok, g.Rules, c.ok, c.rules)
-		}
 	}
 }
 

@@ -112,6 +112,9 @@ type Peer struct {
 	ID   string // peer ID (shown shortened)
 	Name string // chosen by the peer: hostile text, shown escaped
 	Addr string // how to reach it by hand
+	// Unverified: only an mDNS advert names this peer ID, and no
+	// connection has proved it yet (anyone can send an advert).
+	Unverified bool
 }
 
 // Game is an open game found in the lobby.

@@ -180,7 +180,7 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 			if lobbyFree() {
 				u.do("join", func() error { return u.sess.Join(id) })
 			}
-		}, wrapTagged(fmt.Sprintf("  %*d) ", digits, i+1)+u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, rules), "", w-2, 4+digits)...)
+		}, wrapTagged(fmt.Sprintf("  %*d) ", digits, i+1)+u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, rules)+u.unverified(g.Host), "", w-2, 4+digits)...)
 	}
 	if len(u.lobby.Games) > 9 {
 		add("  [::d]" + u.t("lobby.more") + "[::-]")
@@ -190,7 +190,7 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 		add("  " + u.t("lobby.none"))
 	}
 	for _, p := range u.lobby.Players {
-		add("  " + clean(p.Name, maxName) + "  " + shortID(p.ID) + "  " + clean(p.Addr, 80))
+		add("  " + clean(p.Name, maxName) + "  " + shortID(p.ID) + "  " + clean(p.Addr, 80) + u.unverified(p))
 	}
 	add("", "[::u]"+u.t("lobby.rules")+"[::-]")
 	for i, l := range u.optionLines(u.rules, lobbyRuleKeys) {
@@ -203,6 +203,14 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	add("", u.t("lobby.hint"))
 	add(u.noticeLines(w - 2)...)
 	u.drawScrolled(scr, 1, 1, w-2, h-1, lines, acts)
+}
+
+// unverified marks a line whose peer only an advert names (Peer.Unverified).
+func (u *UI) unverified(p Peer) string {
+	if !p.Unverified {
+		return ""
+	}
+	return "  [yellow](" + u.t("lobby.unverified") + ")[-]"
 }
 
 // shortID is the end of a peer ID, enough to tell peers apart by eye.

@@ -11,6 +11,7 @@ func init() {
 		"lobby.game":          "%s's game: %d of %d seats taken, %s",
 		"lobby.players":       "Players on the local network",
 		"lobby.none":          "none found yet",
+		"lobby.unverified":    "unverified",
 		"lobby.rules":         "Rules for a game you create",
 		"lobby.hint":          "Create a game or join one; in your own game, empty seats can be given to bots.",
 		"table.title":         "game %s",

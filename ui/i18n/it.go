@@ -11,6 +11,7 @@ func init() {
 		"lobby.game":          "partita di %s: %d posti su %d occupati, %s",
 		"lobby.players":       "Giocatori sulla rete locale",
 		"lobby.none":          "nessuno trovato finora",
+		"lobby.unverified":    "non verificato",
 		"lobby.rules":         "Regole di una partita che crei",
 		"lobby.hint":          "Crea una partita o unisciti a una; nella tua, i posti vuoti possono andare ai bot.",
 		"table.title":         "partita %s",

@@ -11,6 +11,7 @@ func init() {
 		"lobby.game":          "jogo de %s: %d de %d lugares ocupados, %s",
 		"lobby.players":       "Jogadores na rede local",
 		"lobby.none":          "nenhum encontrado ainda",
+		"lobby.unverified":    "não verificado",
 		"lobby.rules":         "Regras de um jogo que crias",
 		"lobby.hint":          "Cria um jogo ou junta-te a um; no teu jogo, os lugares vazios podem ir para bots.",
 		"table.title":         "jogo %s",

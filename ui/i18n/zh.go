@@ -11,6 +11,7 @@ func init() {
 		"lobby.game":          "%s 的游戏：已占 %d/%d 个座位，%s",
 		"lobby.players":       "局域网上的玩家",
 		"lobby.none":          "暂未发现",
+		"lobby.unverified":    "未验证",
 		"lobby.rules":         "你创建的游戏的规则",
 		"lobby.hint":          "创建游戏或加入一个；在你自己的游戏里，空座位可以交给机器人。",
 		"table.title":         "游戏 %s",
