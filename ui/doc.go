@@ -76,6 +76,12 @@
 // screen after each roll, made afresh from the events at every step),
 // statedir.go the state directory and the remembered name.
 //
+// The mouse: a left click on anything drawn that does something acts as
+// its key would: a key on the key lines or in a question's box, a move in
+// the list, the roll line, a game, the name or a rule in the lobby, a seat
+// or a rule at the table, a plane on the board (mouse.go; the draw records
+// where each is).
+//
 // Everything a peer chooses (names, chat, peer IDs, addresses, notices)
 // is hostile: it goes through clean before it is drawn. Keys are defined
 // once, in keyTable, which drives dispatch, the help overlay and the

@@ -277,6 +277,9 @@ func (u *UI) showSteps(frames []boardModel) {
 		u.frames = nil
 		return
 	}
+	for i := range frames {
+		frames[i].path = u.flown // the way stays drawn while the plane goes along it
+	}
 	u.frames = frames
 	u.scheduleStep(u.gen)
 }
