@@ -174,8 +174,11 @@ func TestLobbySquatterAddsSecondTable(t *testing.T) {
 	}
 	sameGame(t, res, ids...)
 	// The squatter's table is still there, beside the game: a second one.
-	p2ptest.ConnectPair(t, late.t, sq)
-	if info, err := Query(ctx, late.t.Host(), squatID); err != nil || info.Lobby != "friday" || info.Taken != 1 {
+	// A peer outside the game asks (the players' transports admit only
+	// the game's members now).
+	asker := newLobbyPeer(t, "Q")
+	p2ptest.ConnectPair(t, asker.t, sq)
+	if info, err := Query(ctx, asker.t.Host(), squatID); err != nil || info.Lobby != "friday" || info.Taken != 1 {
 		t.Errorf("the squatter's table: %+v, %v; want a second table of one", info, err)
 	}
 }
