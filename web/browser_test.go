@@ -1,0 +1,155 @@
+//go:build browser
+
+package web
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The browser tests drive Debian's chromium through the DevTools protocol
+// (chromedp), inside netlab's private namespace: the page, the client and
+// everything the browser might fetch stay on its loopback. They are behind
+// the browser build tag so that only the run that installs chromium
+// (.ci/run's browser step) builds them:
+//
+//	go test -tags browser -run 'TestBrowser' ./web
+
+// newBrowser starts a fresh headless chromium (its own profile, nothing
+// reaching out: no sync, no component updates, no QUIC) and returns a
+// tab's context; it is closed when t ends.
+func newBrowser(tb testing.TB) context.Context {
+	tb.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		tb.Fatalf("the browser tests need Debian's chromium (apt-get install chromium): %v", err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(360, 640), // a phone in portrait
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	tb.Cleanup(func() { cancelTab(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil { // starts the browser
+		tb.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// servePage serves the built client on the namespace's loopback.
+func servePage(tb testing.TB) string {
+	tb.Helper()
+	assets, _ := builtClient(tb)
+	s, err := Listen(Options{Addr: "127.0.0.1:0", Assets: assets})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s.URLs()[0]
+}
+
+// pageStart is what the page says once the client has started.
+type pageStart struct {
+	State  string             `json:"state"`
+	Key    string             `json:"key"`
+	Planes int                `json:"planes"`
+	Square int                `json:"squares"`
+	Times  map[string]float64 `json:"times"`
+}
+
+// loadPage opens url and waits for the page to leave "loading".
+func loadPage(ctx context.Context, url string) (pageStart, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		chromedp.Poll[chromedp.Void](`document.body.dataset.state !== "loading"`, chromedp.WithPollingInterval(5*time.Millisecond)),
+	)
+	if err != nil {
+		return pageStart{}, err
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[pageStart](`({state: document.body.dataset.state, key: document.getElementById("key").textContent,
+		planes: document.querySelectorAll("circle.plane").length, squares: document.querySelectorAll("circle.sq").length,
+		times: window.aeroplaneTimes})`))
+}
+
+// TestBrowserShowsBoard: the page loads from the program, the wasm client
+// starts, makes its key in the browser, and the board of a new game is
+// drawn: 52 squares, 16 planes.
+func TestBrowserShowsBoard(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	url := servePage(t)
+	ctx := newBrowser(t)
+	st, err := loadPage(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != "board" {
+		status, _ := chromedp.Run(ctx, chromedp.Text("#status"))
+		t.Fatalf("page state %q (%s), want board", st.State, status)
+	}
+	if !strings.HasPrefix(st.Key, "12D3KooW") {
+		t.Errorf("key shown %q, want an Ed25519 peer ID", st.Key)
+	}
+	if st.Planes != 16 || st.Square != 52 {
+		t.Errorf("%d planes and %d squares drawn, want 16 and 52", st.Planes, st.Square)
+	}
+	if !(st.Times["wasm"] > 0 && st.Times["key"] >= st.Times["wasm"] && st.Times["board"] >= st.Times["key"]) {
+		t.Errorf("times %v: want wasm, then key, then board", st.Times)
+	}
+	// A second load is a new page: a new key, made again in the browser.
+	st2, err := loadPage(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st2.State != "board" || st2.Key == st.Key {
+		t.Errorf("reload: state %q key %q (first %q): want the board and a fresh key", st2.State, st2.Key, st.Key)
+	}
+	t.Logf("page to board %.0f ms (wasm started %.0f ms)", st.Times["board"], st.Times["wasm"])
+}
+
+// BenchmarkBrowserPageToBoard measures, in a running chromium, a fresh
+// page load from the program to the board drawn (ms since navigation),
+// and reports the client's size as sent (gzip) and raw.
+func BenchmarkBrowserPageToBoard(b *testing.B) {
+	if !netlab.Enter(b) {
+		return
+	}
+	url := servePage(b)
+	ctx := newBrowser(b)
+	var total, wasm float64
+	for b.Loop() {
+		st, err := loadPage(ctx, url)
+		if err != nil || st.State != "board" {
+			b.Fatalf("state %q: %v", st.State, err)
+		}
+		total += st.Times["board"]
+		wasm += st.Times["wasm"]
+	}
+	b.ReportMetric(total/float64(b.N), "ms-to-board")
+	b.ReportMetric(wasm/float64(b.N), "ms-to-wasm")
+	_, dir := builtClient(b)
+	if fi, err := statSize(dir, wasmGz); err == nil {
+		b.ReportMetric(float64(fi), "wasm-gz-bytes")
+	}
+	b.ReportMetric(float64(clientBuild.raw), "wasm-raw-bytes")
+}
