@@ -4,6 +4,8 @@ package web
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"os/exec"
 	"strings"
 	"testing"
@@ -152,4 +154,12 @@ func BenchmarkBrowserPageToBoard(b *testing.B) {
 		b.ReportMetric(float64(fi), "wasm-gz-bytes")
 	}
 	b.ReportMetric(float64(clientBuild.raw), "wasm-raw-bytes")
+}
+
+func statSize(dir, name string) (int64, error) {
+	fi, err := os.Stat(filepath.Join(dir, name))
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
 }

@@ -127,11 +127,3 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
-
-func statSize(dir, name string) (int64, error) {
-	fi, err := os.Stat(filepath.Join(dir, name))
-	if err != nil {
-		return 0, err
-	}
-	return fi.Size(), nil
-}

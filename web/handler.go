@@ -29,10 +29,19 @@ const csp = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src
 type handler struct {
 	assets fs.FS
 	log    *slog.Logger
+	ws     *sockets
 }
 
-func newHandler(assets fs.FS, log *slog.Logger) http.Handler {
-	return &handler{assets: assets, log: log}
+// newHandler serves the page from assets and the game socket with ws
+// (nil: no socket).
+func newHandler(assets fs.FS, log *slog.Logger, ws *sockets) http.Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if ws == nil {
+		ws = newSockets(nil, log)
+	}
+	return &handler{assets: assets, log: log, ws: ws}
 }
 
 // ipHost reports whether a request's Host names an IP literal: a name is
@@ -59,6 +68,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		hd.Set("Allow", "GET, HEAD")
 		http.Error(w, "only GET", http.StatusMethodNotAllowed)
+		return
+	}
+	if r.URL.Path == "/ws" {
+		h.ws.serve(w, r)
 		return
 	}
 	typ, ok := page[r.URL.Path]

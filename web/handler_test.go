@@ -32,7 +32,7 @@ func TestHandlerServesOnlyThePage(t *testing.T) {
 		"client.wasm.gz": {Data: gz(t, wasm)},
 		"secret.txt":     {Data: []byte("not for the page")},
 	}
-	h := newHandler(assets, nil)
+	h := newHandler(assets, nil, nil)
 	for _, tc := range []struct {
 		name, method, host, path, acceptEnc string
 		code                                int
@@ -105,7 +105,7 @@ func TestHandlerWithoutClient(t *testing.T) {
 	if HasClient(assets) {
 		t.Fatal("HasClient without the client")
 	}
-	h := newHandler(assets, nil)
+	h := newHandler(assets, nil, nil)
 	for path, want := range map[string]int{"/": 200, "/client.wasm": 404, "/wasm_exec.js": 404} {
 		r := httptest.NewRequest("GET", "http://127.0.0.1"+path, nil)
 		w := httptest.NewRecorder()

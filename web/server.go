@@ -24,6 +24,10 @@ type Options struct {
 	Addr string
 	// Assets are the page and client (default: the embedded Assets()).
 	Assets fs.FS
+	// Players, if set, gets every browser that opened the game socket
+	// (/ws) and proved its key, on the socket's own goroutine (return
+	// soon); without it /ws answers 404.
+	Players func(*Conn)
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 }
@@ -32,6 +36,7 @@ type Options struct {
 type Server struct {
 	lns  []net.Listener
 	srv  *http.Server
+	ws   *sockets
 	wg   sync.WaitGroup
 	once sync.Once
 	log  *slog.Logger
@@ -107,8 +112,9 @@ func Listen(opts Options) (*Server, error) {
 		}
 		s.lns = append(s.lns, ln)
 	}
+	s.ws = newSockets(opts.Players, opts.Logger)
 	s.srv = &http.Server{
-		Handler:           newHandler(opts.Assets, opts.Logger),
+		Handler:           newHandler(opts.Assets, opts.Logger, s.ws),
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       time.Minute,
 		MaxHeaderBytes:    16 << 10,
@@ -147,6 +153,7 @@ func (s *Server) Close() error {
 	s.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
+		s.ws.closeAll() // hijacked: Shutdown does not see them
 		if err = s.srv.Shutdown(ctx); err != nil {
 			err = s.srv.Close()
 		}

@@ -54,6 +54,13 @@ func NewIdentity() (*Identity, error) {
 	return &Identity{key: key, ID: id}, nil
 }
 
+func readRandom(b []byte) error {
+	if _, err := rand.Read(b); err != nil {
+		return fmt.Errorf("the browser's random source: %w", err)
+	}
+	return nil
+}
+
 // Sign signs data with the browser's key.
 func (i *Identity) Sign(data []byte) ([]byte, error) { return i.key.Sign(data) }
 
