@@ -4,9 +4,10 @@ package web
 
 import (
 	"context"
+	"encoding/hex"
 	"os"
-	"path/filepath"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -162,4 +163,61 @@ func statSize(dir, name string) (int64, error) {
 		return 0, err
 	}
 	return fi.Size(), nil
+}
+
+// TestBrowserPlaysAGame: the web player in chromium (the wasm engine and
+// lockstep, its key and dice chain made in the page) sits at the serving
+// program's table with the program's own player and a bot, and plays the
+// whole game over the game socket to the same history hash as the program.
+func TestBrowserPlaysAGame(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
+	defer cancel()
+	assets, _ := builtClient(t)
+	table := newTestTable(t, ctx, Options{Assets: assets})
+	tab := newBrowser(t)
+	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
+	defer tcancel()
+	err := chromedp.Do(tctx,
+		chromedp.Navigate(table.url),
+		chromedp.Poll[chromedp.Void](`["over", "halted", "none"].includes(document.body.dataset.game)`, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(5*time.Minute)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type end struct {
+		Game, History, Ranking, Error string
+		Planes                        int
+	}
+	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "",
+		ranking: document.body.dataset.ranking || "", error: document.body.dataset.gameError || "",
+		planes: document.querySelectorAll("circle.plane").length})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Game != "over" {
+		t.Fatalf("the page's game ended %q (%s), want over", got.Game, got.Error)
+	}
+	var host tableResult
+	select {
+	case host = <-table.result:
+	case <-ctx.Done():
+		t.Fatal("the program's player never finished")
+	}
+	if host.err != nil {
+		t.Fatal(host.err)
+	}
+	if want := hex.EncodeToString(host.st.History[:]); got.History != want {
+		t.Fatalf("the page's history %s, the program's %s", got.History, want)
+	}
+	var rank string
+	for _, c := range host.st.Pos.Ranking() {
+		rank += string(c.Letter())
+	}
+	if got.Ranking != rank || got.Planes != 12 {
+		t.Errorf("page ranking %q with %d planes drawn, want %q and 12", got.Ranking, got.Planes, rank)
+	}
+	t.Logf("the browser's game: over, ranking %s, history %s", got.Ranking, got.History[:16])
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/web/client"
 
@@ -75,6 +76,19 @@ func (c *Conn) Send(from peer.ID, kind p2p.Kind, data []byte) error {
 	case <-c.done:
 		return errors.New("web: the browser player's socket is closed")
 	case c.out <- msg:
+		return nil
+	default:
+		c.dropped.Add(1)
+		return errors.New("web: the browser player's queue is full")
+	}
+}
+
+// SendSetup tells the browser the game its seat is in (client.MsgSetup).
+func (c *Conn) SendSetup(s lockstep.Setup) error {
+	select {
+	case <-c.done:
+		return errors.New("web: the browser player's socket is closed")
+	case c.out <- client.EncodeSetup(s):
 		return nil
 	default:
 		c.dropped.Add(1)

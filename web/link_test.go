@@ -2,14 +2,10 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"aeroplane/engine"
-	"aeroplane/internal/testkit"
-	"aeroplane/lockstep"
 	"aeroplane/web/client"
 
 	"github.com/gorilla/websocket"
@@ -21,10 +17,10 @@ type wsSocket struct {
 	recv chan []byte
 }
 
-func dialSocket(t testing.TB, url string) *wsSocket {
+func dialSocket(t testing.TB, page string) *wsSocket {
 	t.Helper()
-	origin := strings.TrimSuffix(strings.Replace(url, "ws://", "http://", 1), "/ws")
-	c, _, err := websocket.DefaultDialer.Dial(url, map[string][]string{"Origin": {origin}})
+	url := "ws" + strings.TrimPrefix(page, "http") + "ws"
+	c, _, err := websocket.DefaultDialer.Dial(url, map[string][]string{"Origin": {strings.TrimSuffix(page, "/")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,88 +43,45 @@ func (s *wsSocket) Send(msg []byte) error { return s.c.WriteMessage(websocket.Bi
 func (s *wsSocket) Recv() <-chan []byte   { return s.recv }
 
 // TestGameOverWebSocket: a browser player (its key made on its side, its
-// node behind client.Link) and the serving program's player (its node
-// behind web.Link) play a whole game with a bot over the game socket, and
-// both reach the same end and history hash.
+// node behind client.Link, client.Play) and the serving program's player
+// (its node behind web.Link) play a whole game with a bot over the game
+// socket, and both reach the same end and history hash.
 func TestGameOverWebSocket(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
 	defer cancel()
-	hostKey, hostID := testkit.Key(1), testkit.ID(1)
-	link := NewLink(ctx, hostID)
-	joined := make(chan *Conn, 1)
-	srv, err := Listen(Options{Addr: "127.0.0.1:0", Players: func(c *Conn) { link.Add(c); joined <- c }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	url := "ws" + strings.TrimPrefix(srv.URLs()[0], "http") + "ws"
-
+	table := newTestTable(t, ctx, Options{})
 	browser, err := client.NewIdentity()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sock := dialSocket(t, url)
-	if err := client.Join(ctx, sock, browser); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case c := <-joined:
-		if c.Peer() != browser.ID {
-			t.Fatalf("server sees %s, the browser is %s", c.Peer(), browser.ID)
-		}
-	case <-ctx.Done():
-		t.Fatal("the server never took the browser")
-	}
-
-	setup := lockstep.Setup{Version: lockstep.Version, Name: "phones", Seats: []lockstep.Seat{
-		{Colour: engine.Red, Player: hostID}, {Colour: engine.Blue, Bot: engine.BotKinds()[0]}, {Colour: engine.Yellow, Player: browser.ID}}}
-	hostNode, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: hostID, Key: hostKey, AutoRoll: true, Entropy: [32]byte{1}})
+	st, err := client.Play(ctx, dialSocket(t, table.url), browser, client.GameConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	webNode, _, err := browser.NewNode(setup, true)
-	if err != nil {
-		t.Fatal(err)
+	host := <-table.result
+	if host.err != nil || host.st.Phase.String() != "over" || st.Phase.String() != "over" {
+		t.Fatalf("host %v %v, browser %v", host.st.Phase, host.err, st.Phase)
 	}
-	blink := client.NewLink(sock, nil)
-	go blink.Run(ctx)
-
-	states := make([]lockstep.State, 2)
-	errs := make([]error, 2)
-	done := make(chan int, 2)
-	for i, pair := range []struct {
-		n *lockstep.Node
-		l lockstep.Link
-	}{{hostNode, link}, {webNode, blink}} {
-		var d *lockstep.Driver
-		d, err = lockstep.NewDriver(pair.n, lockstep.DriverConfig{Link: pair.l, Log: discardLog{}, Linger: -1, Tick: 20 * time.Millisecond,
-			OnReady: func(rd lockstep.Ready) {
-				for _, e := range rd.Events {
-					if e.Kind == lockstep.EventYourMove {
-						m := e.Moves[0]
-						go d.Do(func(n *lockstep.Node) error { return n.Choose(m) })
-					}
-				}
-			}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() { states[i], errs[i] = d.Run(ctx); done <- i }()
+	if host.st.History != st.History {
+		t.Fatalf("history %x (host) vs %x (browser)", host.st.History, st.History)
 	}
-	<-done
-	<-done
-	for i, st := range states {
-		if errs[i] != nil || st.Phase != lockstep.PhaseOver {
-			t.Fatalf("player %d: phase %v, err %v", i, st.Phase, errs[i])
-		}
-	}
-	if states[0].History != states[1].History {
-		t.Fatalf("history %x (host) vs %x (browser)", states[0].History, states[1].History)
-	}
-	t.Logf("game over, history %x, %s", states[0].History[:8], fmt.Sprint(states[0].Pos.Ranking()))
+	t.Logf("game over, history %x, ranking %v", st.History[:8], st.Pos.Ranking())
 }
 
-type discardLog struct{}
-
-func (discardLog) Write([]lockstep.Record) error { return nil }
-func (discardLog) Sync() error                   { return nil }
+// A socket without the proof of its key, or one
+// from another site's page, never reaches the table.
+func TestSocketRefusals(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	table := newTestTable(t, ctx, Options{})
+	url := "ws" + strings.TrimPrefix(table.url, "http") + "ws"
+	if _, res, err := websocket.DefaultDialer.Dial(url, map[string][]string{"Origin": {"http://evil.example"}}); err == nil || res == nil || res.StatusCode != 403 {
+		t.Errorf("another site's page: err %v, response %v; want 403", err, res)
+	}
+	s := dialSocket(t, table.url)
+	<-s.Recv() // hello
+	s.Send([]byte{client.MsgAuth, 0, 0})
+	if _, ok := <-s.Recv(); ok {
+		t.Error("a bad auth was answered; want the socket closed")
+	}
+}

@@ -16,6 +16,7 @@ import (
 //	hello  server → browser  0x01 | nonce[32]
 //	auth   browser → server  0x02 | keyLen u16 | libp2p public key | signature
 //	frame  both ways         0x03 | kind u8 | idLen u8 | peer ID | data
+//	setup  server → browser  0x04 | lockstep.Setup.Encode()
 //
 // auth's signature is over authTag | nonce: the browser proves it holds
 // the key of its peer ID, for this connection only. A frame's peer is the
@@ -23,11 +24,14 @@ import (
 // checks every signature itself, so a wrong name only gets the frame
 // dropped) or the addressee, "" for everyone (browser → server). kind is
 // p2p's frame kind (game, chat, lobby): a web player's frames are the
-// very bytes a laptop would send.
+// very bytes a laptop would send. setup is the game the browser's seat is
+// in, as the serving program's table agreed it; the browser checks it
+// (lockstep.DecodeSetup validates it) and finds its own seat in it.
 const (
 	MsgHello byte = 1
 	MsgAuth  byte = 2
 	MsgFrame byte = 3
+	MsgSetup byte = 4
 )
 
 // MaxMessage caps a socket message: p2p's frame cap (64 KiB) plus the

@@ -5,13 +5,13 @@
 
 // The page's few strings in the terminal's seven languages.
 const strings = {
-  en: { loading: "Starting…", ready: "Your key is made; it never leaves this browser.", noclient: "This aeroplane was built without its web client.", failed: "The client did not start: " },
-  el: { loading: "Εκκίνηση…", ready: "Το κλειδί σας δημιουργήθηκε· δεν φεύγει ποτέ από αυτόν τον περιηγητή.", noclient: "Αυτό το aeroplane χτίστηκε χωρίς τον πελάτη ιστού του.", failed: "Ο πελάτης δεν ξεκίνησε: " },
-  hi: { loading: "शुरू हो रहा है…", ready: "आपकी कुंजी बन गई है; यह इस ब्राउज़र से कभी बाहर नहीं जाती।", noclient: "यह aeroplane अपने वेब क्लाइंट के बिना बनाया गया है।", failed: "क्लाइंट शुरू नहीं हुआ: " },
-  it: { loading: "Avvio…", ready: "La tua chiave è pronta; non lascia mai questo browser.", noclient: "Questo aeroplane è stato compilato senza il client web.", failed: "Il client non è partito: " },
-  pt: { loading: "A iniciar…", ready: "A sua chave foi criada; nunca sai deste navegador.", noclient: "Este aeroplane foi compilado sem o cliente web.", failed: "O cliente não arrancou: " },
-  ru: { loading: "Запуск…", ready: "Ваш ключ создан; он никогда не покидает этот браузер.", noclient: "Этот aeroplane собран без веб-клиента.", failed: "Клиент не запустился: " },
-  zh: { loading: "正在启动…", ready: "你的密钥已生成，它永远不会离开这个浏览器。", noclient: "这个 aeroplane 构建时没有包含网页客户端。", failed: "客户端未能启动：" },
+  en: { loading: "Starting…", ready: "Your key is made; it never leaves this browser.", noclient: "This aeroplane was built without its web client.", failed: "The client did not start: ", over: "Game over: " },
+  el: { loading: "Εκκίνηση…", ready: "Το κλειδί σας δημιουργήθηκε· δεν φεύγει ποτέ από αυτόν τον περιηγητή.", noclient: "Αυτό το aeroplane χτίστηκε χωρίς τον πελάτη ιστού του.", failed: "Ο πελάτης δεν ξεκίνησε: ", over: "Τέλος παιχνιδιού: " },
+  hi: { loading: "शुरू हो रहा है…", ready: "आपकी कुंजी बन गई है; यह इस ब्राउज़र से कभी बाहर नहीं जाती।", noclient: "यह aeroplane अपने वेब क्लाइंट के बिना बनाया गया है।", failed: "क्लाइंट शुरू नहीं हुआ: ", over: "खेल समाप्त: " },
+  it: { loading: "Avvio…", ready: "La tua chiave è pronta; non lascia mai questo browser.", noclient: "Questo aeroplane è stato compilato senza il client web.", failed: "Il client non è partito: ", over: "Partita finita: " },
+  pt: { loading: "A iniciar…", ready: "A sua chave foi criada; nunca sai deste navegador.", noclient: "Este aeroplane foi compilado sem o cliente web.", failed: "O cliente não arrancou: ", over: "Fim do jogo: " },
+  ru: { loading: "Запуск…", ready: "Ваш ключ создан; он никогда не покидает этот браузер.", noclient: "Этот aeroplane собран без веб-клиента.", failed: "Клиент не запустился: ", over: "Игра окончена: " },
+  zh: { loading: "正在启动…", ready: "你的密钥已生成，它永远不会离开这个浏览器。", noclient: "这个 aeroplane 构建时没有包含网页客户端。", failed: "客户端未能启动：", over: "游戏结束：" },
 };
 const lang = (navigator.languages || [navigator.language || "en"]).map(l => l.slice(0, 2)).find(l => strings[l]) || "en";
 const t = strings[lang];
@@ -65,6 +65,18 @@ window.aeroplaneReady = () => {
   draw(board);
   window.aeroplaneTimes.board = performance.now();
   say("board", t.ready);
+  // Sit at the serving program's table, if it has one for this browser.
+  document.body.dataset.game = "joining";
+  aeroplane.play(json => {
+    document.body.dataset.game = "playing";
+    draw(JSON.parse(json));
+  }, end => {
+    if (end.error) { document.body.dataset.game = "none"; document.body.dataset.gameError = end.error; return; }
+    document.body.dataset.history = end.history;
+    document.body.dataset.ranking = end.ranking.join("");
+    document.body.dataset.game = end.phase;
+    status.textContent = t.over + end.ranking.join(" ");
+  });
 };
 
 (async () => {

@@ -10,10 +10,13 @@
 package main
 
 import (
+	"context"
+	"encoding/hex"
 	"encoding/json"
 	"strconv"
 	"syscall/js"
 
+	"aeroplane/lockstep"
 	"aeroplane/web/client"
 )
 
@@ -71,6 +74,37 @@ func main() {
 			}
 			data, _ := json.Marshal(b) // a Board of strings and ints always marshals
 			return string(data)
+		}),
+		// play(onBoard, onEnd) sits this page's key at the table of the
+		// program that served it (its game socket, /ws) and plays the game:
+		// onBoard(json) after every step, onEnd({history, ranking} or
+		// {error}) once it is over. The first legal move is played.
+		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 2 || id == nil {
+				return errValue("play wants onBoard and onEnd, after newKey")
+			}
+			onBoard, onEnd := a[0], a[1]
+			loc := js.Global().Get("location")
+			sock := dialSocket("ws://" + loc.Get("host").String() + "/ws")
+			go func() {
+				st, err := client.Play(context.Background(), sock, id, client.GameConfig{OnReady: func(rd lockstep.Ready) {
+					b, err := client.BoardOf(rd.State.Pos.String())
+					if err == nil {
+						data, _ := json.Marshal(b)
+						onBoard.Invoke(string(data))
+					}
+				}})
+				if err != nil {
+					onEnd.Invoke(errValue(err.Error()))
+					return
+				}
+				var rank []any
+				for _, c := range st.Pos.Ranking() {
+					rank = append(rank, string(c.Letter()))
+				}
+				onEnd.Invoke(map[string]any{"history": hex.EncodeToString(st.History[:]), "ranking": rank, "phase": st.Phase.String()})
+			}()
+			return nil
 		}),
 	}
 	js.Global().Set("aeroplane", js.ValueOf(api))
