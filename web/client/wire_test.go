@@ -84,6 +84,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ParseHello(b)
 		VerifyAuth(b, [NonceSize]byte{})
+		ParseSetup(b)
 		fr, err := DecodeFrame(b)
 		if err != nil {
 			return
