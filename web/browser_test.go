@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/hex"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/lockstep"
 
 	"github.com/chromedp/chromedp"
 )
@@ -190,10 +192,11 @@ func TestBrowserPlaysAGame(t *testing.T) {
 	type end struct {
 		Game, History, Ranking, Error string
 		Planes                        int
+		Save                          bool
 	}
 	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "",
 		ranking: document.body.dataset.ranking || "", error: document.body.dataset.gameError || "",
-		planes: document.querySelectorAll("circle.plane").length})`))
+		planes: document.querySelectorAll("circle.plane").length, save: document.getElementById("savelog") !== null})`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,8 +219,28 @@ func TestBrowserPlaysAGame(t *testing.T) {
 	for _, c := range host.st.Pos.Ranking() {
 		rank += string(c.Letter())
 	}
+	if !got.Save {
+		t.Error("the page offers no link to save the game's log")
+	}
 	if got.Ranking != rank || got.Planes != 12 {
 		t.Errorf("page ranking %q with %d planes drawn, want %q and 12", got.Ranking, got.Planes, rank)
 	}
-	t.Logf("the browser's game: over, ranking %s, history %s", got.Ranking, got.History[:16])
+	// The page's log, exported, verifies as `aeroplane verify` checks a
+	// laptop's, to the same end.
+	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lockstep.Verify(data)
+	if err != nil {
+		t.Fatalf("the page's log (%d bytes) does not verify: %v", len(data), err)
+	}
+	if v.History != host.st.History || v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 {
+		t.Errorf("verified log: phase %v, history %x, %d cheats; want over, %x, none", v.Phase, v.History, len(v.Cheats), host.st.History)
+	}
+	t.Logf("the browser's game: over, ranking %s, history %s; its log %d bytes verifies", got.Ranking, got.History[:16], len(data))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"aeroplane/lockstep"
 	"aeroplane/web/client"
 
 	"github.com/gorilla/websocket"
@@ -54,7 +55,8 @@ func TestGameOverWebSocket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := client.Play(ctx, dialSocket(t, table.url), browser, client.GameConfig{})
+	lg := client.NewMemLog()
+	st, err := client.Play(ctx, dialSocket(t, table.url), browser, client.GameConfig{Log: lg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +66,10 @@ func TestGameOverWebSocket(t *testing.T) {
 	}
 	if host.st.History != st.History {
 		t.Fatalf("history %x (host) vs %x (browser)", host.st.History, st.History)
+	}
+	v, err := lockstep.Verify(lg.Bytes())
+	if err != nil || v.History != st.History || v.Phase != lockstep.PhaseOver {
+		t.Fatalf("the browser's log: %v, %+v", err, v)
 	}
 	t.Logf("game over, history %x, ranking %v", st.History[:8], st.Pos.Ranking())
 }

@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
@@ -22,6 +23,7 @@ import (
 
 func main() {
 	var id *client.Identity
+	var gameLog *client.MemLog
 	api := map[string]any{
 		// perft(rules, position, depth) → decimal count (a string: a
 		// count can exceed JavaScript's exact integers).
@@ -86,8 +88,10 @@ func main() {
 			onBoard, onEnd := a[0], a[1]
 			loc := js.Global().Get("location")
 			sock := dialSocket("ws://" + loc.Get("host").String() + "/ws")
+			gameLog = client.NewMemLog()
+			lg := gameLog
 			go func() {
-				st, err := client.Play(context.Background(), sock, id, client.GameConfig{OnReady: func(rd lockstep.Ready) {
+				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, OnReady: func(rd lockstep.Ready) {
 					b, err := client.BoardOf(rd.State.Pos.String())
 					if err == nil {
 						data, _ := json.Marshal(b)
@@ -105,6 +109,14 @@ func main() {
 				onEnd.Invoke(map[string]any{"history": hex.EncodeToString(st.History[:]), "ranking": rank, "phase": st.Phase.String()})
 			}()
 			return nil
+		}),
+		// exportLog() is the game's log, in the file format `aeroplane
+		// verify` reads, base64 ("" before a game).
+		"exportLog": js.FuncOf(func(js.Value, []js.Value) any {
+			if gameLog == nil {
+				return ""
+			}
+			return base64.StdEncoding.EncodeToString(gameLog.Bytes())
 		}),
 	}
 	js.Global().Set("aeroplane", js.ValueOf(api))
