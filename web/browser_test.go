@@ -15,6 +15,7 @@ import (
 
 	"aeroplane/internal/netlab"
 	"aeroplane/lockstep"
+	"aeroplane/web/client"
 
 	"github.com/chromedp/chromedp"
 )
@@ -243,4 +244,49 @@ func TestBrowserPlaysAGame(t *testing.T) {
 		t.Errorf("verified log: phase %v, history %x, %d cheats; want over, %x, none", v.Phase, v.History, len(v.Cheats), host.st.History)
 	}
 	t.Logf("the browser's game: over, ranking %s, history %s; its log %d bytes verifies", got.Ranking, got.History[:16], len(data))
+}
+
+// BenchmarkBrowserGame plays, per iteration, one game with chromium's
+// wasm player and one with a Go player over the same kind of socket (the
+// program's player and a bot at both tables), and reports the time per
+// roll of each: what the browser's engine, lockstep and WebSocket cost
+// against the same protocol run natively. Run it with -benchtime 1x (a game
+// is seconds).
+func BenchmarkBrowserGame(b *testing.B) {
+	if !netlab.Enter(b) {
+		return
+	}
+	assets, _ := builtClient(b)
+	tab := newBrowser(b)
+	var webMS, goMS, webRolls, goRolls float64
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		table := newTestTable(b, ctx, Options{Assets: assets})
+		t0 := time.Now()
+		err := chromedp.Do(tab, chromedp.Navigate(table.url),
+			chromedp.Poll[chromedp.Void](`["over", "halted", "none"].includes(document.body.dataset.game)`,
+				chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(5*time.Minute)))
+		host := <-table.result
+		if err != nil || host.err != nil {
+			b.Fatal(err, host.err)
+		}
+		webMS += float64(time.Since(t0).Milliseconds())
+		webRolls += float64(host.st.Roll)
+
+		table = newTestTable(b, ctx, Options{Assets: assets})
+		id, err := client.NewIdentity()
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 = time.Now()
+		if _, err := client.Play(ctx, dialSocket(b, table.url), id, client.GameConfig{}); err != nil {
+			b.Fatal(err)
+		}
+		host = <-table.result
+		goMS += float64(time.Since(t0).Milliseconds())
+		goRolls += float64(host.st.Roll)
+		cancel()
+	}
+	b.ReportMetric(webMS/webRolls, "ms/roll-browser")
+	b.ReportMetric(goMS/goRolls, "ms/roll-go")
 }

@@ -14,7 +14,9 @@
 // and the toolchain's wasm_exec.js, which must match the Go that built the
 // wasm); a binary built without it serves a page that says so.
 //
-// web imports no game package but web/client's lockstep frames travel
-// through it (Link); p2p stays game-free and web never touches it except
-// for its LAN address list.
+// The game socket (/ws, conn.go) carries web/client's wire: the browser
+// proves its key, then the same signed lockstep frames a laptop sends go
+// both ways; Link is the serving program's lockstep.Link to its browser
+// players. web imports lockstep and p2p (its frame kinds and LAN address
+// list); p2p imports nothing of web and stays game-free.
 package web
