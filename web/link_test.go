@@ -91,3 +91,42 @@ func TestSocketRefusals(t *testing.T) {
 		t.Error("a bad auth was answered; want the socket closed")
 	}
 }
+
+// A browser that sends faster than the table reads is cut off once its
+// queue is full, instead of growing the server's memory.
+func TestSocketFloodCutOff(t *testing.T) {
+	got := make(chan *Conn, 1)
+	srv, err := Listen(Options{Addr: "127.0.0.1:0", Players: func(c *Conn) { got <- c }}) // nobody reads its Inbox
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := dialSocket(t, srv.URLs()[0])
+	id, _ := client.NewIdentity()
+	if err := client.Join(context.Background(), s, id); err != nil {
+		t.Fatal(err)
+	}
+	c := <-got
+	msg, _ := client.EncodeFrame(nil, client.Frame{Kind: client.KindGame, Data: []byte("frame")})
+	for i := 0; i < 4*inboxLen; i++ {
+		if s.Send(msg) != nil {
+			break
+		}
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("a flooding browser was not cut off")
+	}
+	if n := len(c.Inbox()); n > inboxLen {
+		t.Fatalf("%d frames queued, cap %d", n, inboxLen)
+	}
+	// What it queued is still there to read, then the inbox closes.
+	n := 0
+	for range c.Inbox() {
+		n++
+	}
+	if n != inboxLen {
+		t.Errorf("%d frames delivered before the cut, want the %d queued", n, inboxLen)
+	}
+}
