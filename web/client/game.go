@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"aeroplane/engine"
 	"aeroplane/lockstep"
 )
 
@@ -24,9 +25,13 @@ func ParseSetup(msg []byte) (lockstep.Setup, error) {
 	return s, nil
 }
 
-// GameConfig is one game of the browser player's; its moves are, for
-// now, the first legal one each time (tapping a plane is the page's next step).
+// GameConfig is one game of the browser player's.
 type GameConfig struct {
+	// AskMove is told the player's legal moves when it must choose (on
+	// the driver's goroutine: it must not block); the person's pick is
+	// handed to choose, which waits for the driver, so call it from a
+	// goroutine of its own. Nil plays the first legal move at once.
+	AskMove func(moves []engine.Move, choose func(engine.Move) error)
 	// OnReady sees every Ready (to draw the board), on the driver's goroutine.
 	OnReady func(lockstep.Ready)
 	// Log keeps the game's records (nil: none); the page exports it for
@@ -79,8 +84,18 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 				if e.Kind != lockstep.EventYourMove || len(e.Moves) == 0 {
 					continue
 				}
-				m := e.Moves[0]
-				go d.Do(func(n *lockstep.Node) error { return n.Choose(m) })
+				if cfg.AskMove == nil {
+					m := e.Moves[0]
+					go d.Do(func(n *lockstep.Node) error { return n.Choose(m) })
+					continue
+				}
+				moves := e.Moves
+				cfg.AskMove(moves, func(m engine.Move) error {
+					if !slices.Contains(moves, m) {
+						return fmt.Errorf("%s is not one of the moves of this roll", m)
+					}
+					return d.Do(func(n *lockstep.Node) error { return n.Choose(m) })
+				})
 			}
 		}})
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"syscall/js"
 
+	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/web/client"
 )
@@ -24,6 +25,7 @@ import (
 func main() {
 	var id *client.Identity
 	var gameLog *client.MemLog
+	var choose func(engine.Move) error // the pending choice's answer, nil when none
 	api := map[string]any{
 		// perft(rules, position, depth) → decimal count (a string: a
 		// count can exceed JavaScript's exact integers).
@@ -77,21 +79,29 @@ func main() {
 			data, _ := json.Marshal(b) // a Board of strings and ints always marshals
 			return string(data)
 		}),
-		// play(onBoard, onEnd) sits this page's key at the table of the
-		// program that served it (its game socket, /ws) and plays the game:
-		// onBoard(json) after every step, onEnd({history, ranking} or
-		// {error}) once it is over. The first legal move is played.
+		// play(onBoard, onEnd, onMoves) sits this page's key at the table
+		// of the program that served it (its game socket, /ws) and plays
+		// the game: onBoard(json) after every step, onMoves(["Y0", "Y2",
+		// …]) when the player must choose (answer with choose), onEnd({history,
+		// ranking, phase} or {error}) once it is over.
 		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
-			if len(a) != 2 || id == nil {
-				return errValue("play wants onBoard and onEnd, after newKey")
+			if len(a) != 3 || id == nil {
+				return errValue("play wants onBoard, onEnd and onMoves, after newKey")
 			}
-			onBoard, onEnd := a[0], a[1]
+			onBoard, onEnd, onMoves := a[0], a[1], a[2]
 			loc := js.Global().Get("location")
 			sock := dialSocket("ws://" + loc.Get("host").String() + "/ws")
 			gameLog = client.NewMemLog()
 			lg := gameLog
 			go func() {
-				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, OnReady: func(rd lockstep.Ready) {
+				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
+					names := make([]any, len(moves))
+					for i, m := range moves {
+						names[i] = m.String()
+					}
+					choose = c
+					onMoves.Invoke(js.ValueOf(names))
+				}, OnReady: func(rd lockstep.Ready) {
 					b, err := client.BoardOf(rd.State.Pos.String())
 					if err == nil {
 						data, _ := json.Marshal(b)
@@ -109,6 +119,24 @@ func main() {
 				onEnd.Invoke(map[string]any{"history": hex.EncodeToString(st.History[:]), "ranking": rank, "phase": st.Phase.String()})
 			}()
 			return nil
+		}),
+		// choose(move) answers onMoves with one of its moves ("Y2").
+		"choose": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 || choose == nil {
+				return errValue("nothing to choose now")
+			}
+			m, err := engine.ParseMove(a[0].String())
+			if err != nil {
+				return errValue(err.Error())
+			}
+			c := choose
+			choose = nil
+			go func() {
+				if err := c(m); err != nil {
+					js.Global().Get("console").Call("warn", "choose: "+err.Error())
+				}
+			}()
+			return true
 		}),
 		// exportLog() is the game's log, in the file format `aeroplane
 		// verify` reads, base64 ("" before a game).
