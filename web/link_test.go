@@ -3,9 +3,11 @@ package web
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/web/client"
 
@@ -56,7 +58,20 @@ func TestGameOverWebSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	lg := client.NewMemLog()
-	st, err := client.Play(ctx, dialSocket(t, table.url), browser, client.GameConfig{Log: lg})
+	var asked, refused atomic.Int32
+	st, err := client.Play(ctx, dialSocket(t, table.url), browser, client.GameConfig{Log: lg,
+		AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
+			asked.Add(1)
+			go func() {
+				// A move of another colour is no choice of this roll.
+				if choose(engine.Move{Colour: engine.Red, Plane: 3}) != nil {
+					refused.Add(1)
+				}
+				if err := choose(moves[len(moves)-1]); err != nil {
+					t.Error(err)
+				}
+			}()
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +81,9 @@ func TestGameOverWebSocket(t *testing.T) {
 	}
 	if host.st.History != st.History {
 		t.Fatalf("history %x (host) vs %x (browser)", host.st.History, st.History)
+	}
+	if asked.Load() == 0 || refused.Load() != asked.Load() {
+		t.Errorf("asked %d times, a wrong move refused %d times; want some, every time", asked.Load(), refused.Load())
 	}
 	v, err := lockstep.Verify(lg.Bytes())
 	if err != nil || v.History != st.History || v.Phase != lockstep.PhaseOver {
