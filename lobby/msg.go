@@ -51,6 +51,9 @@ type lobbyMsg struct {
 	// In an info: the table's draw, a random number its creator drew,
 	// which breaks ties between tables of one name (find.go).
 	Draw uint64 `json:"d,omitempty"`
+	// In a roster or start: the bots' pace the creator set (Pace.wire:
+	// milliseconds plus one; left out when each player keeps its own).
+	Pace int `json:"bp,omitempty"`
 }
 
 type rosterEntry struct {
@@ -127,6 +130,9 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	}
 	if m.Want != 0 && (m.T != lobbyJoin || m.Want < 1 || m.Want > engine.NumColours) {
 		return bad("wanted colour %d in a %s", m.Want, m.T)
+	}
+	if m.Pace != 0 && (m.Pace < 0 || m.Pace > maxPaceWire || m.T != lobbyRoster && m.T != lobbyStart) {
+		return bad("bots' pace %d in a %s", m.Pace, m.T)
 	}
 	if m.Draw != 0 && m.T != lobbyInfo {
 		return bad("draw in a %s", m.T)

@@ -55,6 +55,8 @@ type Config struct {
 	// Joiners ignore it.
 	StartNow <-chan struct{}
 	Rules    engine.Rules
+	// BotPace is the bots' pace the creator opens the table with.
+	BotPace Pace
 	// Connect lists peers dialled by hand (multicast blocked): they are
 	// asked for the lobby as well as the mDNS adverts. Their addresses are
 	// what the user typed (p2p.ResolveAddr), dialled whatever they are:
@@ -83,6 +85,7 @@ type View struct {
 	Bots  [engine.NumColours]string
 	Open  []engine.Colour
 	Rules engine.Rules
+	Pace  Pace // the bots' pace the creator set
 }
 
 // Player is one player in a lobby.
@@ -98,6 +101,7 @@ type Result struct {
 	Setup   lockstep.Setup
 	Names   map[peer.ID]string
 	Pending []p2p.Inbound // game frames that arrived before the lobby ended
+	Pace    Pace          // the bots' pace the creator set, as the game started
 }
 
 // Run joins cfg.Lobby if a proven peer hosts it, or creates it, and
@@ -124,6 +128,9 @@ func Run(ctx context.Context, t *p2p.Transport, d *p2p.Discovery, chat *p2p.Chat
 				return Result{}, fmt.Errorf("lobby: bot seats: %w", err)
 			}
 		}
+	}
+	if err := cfg.BotPace.check(); err != nil {
+		return Result{}, err
 	}
 	if cfg.Players < 1 || cfg.Bots < 0 || cfg.Players+cfg.Bots < 2 || cfg.Players+cfg.Bots > engine.NumColours {
 		return Result{}, fmt.Errorf("lobby: %d players and %d bots: want 2 to 4 seats in all, at least one player", cfg.Players, cfg.Bots)
@@ -195,6 +202,7 @@ type runner struct {
 	free    int
 	bots    [engine.NumColours]string
 	rules   engine.Rules
+	pace    Pace
 	ver     uint32
 	readyAt time.Time // when it last said ready by itself
 }

@@ -3,13 +3,13 @@ package session
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
+	"aeroplane/ui"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -154,7 +154,7 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		n, err = lockstep.NewNode(lc)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("starting the game: %w", err)
+		return nil, ui.Errorf("err.start", err)
 	}
 	link := NewTransportLink(t, cfg.Pending, cfg.Chat, cfg.OnChat)
 	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,

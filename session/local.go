@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"aeroplane/lockstep"
 	"aeroplane/savegame"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -65,6 +67,7 @@ type LocalSession struct {
 	// the node and tr), its log, and whether it is over (set by the
 	// driver before the GameOver event is shown).
 	drv     *lockstep.Driver
+	gid     lockstep.GameID
 	tr      *Translator
 	dir     *savegame.Dir // opened at the first game
 	log     *savegame.Log // closed by the driver's goroutine when it is done
@@ -75,10 +78,17 @@ type LocalSession struct {
 }
 
 // errOffline answers the lobby commands a local game has no use for.
-var errOffline = errors.New("a local game has no network: start a networked game to play on the LAN")
+var errOffline = ui.Errorf("err.offline")
 
 // errClosed answers every command after Close.
-var errClosed = errors.New("the session is closed: start a new one")
+var errClosed = ui.Errorf("err.closed")
+
+// Refusals both sessions give.
+var (
+	errGameOn      = ui.Errorf("err.gameon")
+	errCreateFirst = ui.Errorf("err.createfirst")
+	errRematch     = ui.Errorf("err.rematch")
+)
 
 // NewLocal starts a local session and emits the lobby.
 func NewLocal(opts LocalOptions) (*LocalSession, error) {
@@ -136,7 +146,7 @@ func (s *LocalSession) SetName(name string) error {
 		return errClosed
 	}
 	if name == "" {
-		return errors.New("a name cannot be empty")
+		return ui.Errorf("err.emptyname")
 	}
 	s.name = name
 	if s.table != nil {
@@ -156,7 +166,7 @@ func (s *LocalSession) CreateGame(rules engine.Rules) error {
 		return errClosed
 	}
 	if s.playing() {
-		return errors.New("a game is on: finish it first")
+		return errGameOn
 	}
 	kinds := engine.BotKinds()
 	t := &ui.TableUpdate{GameID: "local", Host: true, Rules: rules}
@@ -189,19 +199,19 @@ func (s *LocalSession) SetSeat(seat engine.Colour, kind string) error {
 	}
 	switch {
 	case s.table == nil:
-		return errors.New("create a game first")
+		return errCreateFirst
 	case s.playing():
-		return errors.New("seats are fixed once the game has started")
+		return ui.Errorf("err.seatsfixed")
 	case seat >= engine.NumColours:
-		return fmt.Errorf("seat %d does not exist", seat)
+		return ui.Errorf("err.noseat", int(seat))
 	case seat == localSeat:
-		return errors.New("that is your own seat")
+		return ui.Errorf("err.ownseat")
 	}
 	if kind == "" {
 		s.table.Seats[seat] = ui.Seat{Kind: ui.SeatOpen}
 	} else {
 		if _, err := engine.NewBot(kind); err != nil {
-			return err
+			return ui.Errorf("err.botkind", kind, strings.Join(engine.BotKinds(), ", "))
 		}
 		s.table.Seats[seat] = ui.Seat{Kind: ui.SeatBot, Name: kind, Present: true, Ready: true}
 	}
@@ -218,9 +228,9 @@ func (s *LocalSession) SetRules(r engine.Rules) error {
 	case s.closed:
 		return errClosed
 	case s.table == nil:
-		return errors.New("create a game first")
+		return errCreateFirst
 	case s.playing():
-		return errors.New("the rules are fixed once the game has started")
+		return ui.Errorf("err.rulesfixed")
 	}
 	s.table.Rules, s.rules = r, r
 	s.q.push(*s.table)
@@ -235,9 +245,9 @@ func (s *LocalSession) Start() error {
 	case s.closed:
 		err = errClosed
 	case s.table == nil:
-		err = errors.New("create a game first")
+		err = errCreateFirst
 	case s.playing():
-		err = errors.New("the game has already started")
+		err = ui.Errorf("err.started")
 	default:
 		err = s.start()
 	}
@@ -268,7 +278,7 @@ func (s *LocalSession) Rematch() error {
 	case s.closed:
 		err = errClosed
 	case s.drv == nil || s.playing():
-		err = errors.New("a rematch follows a finished game")
+		err = errRematch
 	default:
 		err = s.start()
 	}
@@ -288,10 +298,10 @@ func (s *LocalSession) setup() (lockstep.Setup, error) {
 		}
 	}
 	if len(st.Seats) < 2 {
-		return st, errors.New("give at least one more seat to a bot")
+		return st, ui.Errorf("err.needbot")
 	}
 	if _, err := io.ReadFull(s.opts.Entropy, st.Nonce[:]); err != nil {
-		return st, fmt.Errorf("cannot draw the game nonce: %w", err)
+		return st, ui.Errorf("err.start", err)
 	}
 	return st, st.Validate()
 }
@@ -305,11 +315,11 @@ func (s *LocalSession) start() error {
 	}
 	cfg := lockstep.Config{Setup: setup, Self: s.self, Key: s.key}
 	if _, err := io.ReadFull(s.opts.Entropy, cfg.Entropy[:]); err != nil {
-		return fmt.Errorf("cannot draw the dice entropy: %w", err)
+		return ui.Errorf("err.start", err)
 	}
 	node, err := lockstep.NewNode(cfg)
 	if err != nil {
-		return fmt.Errorf("cannot start the game: %w", err)
+		return ui.Errorf("err.start", err)
 	}
 	if s.runDone != nil {
 		<-s.runDone
@@ -336,11 +346,12 @@ func (s *LocalSession) start() error {
 		}})
 	if err != nil {
 		lg.Close()
-		return fmt.Errorf("cannot start the game: %w", err)
+		return ui.Errorf("err.start", err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	s.drv, s.tr, s.log, s.over, s.stop, s.runDone = drv, tr, lg, false, stop, done
+	s.gid = node.GameID()
 	s.table.Started = true
 	s.table.Seats[localSeat].Ready = true
 	s.q.push(*s.table)
@@ -349,7 +360,7 @@ func (s *LocalSession) start() error {
 		defer close(done)
 		if _, err := drv.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			s.opts.Logger.Error("local game", "err", err)
-			s.q.push(ui.Notice{Text: "the game stopped: " + err.Error()})
+			s.q.push(ui.Notice{Msg: ui.M("note.stopped", err)})
 		}
 		if err := lg.Close(); err != nil {
 			s.opts.Logger.Error("game log", "err", err)
@@ -398,7 +409,7 @@ func (s *LocalSession) canAct() error {
 	case s.closed:
 		return errClosed
 	case s.drv == nil:
-		return errors.New("no game is on: create one and start it")
+		return ui.Errorf("err.nolocalgame")
 	}
 	return nil
 }
@@ -411,6 +422,34 @@ func (s *LocalSession) Chat(text string) error {
 		return errClosed
 	}
 	s.q.push(ui.ChatLine{From: s.name, Colour: localSeat, Text: text})
+	return nil
+}
+
+// Leave implements ui.Leaver: the player leaves the running game for
+// good, as on the LAN. Nobody else is there to be told, so no leave
+// message is signed: the game stops where it is, its log stays on disk
+// (it verifies as far as it went) marked closed as left on purpose, and
+// ui.LeaveDone follows once the log is closed. Leave returns at once.
+func (s *LocalSession) Leave() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return errClosed
+	case !s.playing():
+		return ui.Errorf("err.nogame")
+	}
+	gid := s.gid
+	if err := s.dir.MarkClosed(gid, "left on purpose"); err != nil {
+		s.opts.Logger.Warn("could not mark the game left", "err", err)
+	}
+	s.over = true // no command reaches the stopped game
+	stop, done := s.stop, s.runDone
+	stop()
+	go func() {
+		<-done
+		s.q.first(ui.LeaveDone{})
+	}()
 	return nil
 }
 
@@ -433,4 +472,7 @@ func (s *LocalSession) Close() error {
 	return nil
 }
 
-var _ ui.Session = (*LocalSession)(nil)
+var (
+	_ ui.Session = (*LocalSession)(nil)
+	_ ui.Leaver  = (*LocalSession)(nil)
+)

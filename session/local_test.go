@@ -146,7 +146,7 @@ func (c *checker) see(e ui.Event) {
 		}
 		c.over = true
 	case ui.Notice:
-		t.Fatalf("unexpected notice: %s", e.Text)
+		t.Fatalf("unexpected notice: %s", e.Msg.String())
 	case ui.Resync:
 		t.Fatalf("unexpected resync in an honest game: %s", e.Why)
 	}

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"aeroplane/lobby"
 	"aeroplane/p2p"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -96,7 +96,7 @@ func (s *NetSession) askPeers() {
 		}
 		s.manual = append(s.manual, peer.AddrInfo{ID: id, Addrs: s.h.Peerstore().Addrs(id)})
 		s.log.Info("a peer that connected to us offers its game", "peer", id, "lobby", info.Lobby)
-		s.q.push(ui.Notice{Text: fmt.Sprintf("%s connected to you and offers the game %q: join it from the lobby", info.Name, info.Lobby)})
+		s.q.push(ui.Notice{Msg: ui.M("note.offer", info.Name, info.Lobby)})
 	}
 	s.peerGames = found
 }
@@ -207,12 +207,19 @@ func (s *NetSession) showLobby(p lobbyPlan, v lobby.View) {
 			s.names[pl.ID] = pl.Name
 		}
 	}
-	s.q.push(lobbyTable(v, s.self, p.hosting))
+	s.q.push(s.lobbyTable(v, p.hosting))
+}
+
+// lobbyTable turns a lobby view into the interface's table (s.mu held).
+func (s *NetSession) lobbyTable(v lobby.View, hosting bool) ui.TableUpdate {
+	t := lobbyTable(v, s.self, hosting)
+	t.SetupBot = hosting && s.setupBot
+	return t
 }
 
 // lobbyTable turns a lobby view into the interface's table.
 func lobbyTable(v lobby.View, self peer.ID, hosting bool) ui.TableUpdate {
-	t := ui.TableUpdate{GameID: v.Lobby, Host: hosting, Rules: v.Rules}
+	t := ui.TableUpdate{GameID: v.Lobby, Host: hosting, Rules: v.Rules, BotPace: v.Pace.Delay, BotPaceSet: v.Pace.Set}
 	for c := range t.Seats {
 		t.Seats[c] = ui.Seat{Kind: ui.SeatUnused}
 	}

@@ -1,14 +1,13 @@
 package session
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -21,10 +20,10 @@ type Actor interface {
 
 // Command errors: the interface shows them as notices.
 var (
-	ErrNotYourRoll   = errors.New("it is not your roll")
-	ErrAlreadyRolled = errors.New("you already rolled: the die waits for the other players' reveals")
-	ErrNoChoice      = errors.New("there is no move to choose now")
-	ErrGameOver      = errors.New("the game is over: start a rematch or a new game")
+	ErrNotYourRoll   = ui.Errorf("err.notyourroll")
+	ErrAlreadyRolled = ui.Errorf("err.alreadyrolled")
+	ErrNoChoice      = ui.Errorf("err.nochoice")
+	ErrGameOver      = ui.Errorf("err.gameover")
 )
 
 // Translator turns one game's lockstep output into ui events and guards the
@@ -40,7 +39,10 @@ type Translator struct {
 	logPath string
 
 	started, over bool
-	pos           engine.Position
+	// resuming: a resumed game catching up (ResumeAt) until the node has
+	// its own messages back (EventRecovered), when ui.Resuming ends it.
+	resuming bool
+	pos      engine.Position
 
 	// the local player's roll: EventYourRoll for rollK, and whether it rolled
 	mayRoll bool
@@ -141,7 +143,7 @@ func History(setup lockstep.Setup, names map[peer.ID]string, records []lockstep.
 // on, instead of starting the game again; call it before the first
 // Translate.
 func (t *Translator) ResumeAt(pos engine.Position) {
-	t.pos, t.started = pos, true
+	t.pos, t.started, t.resuming = pos, true, true
 }
 
 // BotFlown reports, by colour, the seats a bot flies now: bot seats and
@@ -169,7 +171,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				pos, err = pos.WithToMove(e.Colour)
 			}
 			if err != nil {
-				out = append(out, ui.Notice{Text: "cannot set up the board: " + err.Error()})
+				out = append(out, ui.Notice{Msg: ui.M("note.noboard", err)})
 				continue
 			}
 			t.pos, t.started = pos, true
@@ -222,11 +224,15 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				out = append(out, t.aloneAsked(e.Peers))
 			}
 		case lockstep.EventCheating:
-			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(), What: e.Cheat.String() + ": " + e.Detail})
+			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(), What: cheatMsg(e.Cheat, e.Detail)})
 		case lockstep.EventStateMismatch:
 			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(),
-				What: fmt.Sprintf("its game state differs from ours at roll %d (%s)", e.Roll, e.Detail)})
+				What: ui.M("cheat.state", e.Roll, e.Detail)})
 		case lockstep.EventRecovered:
+			if t.resuming {
+				t.resuming = false
+				out = append(out, ui.Resuming{On: false})
+			}
 			// Only a give-up is news to a player: it is the one way a
 			// machine crash can still stop the game (lockstep/recover.go).
 			if len(e.Peers) > 0 {
@@ -234,16 +240,15 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				for _, id := range e.Peers {
 					names = append(names, t.name(id))
 				}
-				out = append(out, ui.Notice{Text: "resumed after the restart without word from " + strings.Join(names, ", ") +
-					": if the crash lost moves of yours that they saw, the game will stop"})
+				out = append(out, ui.Notice{Msg: ui.M("note.recovered", strings.Join(names, ", "))})
 			}
 		case lockstep.EventHalted:
 			t.over, t.mayRoll, t.choice = true, false, nil
-			text := "the game stopped because it cannot go on safely: " + e.Detail
+			msg := ui.M("note.halted", e.Detail)
 			if t.logPath != "" {
-				text += "; the log so far is " + t.logPath
+				msg = ui.M("note.halted.log", e.Detail, t.logPath)
 			}
-			out = append(out, ui.Notice{Text: text})
+			out = append(out, ui.Notice{Msg: msg})
 		case lockstep.EventGameOver:
 			t.over, t.mayRoll, t.choice = true, false, nil
 			out = append(out, ui.GameOver{Ranking: slices.Clone(e.Ranking), LogPath: t.logPath})
@@ -258,7 +263,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.GameStarted{Position: st.Pos, Rules: t.setup.Rules})
 		case t.pos != st.Pos:
 			t.pos = st.Pos
-			out = append(out, ui.Resync{Position: st.Pos, Why: "the board was corrected from the game protocol"})
+			out = append(out, ui.Resync{Position: st.Pos, Why: ui.M("note.resync")})
 		}
 	}
 	// The state is the authority on an open lone decision: once it is no
@@ -339,7 +344,7 @@ func (t *Translator) Roll(a Actor) error {
 		return ErrAlreadyRolled
 	}
 	if err := a.Roll(); err != nil {
-		return fmt.Errorf("roll: %w", err)
+		return ui.Errorf("err.roll", err)
 	}
 	t.asked = true
 	return nil
@@ -354,7 +359,7 @@ func (t *Translator) Choose(a Actor, m engine.Move) error {
 	case len(t.choice) == 0:
 		return ErrNoChoice
 	case !slices.Contains(t.choice, m):
-		return fmt.Errorf("%s is not one of the moves %v", m, t.choice)
+		return ui.Errorf("err.notamove", m.String())
 	}
 	if err := a.Choose(m); err != nil {
 		return err

@@ -40,7 +40,7 @@ type headlessOpts struct {
 	connect                                 multiFlag
 	players, bots, games                    int
 	think, findFor                          time.Duration
-	verbose                                 bool
+	verbose, setupBot                       bool
 	web                                     *webFlags
 }
 
@@ -67,6 +67,7 @@ func runHeadless(e *env) error {
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
 	o.web = addWebFlags(fs)
 	fs.BoolVar(&o.verbose, "v", false, "also log the network's debug lines to stderr")
+	fs.BoolVar(&o.setupBot, "setup-bot", false, "creator only: if a seated player never confirms the game, start again at once\nwith a bot in its seat (default: everyone goes back to the table and waits)")
 	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch at the same table,\nwhich its creator reopens; one progress line per game on stderr")
 	pos, err := parseFlags(fs, e.args)
 	if err != nil {
@@ -137,7 +138,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 	}
-	key, err := p2p.LoadOrCreateIdentity(idPath)
+	key, err := loadIdentity(idPath)
 	if err != nil {
 		return err
 	}
@@ -149,7 +150,9 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	fe := &frontEnd{e: e, out: out, o: o, bot: bot, dir: dir, lobby: p2p.CleanName(o.lobby), done: make(chan error, 1)}
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
 		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true,
-		GoOnAlone: true} // nobody watches: a peer gone for good never holds it hostage
+		SetupBot:  o.setupBot,
+		GoOnAlone: true, // nobody watches: a peer gone for good never holds it hostage
+		OwnPace:   true} // nor the bots' pace a table's creator set for people
 	s, err := session.NewNet(opts)
 	if err != nil && len(o.connect) > 0 {
 		out.printf("discovery off: %v", err)
@@ -298,7 +301,7 @@ func (f *frontEnd) show(ev ui.Event) {
 			f.out.printf("%s", line)
 		}
 	case ui.Notice:
-		f.out.printf("notice %s", ev.Text)
+		f.out.printf("notice %s", ev.Msg) // English: headless output is for scripts
 	}
 }
 
@@ -318,9 +321,9 @@ func (f *frontEnd) started(g session.GameInfo) error {
 	case g.Resumed:
 		f.out.printf("game %s resuming from %s (%d records)", id, g.Log, g.Records)
 	case f.game > 1:
-		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup))
+		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup, nil))
 	default:
-		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup))
+		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup, nil))
 	}
 	run := savegame.Run{Game: id.String(), Number: f.game}
 	if f.game > 1 && f.prev != (lockstep.GameID{}) {

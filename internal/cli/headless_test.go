@@ -423,6 +423,23 @@ func TestHeadlessDataDirInUse(t *testing.T) {
 	}
 }
 
+// A second program playing as the identity this one holds, with a data
+// directory of its own, stops with one error that names --identity and
+// what to do, before any network starts.
+func TestHeadlessIdentityInUse(t *testing.T) {
+	id := filepath.Join(t.TempDir(), "id.key")
+	if _, err := loadIdentity(id); err != nil { // this process holds it now
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "--headless", "--lobby", "x", "--data", t.TempDir(), "--identity", id)
+	cmd.Env = append(os.Environ(), "AEROPLANE_AS_MAIN=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "another aeroplane is playing as this identity") ||
+		strings.Count(string(out), "--identity") != 1 || strings.Contains(string(out), "Usage") {
+		t.Errorf("second program: %v, output %q: want one error naming --identity once", err, out)
+	}
+}
+
 // Two headless peers and two bots; one peer is killed with SIGKILL
 // mid-game and never comes back. The other is no majority alone, goes on
 // by itself (GoOnAlone: a bot flies the missing seat), prints its result

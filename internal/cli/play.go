@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,6 +22,7 @@ import (
 	"aeroplane/session"
 	"aeroplane/ui"
 	"aeroplane/ui/i18n"
+	"github.com/libp2p/go-libp2p/core/crypto"
 )
 
 func init() {
@@ -63,7 +65,7 @@ func play(e *env, run func(playSetup) error) error {
 	fs := newFlags(e, "play")
 	var connect multiFlag
 	offline := fs.Bool("offline", false, "play alone against bots on this machine: no network at all")
-	name := fs.String("name", defaultName(), "your `NAME` as other players see it")
+	name := fs.String("name", defaultName(), "your `NAME` as other players see it (default: the name you gave last time,\nelse your user name)")
 	fs.Var(&connect, "connect", "`ADDR` of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
 	identity := fs.String("identity", "", "identity key `FILE`: the same key is the same player to the others\n(default "+defaultIdentityHint()+", created on first use)")
 	data := fs.String("data", "", "`DIR` for the saved game logs (default "+defData+")")
@@ -129,12 +131,24 @@ func play(e *env, run func(playSetup) error) error {
 	if s.dataDir == "" {
 		s.dataDir = defData
 	}
+	if !flagSet(fs, "name") {
+		if n := p2p.CleanName(ui.RememberedName(s.dataDir)); n != "" {
+			s.name = n
+		}
+	}
 	if s.identity == "" && !s.offline {
 		if s.identity, err = p2p.DefaultIdentityPath(); err != nil {
 			return err
 		}
 	}
 	return run(s)
+}
+
+// flagSet reports whether the command line gave the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // playUsage is `aeroplane play -h`: what the command does and where it
@@ -180,6 +194,11 @@ func runTerminal(s playSetup) error {
 	defer f.Close()
 	logger := slog.New(slog.NewTextHandler(f, nil))
 	s.opts.Logger = logger
+	s.opts.NameSet = func(n string) { // offered next time, unless --name says otherwise
+		if err := ui.RememberName(s.dataDir, p2p.CleanName(n)); err != nil {
+			logger.Warn("the name is not remembered", "err", err)
+		}
+	}
 	if err := probeTerminal(); err != nil {
 		return err
 	}
@@ -230,7 +249,10 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 	if s.offline {
 		opts := session.LocalOptions{Name: p2p.CleanName(s.name), DataDir: s.dataDir, BotDelay: s.botDelay, Logger: logger}
 		if s.identity != "" {
-			key, err := p2p.LoadOrCreateIdentity(s.identity)
+			key, err := loadIdentity(s.identity)
+			if errors.Is(err, savegame.ErrIdentityInUse) {
+				return nil, err // it says what to do with --identity already
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%w (pass another --identity FILE, or leave it out to play offline with a fresh key)", err)
 			}
@@ -238,7 +260,10 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 		}
 		return session.NewLocal(opts)
 	}
-	key, err := p2p.LoadOrCreateIdentity(s.identity)
+	key, err := loadIdentity(s.identity)
+	if errors.Is(err, savegame.ErrIdentityInUse) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w (pass --identity FILE in a writable place)", err)
 	}
@@ -261,6 +286,20 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 func checkDataDir(dir string) error {
 	_, err := openDataDir(dir)
 	return err
+}
+
+// loadIdentity reads (or makes) the player's key and holds its file's lock
+// while the program runs: a second program on the same identity, even
+// with another --data, stops here with savegame.ErrIdentityInUse.
+func loadIdentity(path string) (crypto.PrivKey, error) {
+	key, err := p2p.LoadOrCreateIdentity(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := savegame.LockIdentity(path); err != nil {
+		return nil, err
+	}
+	return key, nil
 }
 
 func openDataDir(dir string) (*savegame.Dir, error) {

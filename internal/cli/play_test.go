@@ -102,6 +102,36 @@ func TestPlayFlags(t *testing.T) {
 	}
 }
 
+// The name the player gave last time in this data directory is offered
+// again; --name overrides it, and a damaged name file is no name.
+func TestPlayNameRemembered(t *testing.T) {
+	withPlayEnv(t, map[string]string{"XDG_STATE_HOME": t.TempDir()})
+	data := t.TempDir()
+	if err := ui.RememberName(data, "Mei Lin"); err != nil {
+		t.Fatal(err)
+	}
+	name := func(args ...string) string {
+		var got playSetup
+		if err := play(&env{args: append([]string{"--data", data, "--offline"}, args...), stderr: &bytes.Buffer{}},
+			func(s playSetup) error { got = s; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return got.name
+	}
+	if got := name(); got != "Mei Lin" {
+		t.Errorf("no --name: %q, want the remembered %q", got, "Mei Lin")
+	}
+	if got := name("--name", "ann"); got != "ann" {
+		t.Errorf("--name ann: %q", got)
+	}
+	if err := os.WriteFile(filepath.Join(data, "player-name"), []byte("\x1b\x07\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := name(); got != defaultName() {
+		t.Errorf("an unprintable remembered name: %q, want the user's %q", got, defaultName())
+	}
+}
+
 // The help names every flag and says where games, logs and the identity
 // go, with the paths this user would get.
 func TestPlayHelp(t *testing.T) {
