@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
 	"aeroplane/web/client"
 
@@ -146,5 +147,85 @@ func TestSocketFloodCutOff(t *testing.T) {
 	}
 	if n != inboxLen {
 		t.Errorf("%d frames delivered before the cut, want the %d queued", n, inboxLen)
+	}
+}
+
+// A browser whose socket drops is unreachable to the program's node; when
+// it comes back (the same key, a new socket) it is reachable again and its
+// frames flow on the new socket. Closing the server closes live sockets.
+func TestLinkBrowserReturns(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hostID := testkit.ID(1)
+	link := NewLink(ctx, hostID)
+	srv, err := Listen(Options{Addr: "127.0.0.1:0", Players: link.Add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := client.NewIdentity()
+	reach := func(want bool) {
+		t.Helper()
+		select {
+		case r := <-link.Reach():
+			if r.Peer != id.ID || r.Up != want {
+				t.Fatalf("reach %+v, want %s up=%v", r, id.ID, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no reach up=%v", want)
+		}
+	}
+	frame := func(s *wsSocket, data string) {
+		t.Helper()
+		msg, _ := client.EncodeFrame(nil, client.Frame{Kind: client.KindGame, Data: []byte(data)})
+		if err := s.Send(msg); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case f := <-link.Frames():
+			if f.From != id.ID || string(f.Data) != data {
+				t.Fatalf("frame %q from %s", f.Data, f.From)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("no frame")
+		}
+	}
+	first := dialSocket(t, srv.URLs()[0])
+	if err := client.Join(ctx, first, id); err != nil {
+		t.Fatal(err)
+	}
+	reach(true)
+	frame(first, "before")
+	first.c.Close()
+	reach(false)
+	if err := link.Send(id.ID, []byte("to nobody")); err != nil {
+		t.Fatalf("sending to a player who is away: %v (want nothing sent, no error)", err)
+	}
+
+	second := dialSocket(t, srv.URLs()[0])
+	if err := client.Join(ctx, second, id); err != nil {
+		t.Fatal(err)
+	}
+	reach(true)
+	frame(second, "after")
+	if err := link.Send("", []byte("to all")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case msg := <-second.Recv():
+		f, err := client.DecodeFrame(msg)
+		if err != nil || f.Peer != hostID || string(f.Data) != "to all" {
+			t.Fatalf("browser got %+v, %v", f, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the browser got nothing")
+	}
+	srv.Close()
+	select {
+	case _, ok := <-second.Recv():
+		for ok {
+			_, ok = <-second.Recv()
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the socket outlived the server's Close")
 	}
 }
