@@ -29,7 +29,7 @@ import (
 func init() {
 	register(command{
 		name:    "headless",
-		usage:   "--bot KIND --name NAME --lobby LOBBY [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N]",
+		usage:   "--bot KIND --name NAME --lobby LOBBY [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--web ADDR | --no-web]",
 		summary: "play games over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
 		run:     runHeadless,
 	})
@@ -41,6 +41,7 @@ type headlessOpts struct {
 	players, bots, games                    int
 	think, findFor                          time.Duration
 	verbose, setupBot                       bool
+	web                                     *webFlags
 }
 
 // multiFlag collects a repeatable string flag.
@@ -64,6 +65,7 @@ func runHeadless(e *env) error {
 	fs.Var(&o.connect, "connect", "peer address to dial when multicast is blocked: a multiaddr or HOST:PORT (repeatable)")
 	fs.DurationVar(&o.think, "think", 0, "wait this long before each of this peer's moves")
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
+	o.web = addWebFlags(fs)
 	fs.BoolVar(&o.verbose, "v", false, "also log the network's debug lines to stderr")
 	fs.BoolVar(&o.setupBot, "setup-bot", false, "creator only: if a seated player never confirms the game, start again at once\nwith a bot in its seat (default: everyone goes back to the table and waits)")
 	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch at the same table,\nwhich its creator reopens; one progress line per game on stderr")
@@ -76,6 +78,9 @@ func runHeadless(e *env) error {
 	}
 	if o.lobby == "" || p2p.CleanName(o.lobby) == "" {
 		return usageError("--lobby names the game to join or create")
+	}
+	if err := o.web.check(false); err != nil {
+		return err
 	}
 	if o.games < 1 {
 		return usageError("--games %d: want 1 or more", o.games)
@@ -162,6 +167,16 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	out.printf("peer %s name=%q", s.ID(), o.name)
 	for _, a := range s.Addrs() {
 		out.printf("address %s", a)
+	}
+	ws, err := o.web.start(logger)
+	if err != nil {
+		return err
+	}
+	if ws != nil {
+		defer ws.Close()
+		for _, u := range ws.URLs() {
+			out.printf("web %s", u)
+		}
 	}
 	pl, err := findPlace(dir, s.ID(), fe.lobby, time.Now(), o.games, out)
 	if err != nil {

@@ -167,6 +167,7 @@ func TestHeadlessUsage(t *testing.T) {
 		{[]string{"--headless", "--lobby", "x", "--bot", "nosuch"}, "--bot"},
 		{[]string{"--headless", "--lobby", "x", "--rules", "nonsense=1"}, "--rules"},
 		{[]string{"--headless", "--lobby", "x", "extra"}, "unexpected argument"},
+		{[]string{"--headless", "--lobby", "x", "--web", "127.0.0.1:0", "--no-web"}, "give one"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

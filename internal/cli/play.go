@@ -35,7 +35,7 @@ func init() {
 }
 
 // playSynopsis is play's usage line, in help and after a usage error.
-const playSynopsis = "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE]"
+const playSynopsis = "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE] [--web ADDR | --no-web]"
 
 // playEnv is what play reads from the system; tests replace it.
 var playEnv = os.Getenv
@@ -53,6 +53,7 @@ type playSetup struct {
 	botDelay    time.Duration
 	logPath     string // diagnostics, never the screen
 	stateDir    string
+	web         *webFlags
 }
 
 func play(e *env, run func(playSetup) error) error {
@@ -72,6 +73,7 @@ func play(e *env, run func(playSetup) error) error {
 	noDiscovery := fs.Bool("no-discovery", false, "do not use mDNS: find players only with --connect or the connect key")
 	lang := fs.String("lang", "", "`CODE` of the interface language: "+fmt.Sprint(i18n.Languages())+" (default: from LC_ALL, LC_MESSAGES or LANG)")
 	rulesText := fs.String("rules", "", "`RULES` of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
+	webFl := addWebFlags(fs)
 	botDelay := new(time.Duration)
 	*botDelay = 700 * time.Millisecond
 	fs.Var(pauseFlag{botDelay}, "bot-delay", "`PAUSE` before each roll of a seat a bot flies is shown, so that people can follow (e.g. 1s; 0: at once)")
@@ -99,6 +101,9 @@ func play(e *env, run func(playSetup) error) error {
 	if *offline && len(connect) > 0 {
 		return usageError("--offline plays without a network: drop --connect")
 	}
+	if err := webFl.check(*offline); err != nil {
+		return err
+	}
 	rules, err := engine.ParseRules(*rulesText)
 	if err != nil {
 		return usageError("--rules: %v", err)
@@ -121,6 +126,7 @@ func play(e *env, run func(playSetup) error) error {
 		botDelay:    *botDelay,
 		logPath:     filepath.Join(dir, "aeroplane.log"),
 		stateDir:    dir,
+		web:         webFl,
 	}
 	if s.dataDir == "" {
 		s.dataDir = defData
@@ -202,6 +208,15 @@ func runTerminal(s playSetup) error {
 		return err
 	}
 	logger.Info("play", "offline", s.offline, "data", s.dataDir, "identity", s.identity)
+	ws, err := s.web.start(logger)
+	if err != nil {
+		sess.Close()
+		return err
+	}
+	if ws != nil {
+		defer ws.Close()
+		logger.Info("web client served", "urls", ws.URLs())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// Run closes the session, whatever happens.

@@ -47,6 +47,10 @@ func TestPlayFlags(t *testing.T) {
 			want: playSetup{connect: []string{"10.0.0.2:4001", "/ip4/10.0.0.3/tcp/5/p2p/x"}, identity: "/i", dataDir: "/g", port: 4001, noDiscovery: true, botDelay: 700 * time.Millisecond}},
 		{args: []string{"--rules", "takeoff=six,stack=off"},
 			want: playSetup{identity: defIdentity, dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
+		{args: []string{"--web", "192.168.1.5:8080"},
+			want: playSetup{identity: defIdentity, dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
+		{args: []string{"--no-web"},
+			want: playSetup{identity: defIdentity, dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
 		{args: []string{"--rules", "takeoff=seven"}, usageErr: "takeoff"},
 		{args: []string{"--lang", "xx"}, usageErr: "no such language"},
 		{args: []string{"--bot-delay", "-1s"}, usageErr: "bot-delay"},
@@ -54,6 +58,8 @@ func TestPlayFlags(t *testing.T) {
 		{args: []string{"--name", "\x1b\x07"}, usageErr: "--name"},
 		{args: []string{"--offline", "--connect", "1.2.3.4:5"}, usageErr: "drop --connect"},
 		{args: []string{"stray"}, usageErr: "unexpected argument"},
+		{args: []string{"--web", "127.0.0.1:0", "--no-web"}, usageErr: "give one"},
+		{args: []string{"--offline", "--web", "127.0.0.1:0"}, usageErr: "drop --web"},
 	}
 	for _, c := range cases {
 		var got *playSetup
@@ -86,6 +92,9 @@ func TestPlayFlags(t *testing.T) {
 			got.dataDir != w.dataDir || got.port != w.port || got.noDiscovery != w.noDiscovery || got.botDelay != w.botDelay {
 			t.Errorf("%q: got offline=%v connect=%q identity=%q data=%q port=%d nodisc=%v delay=%v\nwant %+v",
 				c.args, got.offline, got.connect, got.identity, got.dataDir, got.port, got.noDiscovery, got.botDelay, w)
+		}
+		if wantWeb := flagValue(c.args, "--web"); got.web.addr != wantWeb || got.web.off != slices.Contains(c.args, "--no-web") {
+			t.Errorf("%q: web %+v, want addr %q", c.args, *got.web, wantWeb)
 		}
 		if got.logPath != filepath.Join("/tmp/st", "aeroplane", "aeroplane.log") {
 			t.Errorf("%q: diagnostics in %s", c.args, got.logPath)
@@ -325,4 +334,12 @@ func TestPlayIsDefaultCommand(t *testing.T) {
 		}
 	}
 	t.Fatal("no play command registered: `go run .` would have nothing to run")
+}
+
+// flagValue is the argument after name in args, "" if name is absent.
+func flagValue(args []string, name string) string {
+	if i := slices.Index(args, name); i >= 0 && i+1 < len(args) {
+		return args[i+1]
+	}
+	return ""
 }
