@@ -480,7 +480,7 @@ func (s *NetSession) SetBotPace(delay time.Duration, set bool) error {
 	if err != nil {
 		return err
 	}
-	return ctl.SetPace(lobby.Pace{Set: set, Delay: delay})
+	return explain(ctl.SetPace(lobby.Pace{Set: set, Delay: delay}))
 }
 
 // SetRules implements ui.RulesSetter: the creator changes the game's

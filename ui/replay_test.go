@@ -158,3 +158,14 @@ func TestRunReplayOnSimulationScreen(t *testing.T) {
 		t.Fatal("q did not end the replay")
 	}
 }
+
+// BenchmarkReplayStep is one step of a replay of a long game: the screen
+// at a roll is made afresh from the events (so stepping back is exact),
+// which must stay well under a key repeat.
+func BenchmarkReplayStep(b *testing.B) {
+	p := newReplayer(playedReplay(b, 300), Options{Lang: "en"})
+	b.ResetTimer()
+	for i := range b.N {
+		p.show(p.rolls() - i%2) // the last rolls: the most events to apply
+	}
+}
