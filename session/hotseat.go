@@ -14,16 +14,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// PersonAdder is a session where several people can play at this one
-// program (hot seat): each added person gets a seat of their own, with a
-// key and a dice chain of their own (savegame.SeatKey), so for everyone
-// else the dice are exactly as fair as with one person per laptop. The
-// screen asks for each person's roll and choice by name when it is their
-// turn.
-type PersonAdder interface {
-	AddPerson(name string) error
-}
-
 // hotAskWait bounds how long a command of a person here waits for that
 // person's node to ask for it (in-process: it takes microseconds).
 const hotAskWait = 2 * time.Second
@@ -67,7 +57,7 @@ func checkPersonName(name string, taken []string) error {
 	return nil
 }
 
-// AddPerson implements PersonAdder: the person sits at the first seat a
+// AddPerson implements ui.PersonAdder: the person sits at the first seat a
 // bot or nobody holds, in the board's order from the first player's.
 func (s *LocalSession) AddPerson(name string) error {
 	s.mu.Lock()
@@ -235,3 +225,5 @@ func (s *LocalSession) actHot(drv *lockstep.Driver, tr *Translator, h *hotSeat, 
 	}
 	return err
 }
+
+var _ ui.PersonAdder = (*LocalSession)(nil)

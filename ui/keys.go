@@ -162,6 +162,10 @@ func (u *UI) submitInput() {
 		u.do("name", func() error { return u.sess.SetName(text) })
 	case inputAddr:
 		u.do("connect", func() error { return u.sess.Connect(text) })
+	case inputPerson:
+		if pa, ok := u.sess.(PersonAdder); ok {
+			u.do("person", func() error { return pa.AddPerson(text) })
+		}
 	}
 }
 
@@ -237,6 +241,9 @@ var keyTable = []binding{
 			}
 			u.seatSel = (u.seatSel + d) % engine.NumColours
 		}},
+	{runes: "p", label: "p", help: "key.person",
+		when: func(u *UI) bool { _, ok := u.sess.(PersonAdder); return ok && u.hostSetup() },
+		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputPerson, "") }},
 	{runes: "b", label: "b", help: "key.bot",
 		when: (*UI).hostSetup,
 		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},

@@ -35,6 +35,7 @@ const (
 	inputChat
 	inputName
 	inputAddr
+	inputPerson
 )
 
 type overlay uint8
