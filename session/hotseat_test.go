@@ -70,6 +70,27 @@ func TestLocalHotSeatThreePeople(t *testing.T) {
 	if len(players) != 3 || players[0] == players[1] || players[1] == players[2] || players[0] == players[2] {
 		t.Fatalf("the log's players %v, want three distinct seat keys", players)
 	}
+	// Every seat's driver has ended with the game: a rematch starts at
+	// once, with the same three people.
+	if err := s.Rematch(); err != nil {
+		t.Fatalf("rematch: %v", err)
+	}
+	timeout := time.After(30 * time.Second) // a hang guard
+	for started := false; !started; {
+		select {
+		case e := <-s.Events():
+			if tu, ok := e.(ui.TableUpdate); ok && tu.Started {
+				for _, col := range people {
+					if !tu.Seats[col].You {
+						t.Errorf("the rematch lost the person at %s", col)
+					}
+				}
+			}
+			_, started = e.(ui.GameStarted)
+		case <-timeout:
+			t.Fatal("the rematch never started")
+		}
+	}
 	t.Logf("%d rolls; asked to roll by colour %v; ranking %v", c.rolls, c.byColour, over.Ranking)
 }
 
