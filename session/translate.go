@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -64,6 +65,91 @@ type Translator struct {
 	// flown are the seats a bot flies now: bot seats, and the seats of
 	// players absent or gone (for the screen's pace, BotFlown)
 	flown [engine.NumColours]bool
+	// hot are the other seats of this program (hot seat, SetHotSeats):
+	// their people use this screen, so their rolls and choices are asked
+	// here too, and their own translators take the commands
+	hot map[peer.ID]bool
+	// hotAsked: the person of another seat here rolled this roll
+	// (HotRolled), so the screen no longer asks for it
+	hotAsked  bool
+	hotChoice []engine.Move // the choice the screen asks of another person here
+	rolls     uint64        // Rolled events so far: which ask a Hot* answer is for
+}
+
+// Rolls counts the rolls translated: pass it, read with the check, to
+// HotRolled and HotChose, so a late answer never closes a later ask.
+func (t *Translator) Rolls() uint64 { return t.rolls }
+
+// HotRolled tells the translator that the person of another seat here
+// rolled (through that seat's own translator) the roll asked after
+// rolls rolls: it is asked no more.
+func (t *Translator) HotRolled(rolls uint64) {
+	if rolls == t.rolls {
+		t.hotAsked = true
+	}
+}
+
+// HotChose tells the translator that the person of another seat here
+// chose the move of the roll rolls counts: it is asked no more.
+func (t *Translator) HotChose(rolls uint64) {
+	if rolls == t.rolls {
+		t.hotChoice = nil
+	}
+}
+
+// HotRollCheck says whether the screen asks another person here for a
+// roll now (nil), or why a roll key does nothing.
+func (t *Translator) HotRollCheck() error {
+	switch w := t.lastWait; {
+	case t.over:
+		return ErrGameOver
+	case t.hotAsked:
+		return ErrAlreadyRolled
+	case w == nil || !w.YouRoll || !t.hot[t.owner(w.ToMove)]:
+		return ErrNotYourRoll
+	}
+	return nil
+}
+
+// HotChooseCheck says whether the screen asks another person here to
+// choose m now (nil), or why not.
+func (t *Translator) HotChooseCheck(m engine.Move) error {
+	switch {
+	case t.over:
+		return ErrGameOver
+	case len(t.hotChoice) == 0:
+		return ErrNoChoice
+	case !slices.Contains(t.hotChoice, m):
+		return fmt.Errorf("%s is not one of the moves %v", m, t.hotChoice)
+	}
+	return nil
+}
+
+// SetHotSeats names the other seats this program holds (several people at
+// one laptop): the screen this translator feeds asks for their rolls and
+// choices as for its own seat's. Their commands go to their own nodes,
+// through translators of their own.
+func (t *Translator) SetHotSeats(ids ...peer.ID) {
+	t.hot = map[peer.ID]bool{}
+	for _, id := range ids {
+		if id != t.self {
+			t.hot[id] = true
+		}
+	}
+}
+
+// hotMover reports whether colour c is another seat of this program
+// that a person flies now (not a bot).
+func (t *Translator) hotMover(c engine.Colour) bool {
+	if c >= engine.NumColours || t.flown[c] {
+		return false
+	}
+	for _, st := range t.setup.Seats {
+		if st.Colour == c {
+			return t.hot[st.Player]
+		}
+	}
+	return false
 }
 
 // NewTranslator prepares for the game of setup as seen by self (empty for
@@ -187,13 +273,18 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			}
 			out = t.wait(out, e.Roll, e.Peers)
 		case lockstep.EventRolled:
-			t.mayRoll, t.asked = false, false
-			you := youMoveFollows(evs[i+1:], e.Roll) ||
-				(st.Phase == lockstep.PhaseMove && st.Roll == e.Roll && len(st.Moves) > 0)
+			t.mayRoll, t.asked, t.hotAsked, t.lastWait = false, false, false, nil
+			t.rolls++
 			outs := t.pos.Outcomes(t.setup.Rules, e.Value)
+			you := youMoveFollows(evs[i+1:], e.Roll) ||
+				(st.Phase == lockstep.PhaseMove && st.Roll == e.Roll && len(st.Moves) > 0) ||
+				(t.hotMover(e.Colour) && outs.Len() > 1)
 			t.rolledK, t.hasRolled, t.youChose = e.Roll, true, you
 			if you {
 				t.choice = outs.Slice()
+			}
+			if you && t.hotMover(e.Colour) {
+				t.hotChoice = outs.Slice()
 			}
 			out = append(out, ui.Rolled{Colour: e.Colour, Roll: e.Value, Moves: outs.Slice(), YouChoose: you})
 		case lockstep.EventYourMove:
@@ -207,7 +298,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.Rolled{Colour: e.Colour, Roll: e.Value, Moves: slices.Clone(e.Moves), YouChoose: true})
 		case lockstep.EventMoved:
 			before := t.pos
-			t.pos, t.choice, t.lastWait = e.Pos, nil, nil
+			t.pos, t.choice, t.lastWait, t.hotChoice = e.Pos, nil, nil, nil
 			out = append(out, ui.Moved{Before: before, After: e.Pos, Result: e.Result})
 		case lockstep.EventAbsent, lockstep.EventReturned:
 			if e.Colour < engine.NumColours {
@@ -250,7 +341,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			}
 			out = append(out, ui.Notice{Msg: msg})
 		case lockstep.EventGameOver:
-			t.over, t.mayRoll, t.choice = true, false, nil
+			t.over, t.mayRoll, t.choice, t.hotChoice = true, false, nil, nil
 			out = append(out, ui.GameOver{Ranking: slices.Clone(e.Ranking), LogPath: t.logPath})
 		}
 	}
@@ -291,6 +382,16 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 	return out
 }
 
+// owner is the player of colour c ("" for a bot seat).
+func (t *Translator) owner(c engine.Colour) peer.ID {
+	for _, st := range t.setup.Seats {
+		if st.Colour == c {
+			return st.Player
+		}
+	}
+	return ""
+}
+
 // aloneAsked is the lone player's question about the players ids.
 func (t *Translator) aloneAsked(ids []peer.ID) ui.AloneDecision {
 	q := ui.AloneDecision{}
@@ -324,8 +425,15 @@ func (t *Translator) wait(out []ui.Event, k uint64, ids []peer.ID) []ui.Event {
 		if id == t.self && t.self != "" {
 			w.YouRoll = t.mayRoll && !t.asked && t.rollK == k
 		}
+		if len(ids) == 1 && t.hot[id] && t.hotMover(w.ToMove) && t.owner(w.ToMove) == id {
+			// Another person here, the die waiting for their key alone;
+			// their own translator checks the key.
+			w.YouRoll = !t.hotAsked
+		}
 	}
-	if l := t.lastWait; l != nil && l.ToMove == w.ToMove && l.YouRoll == w.YouRoll && slices.Equal(l.Waiting, w.Waiting) {
+	if l := t.lastWait; l != nil && l.ToMove == w.ToMove && l.YouRoll == w.YouRoll && (w.YouRoll || slices.Equal(l.Waiting, w.Waiting)) {
+		// While this screen asks for the roll, the others' reveals
+		// coming in are no news: the question stands as it was.
 		return out
 	}
 	t.lastWait = &w

@@ -178,6 +178,10 @@ func (u *UI) submitInput() {
 		})
 	case inputAddr:
 		u.do("connect", func() error { return u.sess.Connect(text) })
+	case inputPerson:
+		if pa, ok := u.sess.(PersonAdder); ok {
+			u.do("person", func() error { return pa.AddPerson(text) })
+		}
 	}
 }
 
@@ -253,6 +257,9 @@ var keyTable = []binding{
 			}
 			u.seatSel = (u.seatSel + d) % engine.NumColours
 		}},
+	{runes: "+", label: "+", help: "key.person",
+		when: func(u *UI) bool { _, ok := u.sess.(PersonAdder); return ok && u.hostSetup() },
+		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputPerson, "") }},
 	{runes: "b", label: "b", help: "key.bot",
 		when: (*UI).hostSetup,
 		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},

@@ -96,6 +96,15 @@ type PaceSetter interface {
 	SetBotPace(delay time.Duration, set bool) error
 }
 
+// PersonAdder is a Session where several people can play at this one
+// program (hot seat): AddPerson seats one more person here, by name, with
+// a key and a dice chain of their own, so that for everyone else the
+// dice are as fair as with one person per laptop. Each of them is a You
+// seat of the table; the screen names whose turn it is.
+type PersonAdder interface {
+	AddPerson(name string) error
+}
+
 // RulesSetter is a Session whose creator may change the rules at the
 // table until the game starts. The table that comes back shows them; where
 // players say ready, a change clears every player's Ready.

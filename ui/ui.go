@@ -39,6 +39,7 @@ const (
 	inputChat
 	inputName
 	inputAddr
+	inputPerson
 )
 
 type overlay uint8

@@ -113,7 +113,7 @@ func panel(scr tcell.Screen, x, y, w, h int, title string, lines []string, fromE
 func (u *UI) statusLines(w int) ([]string, []placed) {
 	var parts []string
 	if u.input != inputNone {
-		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr"}[u.input]
+		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr", inputPerson: "prompt.person"}[u.input]
 		parts = append(parts, "[::r]"+u.t(prompt)+" "+escapeTags(string(u.editor))+"_[::-]")
 	}
 	keys, spare := u.activeKeys()
@@ -499,7 +499,9 @@ func (u *UI) turnLines() ([]string, []func()) {
 		acts = append(acts, f)
 	}
 	if r := u.lastRoll; r != nil {
-		if u.rolled != nil && u.rolled.YouChoose {
+		if u.rolled != nil && u.rolled.YouChoose && u.hotSeat() {
+			out = append(out, yourTurnStyle+" "+u.t("turn.hotchoice", u.seatName(u.rolled.Colour), tview.Escape(fmt.Sprintf("[%d]", r.Roll)))+" [-:-:-]")
+		} else if u.rolled != nil && u.rolled.YouChoose {
 			out = append(out, yourTurnStyle+" "+u.t("turn.yourchoice", tview.Escape(fmt.Sprintf("[%d]", r.Roll)))+" [-:-:-]")
 		} else {
 			out = append(out, u.t("turn.rolled", u.tagged(r.Colour), "[::b]"+tview.Escape(fmt.Sprintf("[%d]", r.Roll))+"[::-]"))
@@ -524,6 +526,8 @@ func (u *UI) turnLines() ([]string, []func()) {
 	case u.resuming && u.over == nil:
 		// Not "the die waits for X": nobody keeps this player waiting.
 		out = append(out, "[yellow]"+u.t("turn.resuming")+"[-]")
+	case u.waiting != nil && u.waiting.YouRoll && u.hotSeat():
+		out = append(out, yourTurnStyle+" "+u.t("turn.hotroll", u.seatName(u.waiting.ToMove))+" [-:-:-]")
 	case u.waiting != nil && u.waiting.YouRoll:
 		out = append(out, yourTurnStyle+" "+u.t("turn.yourroll")+" [-:-:-]")
 		act(func() {
@@ -546,6 +550,29 @@ func (u *UI) turnLines() ([]string, []func()) {
 		out = append(out, "[yellow]"+u.t("turn.solo")+"[-]")
 	}
 	return out, acts
+}
+
+// hotSeat is whether several people play at this screen (several You
+// seats): the turn line then names whose turn it is.
+func (u *UI) hotSeat() bool {
+	if u.table == nil {
+		return false
+	}
+	n := 0
+	for _, s := range u.table.Seats {
+		if s.You && s.Kind == SeatHuman {
+			n++
+		}
+	}
+	return n > 1
+}
+
+// seatName is the name of the person at colour c, escaped for the screen.
+func (u *UI) seatName(c engine.Colour) string {
+	if u.table == nil || c >= engine.NumColours {
+		return "?"
+	}
+	return clean(u.table.Seats[c].Name, maxName)
 }
 
 // moveSummary is "R0x2 13→17 flight→29 captures 1" for the moves list:

@@ -44,6 +44,7 @@ var playEnv = os.Getenv
 type playSetup struct {
 	opts        ui.Options
 	name        string
+	people      []string // more people at this laptop (hot seat, --names)
 	offline     bool
 	connect     []string
 	identity    string // "" offline without --identity: a fresh key per game
@@ -66,6 +67,7 @@ func play(e *env, run func(playSetup) error) error {
 	var connect multiFlag
 	offline := fs.Bool("offline", false, "play alone against bots on this machine: no network at all")
 	name := fs.String("name", defaultName(), "your `NAME` as other players see it (default: the name you gave last time,\nelse your user name)")
+	names := fs.String("names", "", "`LIST` of the people playing at this laptop, comma-separated, the first one\nthe owner (hot seat, --offline): each has a seat, a key and dice of their own;\nat the table p adds one more")
 	fs.Var(&connect, "connect", "`ADDR` of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
 	identity := fs.String("identity", "", "identity key `FILE`: the same key is the same player to the others\n(default "+defaultIdentityHint()+", created on first use)")
 	data := fs.String("data", "", "`DIR` for the saved game logs (default "+defData+")")
@@ -98,6 +100,22 @@ func play(e *env, run func(playSetup) error) error {
 	if p2p.CleanName(*name) == "" {
 		return usageError("--name %q: a name needs at least one printable character", *name)
 	}
+	var people []string
+	if *names != "" {
+		list := strings.Split(*names, ",")
+		for i, n := range list {
+			if list[i] = p2p.CleanName(n); list[i] == "" {
+				return usageError("--names %q: every name needs a printable character", *names)
+			}
+		}
+		if len(list) > engine.NumColours {
+			return usageError("--names: at most %d people at one table", engine.NumColours)
+		}
+		if !*offline {
+			return usageError("--names: several people at one laptop play --offline (on the LAN, one person a program)")
+		}
+		*name, people = list[0], list[1:]
+	}
 	if *offline && len(connect) > 0 {
 		return usageError("--offline plays without a network: drop --connect")
 	}
@@ -117,6 +135,7 @@ func play(e *env, run func(playSetup) error) error {
 	s := playSetup{
 		opts:        ui.Options{Lang: i18n.Choose(*lang, playEnv), Rules: rules, StepDelay: 350 * time.Millisecond},
 		name:        *name,
+		people:      people,
 		offline:     *offline,
 		connect:     connect,
 		identity:    *identity,
@@ -247,7 +266,7 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 		return nil, err
 	}
 	if s.offline {
-		opts := session.LocalOptions{Name: p2p.CleanName(s.name), DataDir: s.dataDir, BotDelay: s.botDelay, Logger: logger}
+		opts := session.LocalOptions{Name: p2p.CleanName(s.name), People: s.people, DataDir: s.dataDir, BotDelay: s.botDelay, Logger: logger}
 		if s.identity != "" {
 			key, err := loadIdentity(s.identity)
 			if errors.Is(err, savegame.ErrIdentityInUse) {

@@ -60,6 +60,11 @@ func TestPlayFlags(t *testing.T) {
 		{args: []string{"stray"}, usageErr: "unexpected argument"},
 		{args: []string{"--web", "127.0.0.1:0", "--no-web"}, usageErr: "give one"},
 		{args: []string{"--offline", "--web", "127.0.0.1:0"}, usageErr: "drop --web"},
+		{args: []string{"--offline", "--names", "ann,bob,cat", "--bot-delay", "0"},
+			want: playSetup{name: "ann", people: []string{"bob", "cat"}, offline: true, dataDir: "/tmp/st/aeroplane/games"}},
+		{args: []string{"--names", "ann,bob"}, usageErr: "--offline"},
+		{args: []string{"--offline", "--names", "ann,\x1b"}, usageErr: "--names"},
+		{args: []string{"--offline", "--names", "a,b,c,d,e"}, usageErr: "at most 4"},
 	}
 	for _, c := range cases {
 		var got *playSetup
@@ -88,6 +93,9 @@ func TestPlayFlags(t *testing.T) {
 			t.Errorf("%q: name %q, want %q (or the user's name)", c.args, got.name, c.want.name)
 		}
 		w := c.want
+		if !slices.Equal(got.people, w.people) {
+			t.Errorf("%q: people %q, want %q", c.args, got.people, w.people)
+		}
 		if got.offline != w.offline || !slices.Equal(got.connect, w.connect) || got.identity != w.identity ||
 			got.dataDir != w.dataDir || got.port != w.port || got.noDiscovery != w.noDiscovery || got.botDelay != w.botDelay {
 			t.Errorf("%q: got offline=%v connect=%q identity=%q data=%q port=%d nodisc=%v delay=%v\nwant %+v",
@@ -143,7 +151,7 @@ func TestPlayHelp(t *testing.T) {
 	}
 	help := stdout.String()
 	want := []string{"/var/st/aeroplane/games", "/var/st/aeroplane/aeroplane.log", "aeroplane verify", "mDNS", "--offline"}
-	for _, f := range []string{"offline", "name", "connect", "identity", "data", "port", "no-discovery", "lang", "rules", "bot-delay"} {
+	for _, f := range []string{"offline", "name", "names", "connect", "identity", "data", "port", "no-discovery", "lang", "rules", "bot-delay"} {
 		want = append(want, "  -"+f)
 	}
 	for _, w := range want {
