@@ -27,6 +27,7 @@ type TransportLink struct {
 	onChat  func(p2p.ChatLine)
 	frames  chan lockstep.Frame
 	reach   chan lockstep.Reach
+	onPeer  func(id peer.ID, up bool) // GameConfig.OnPeer
 }
 
 // NewTransportLink makes the link; it reads nothing until run.
@@ -67,6 +68,9 @@ func (l *TransportLink) run(ctx context.Context) {
 				return
 			}
 		case ev := <-l.t.Events():
+			if l.onPeer != nil {
+				l.onPeer(ev.Peer, ev.Up)
+			}
 			select {
 			case l.reach <- lockstep.Reach{Peer: ev.Peer, Up: ev.Up, Reason: ev.Reason}:
 			case <-ctx.Done():
@@ -127,6 +131,9 @@ type GameConfig struct {
 	Pending []p2p.Inbound
 	Chat    *p2p.Chat
 	OnChat  func(p2p.ChatLine)
+	// OnPeer sees every player's connection go down and up, on the
+	// link's reading goroutine.
+	OnPeer func(id peer.ID, up bool)
 	// OnReady sees every Ready after it was logged and sent; it runs on
 	// the driver's goroutine (act on the node through Do, from another).
 	OnReady func(lockstep.Ready)
@@ -157,6 +164,7 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		return nil, fmt.Errorf("starting the game: %w", err)
 	}
 	link := NewTransportLink(t, cfg.Pending, cfg.Chat, cfg.OnChat)
+	link.onPeer = cfg.OnPeer
 	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
 		OnReady: cfg.OnReady, Logger: cfg.Logger})
 	if err != nil {
