@@ -39,13 +39,14 @@ func (p program) start(t *testing.T) *term {
 }
 
 // killAndResume kills the program in tm with SIGKILL (a crash), starts
-// it again as p and waits until it says it resumes the game named lobby.
+// it again as p and waits until it says it resumes the game whose name
+// begins with lobby.
 func (tm *term) killAndResume(p program, lobby string, more func() string) *term {
 	tm.t.Helper()
 	tm.kill9()
 	tm.waitFor("the program gone", 100, contains("exit=137"), more)
 	tm2 := p.start(tm.t)
-	tm2.waitFor("the game resumed", 400, contains(`resuming your game "`+lobby+`"`), more)
+	tm2.waitFor("the game resumed", 400, contains(`resuming your game "`+lobby), more)
 	return tm2
 }
 
