@@ -10,7 +10,11 @@
 // either changes the table and bumps its Version (which clears every
 // ready: a ready is for one version of the table, so any change of seats
 // or rules asks everyone again) or returns an error that says what the
-// player can do, and leaves the table as it was. Its rules are the
+// player can do, and leaves the table as it was. One setting is no
+// change of the game: the bots' pace (Pace, SetPace: how long every
+// screen waits before a bot's roll; each player's own, or the creator's
+// 0-5 s) clears no ready; the roster and the start carry it to everyone,
+// and Result.Pace hands it to the game's screen. Its rules are the
 // lobby's whole policy, so they are tested without a network.
 //
 // # The loop
@@ -55,6 +59,7 @@
 //	host.go    the creator's side: the Table's decisions relayed to guests and the screen
 //	member.go  the guest's side: join, roster, start, the game's result
 //	control.go Control: the player's changes while the lobby runs
+//	pace.go    Pace: the bots' pace at the table and its wire form
 //	info.go    Query and Info: a creator names its table on p2p's info stream
 //	listing.go the lobby's list of games from adverts: unverified until a connection proves the host
 //	msg.go     lobby messages and their parser

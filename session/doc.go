@@ -43,6 +43,9 @@
 //	netleave.go   NetSession: Leave (ui.Leaver: sign it and return; the
 //	              game lingers until the others hold it, then LeaveDone), GoOn and EndGame (ui.GoOner: the lone
 //	              player's answers)
+//	netchat.go    NetSession: the game's chat saved beside its log and
+//	              shown again on resume; a player back on the network
+//	              mid-game is catching up (ui.CatchingUp)
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts
 //

@@ -225,7 +225,8 @@ func TestNetAloneDecisionLAN(t *testing.T) {
 // back by itself, its table names Ann as she chose, not by her peer ID
 // (the names are saved beside the log), and it shows the game's chat as
 // it was (saved beside the log too), Ann's line and his own; it says it
-// is resuming (ui.Resuming) until it has caught up with Ann.
+// is resuming (ui.Resuming) until it has caught up with Ann, and Ann is
+// told he is back and catching up (ui.CatchingUp).
 func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -252,10 +253,14 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 		b.q.close()
 	})
 	annDone := make(chan *netPlayer, 1)
+	annSaw := make(chan ui.CatchingUp, 16)
 	go func() {
 		pa := &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
 		chatted := false
 		pa.run(t, func(e ui.Event) {
+			if c, ok := e.(ui.CatchingUp); ok {
+				annSaw <- c
+			}
 			if _, ok := e.(ui.GameStarted); ok && !chatted {
 				chatted = true
 				if err := a.Chat("good luck"); err != nil {
@@ -329,6 +334,15 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	case <-annDone:
 	case <-time.After(2 * time.Minute): // a hang guard, not a speed claim
 		t.Fatal("Ann's game did not end")
+	}
+	// Ann's player list said Bob was catching up once he was back.
+	select {
+	case c := <-annSaw:
+		if c != (ui.CatchingUp{Colour: engine.Blue, Name: "Bob"}) {
+			t.Errorf("Ann saw %+v, want Bob at Blue catching up", c)
+		}
+	default:
+		t.Error("Ann was never told Bob was back and catching up")
 	}
 }
 

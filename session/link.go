@@ -29,6 +29,7 @@ type TransportLink struct {
 	onChat  func(p2p.ChatLine)
 	frames  chan lockstep.Frame
 	reach   chan lockstep.Reach
+	onPeer  func(id peer.ID, up bool) // GameConfig.OnPeer
 	// hosts names the program (transport peer) of every seat whose ID
 	// is not its program's (hot seat, SetSeatHosts); seats lists them by
 	// program. Set before run, read-only after.
@@ -119,6 +120,9 @@ func (l *TransportLink) run(ctx context.Context) {
 				return
 			}
 		case ev := <-l.t.Events():
+			if l.onPeer != nil {
+				l.onPeer(ev.Peer, ev.Up)
+			}
 			// A program's reach is that of every seat it hosts.
 			for _, id := range append([]peer.ID{ev.Peer}, l.seats[ev.Peer]...) {
 				select {
@@ -199,6 +203,9 @@ type GameConfig struct {
 	Pending []p2p.Inbound
 	Chat    *p2p.Chat
 	OnChat  func(p2p.ChatLine)
+	// OnPeer sees every player's connection go down and up, on the
+	// link's reading goroutine.
+	OnPeer func(id peer.ID, up bool)
 	// OnReady sees every Ready after it was logged and sent; it runs on
 	// the driver's goroutine (act on the node through Do, from another).
 	OnReady func(lockstep.Ready)
@@ -229,6 +236,7 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		return nil, ui.Errorf("err.start", err)
 	}
 	link := NewTransportLink(t, cfg.Pending, cfg.Chat, cfg.OnChat)
+	link.onPeer = cfg.OnPeer
 	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
 		OnReady: cfg.OnReady, Logger: cfg.Logger})
 	if err != nil {

@@ -52,7 +52,10 @@
 // (GoOn) and e ends the game, saved and unfinished (EndGame), back to the
 // lobby. Left ("bob left — a bot flies Yellow") and SoloDice (said in the
 // turn panel while on) are shown; the player list says online, absent (a
-// bot flies), back, left. A TableUpdate not started after a finished game
+// bot flies), back, left, resuming (CatchingUp: another's program back on
+// the network; Resuming: this one's, also in the turn panel instead of
+// "the die waits for X"). A PaceSetter's table shows the bots' pace to
+// everyone and its creator's p changes it. A TableUpdate not started after a finished game
 // is its rematch: the finished board gives way to the table.
 //
 // What the screen promises: the key lines wrap onto a second line rather

@@ -252,6 +252,15 @@ type LeaveDone struct{}
 // for anyone the player could do anything about.
 type Resuming struct{ On bool }
 
+// CatchingUp says another player's connection is back after it went
+// down mid-game (its program restarted, or its cable was out): it is
+// catching up with the game until it plays its seat again (its next
+// move) or a Presence says more.
+type CatchingUp struct {
+	Colour engine.Colour
+	Name   string
+}
+
 // SoloDice says whether this player's own dice chain alone makes the rolls
 // now (nobody else's reveal is in them): the player could foresee them,
 // and the screen says so honestly.
@@ -304,6 +313,7 @@ func (AloneDecision) event() {}
 func (SoloDice) event()      {}
 func (LeaveDone) event()     {}
 func (Resuming) event()      {}
+func (CatchingUp) event()    {}
 func (GameOver) event()      {}
 func (Notice) event()        {}
 func (RollCountdown) event() {}

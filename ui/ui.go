@@ -82,6 +82,7 @@ type UI struct {
 	absent   [engine.NumColours]bool
 	left     [engine.NumColours]bool // left for good: a bot flies the seat
 	back     [engine.NumColours]bool // came back, until the seat's next move
+	catching [engine.NumColours]bool // back on the network, catching up (CatchingUp), until its next move
 	solo     bool                    // this player's own dice alone make the rolls (SoloDice)
 	resuming bool                    // this resumed program is catching up (Resuming)
 	missing  []string                // the players a lone decision is about (nil: none open)
@@ -149,6 +150,7 @@ func (u *UI) Apply(e Event) {
 		u.frames, u.flown = nil, nil
 		u.stopCountdown()
 		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
+		u.catching = [engine.NumColours]bool{}
 		u.missing, u.askAlone, u.solo = nil, false, false
 		if u.overlay == overlayEnd {
 			u.overlay = overlayNone
@@ -176,6 +178,9 @@ func (u *UI) Apply(e Event) {
 		u.stopCountdown()
 		if c := e.Result.Move.Colour; c < engine.NumColours {
 			u.back[c] = false
+			if !u.absent[c] && !u.left[c] {
+				u.catching[c] = false // its own move: it has caught up
+			}
 		}
 		u.addEvent(u.describe(&e.Before, e.Result))
 		u.pos, u.hasPos = e.After, true
@@ -191,6 +196,7 @@ func (u *UI) Apply(e Event) {
 	case Presence:
 		if e.Colour < engine.NumColours {
 			u.absent[e.Colour], u.back[e.Colour] = !e.Present, e.Present
+			u.catching[e.Colour] = false
 		}
 		key := "log.absent"
 		if e.Present {
@@ -234,6 +240,11 @@ func (u *UI) Apply(e Event) {
 		u.overlay = overlayEnd
 		u.input = inputNone
 		u.addEvent(u.t("log.over"))
+	case CatchingUp:
+		if e.Colour < engine.NumColours && u.inGame() {
+			u.catching[e.Colour] = true
+			u.addEvent(u.t("log.catchingup", clean(e.Name, maxName)))
+		}
 	case Resuming:
 		if e.On != u.resuming {
 			key := "log.caughtup"

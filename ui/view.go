@@ -294,6 +294,8 @@ func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 		return "[red]" + u.t("status.left") + "[-]"
 	case u.absent[c]:
 		return "[red]" + u.t("status.absentbot") + "[-]"
+	case u.catching[c]:
+		return "[yellow]" + u.t("status.catchingup") + "[-]"
 	case !s.Present:
 		return "[red]" + u.t("status.absent") + "[-]"
 	case u.back[c]:

@@ -196,3 +196,61 @@ func TestPlayLANAloneGoOn(t *testing.T) {
 	ta.quitAndCheck()
 	t.Logf("bob killed after %d rolls; alice asked %v later; finished %s", pb.rolls, asked.Round(time.Millisecond), finishOrder(end))
 }
+
+// Two people at a table with two bots, both at a terminal; bob's program
+// is killed (kill -9) mid-game and started again: it takes his seat back
+// by itself (alice keeps waiting if she is asked meanwhile); both play to
+// the end, and both logs verify to one history, in the order both end
+// screens show. Whether alice's list said he was catching up is logged,
+// not asserted: a restart faster than the transport's heartbeat replaces
+// the connection without a down and up to tell (ui.CatchingUp).
+func TestPlayLANResumeTwoPeople(t *testing.T) {
+	if !tmuxAvailable(t) || !netlab.Enter(t) {
+		return
+	}
+	alice, bob, ta, tb := twoAtATable(t)
+	pa, pb := &turns{tm: ta}, &turns{tm: tb}
+	playBoth(t, pa, pb, 4)
+	more := func() string { return "bob's log:\n" + diagLog(bob.home) + "\nalice's log:\n" + diagLog(alice.home) }
+	tb = tb.killAndResume(bob, `alice `, more)
+	pb = &turns{tm: tb}
+	sawCatchUp := false
+	var ends [2]string
+	for i := 0; ends[0] == "" || ends[1] == ""; i++ {
+		if i >= 4000 {
+			t.Fatalf("the game did not end:\n%s\n%s\n%s", ta.screen(), tb.screen(), more())
+		}
+		if ends[0] == "" {
+			s, over := pa.step()
+			sawCatchUp = sawCatchUp || strings.Contains(s, "bob is back on the network and catching up") ||
+				catchingUpInList.MatchString(s)
+			if strings.Contains(s, "Alone at the table") && strings.Contains(s, "w/esc") {
+				ta.keys("w") // keep waiting: bob is on his way back
+			}
+			if over {
+				ends[0] = s
+			}
+		}
+		if ends[1] == "" {
+			if s, over := pb.step(); over {
+				ends[1] = s
+			}
+		}
+	}
+	ga, gb := ta.verifiedLogs(alice.home), tb.verifiedLogs(bob.home)
+	if len(ga) != 1 || len(gb) != 1 {
+		t.Fatalf("alice's games %v, bob's %v: want one each", ga, gb)
+	}
+	for h, a := range ga {
+		b, ok := gb[h]
+		if !ok || !a.over || !b.over || a.order != finishOrder(ends[0]) || b.order != finishOrder(ends[1]) {
+			t.Errorf("alice's log %+v, bob's %v; end screens %q %q: want one finished history", a, gb, finishOrder(ends[0]), finishOrder(ends[1]))
+		}
+	}
+	ta.quitAndCheck()
+	tb.quitAndCheck()
+	t.Logf("bob killed after 4 rolls and resumed; both finished %s; alice saw him catching up: %v", finishOrder(ends[0]), sawCatchUp)
+}
+
+// catchingUpInList is the player list's line for bob while he catches up.
+var catchingUpInList = regexp.MustCompile(`B bob \S+ resuming: catching up`)

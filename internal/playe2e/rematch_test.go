@@ -41,7 +41,7 @@ func TestPlayLANRematchAndResume(t *testing.T) {
 	tm := alice.start(t)
 	tm.joinFirstAndStart("1) p0's game", peers)
 	_, before := playUntil(tm, 6, peers)
-	tm = tm.killAndResume(alice, "party", peers)
+	tm = tm.killAndResume(alice, `party"`, peers)
 	end1, _ := playUntil(tm, 0, peers)
 	tGame1 := time.Since(t0)
 

@@ -29,7 +29,7 @@ func TestPlayLANResumeAfterKill(t *testing.T) {
 	tm := alice.start(t)
 	tm.joinFirstAndStart("1) p0's game", peer)
 	_, before := playUntil(tm, 8, peer)
-	tm2 := tm.killAndResume(alice, "party", peer)
+	tm2 := tm.killAndResume(alice, `party"`, peer)
 	end, _ := playUntil(tm2, 0, peer)
 	hostOrder, hash := host.result(t, time.Minute)
 	if order := finishOrder(end); order != hostOrder {

@@ -39,7 +39,8 @@ func (p program) start(t *testing.T) *term {
 }
 
 // killAndResume kills the program in tm with SIGKILL (a crash), starts
-// it again as p and waits until it says it resumes the game named lobby.
+// it again as p and waits until it says it resumes the game whose name
+// begins with lobby.
 func (tm *term) killAndResume(p program, lobby string, more func() string) *term {
 	tm.t.Helper()
 	tm.kill9()
