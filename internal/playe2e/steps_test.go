@@ -46,7 +46,7 @@ func (tm *term) killAndResume(p program, lobby string, more func() string) *term
 	tm.kill9()
 	tm.waitFor("the program gone", 100, contains("exit=137"), more)
 	tm2 := p.start(tm.t)
-	tm2.waitFor("the game resumed", 400, contains(`Resuming your game "`+lobby+`"`), more)
+	tm2.waitFor("the game resumed", 400, contains(`Resuming your game "`+lobby), more)
 	return tm2
 }
 
