@@ -3,9 +3,10 @@
 // capture, a stranger that keeps sending past its ban, and forged mDNS
 // adverts. Package lobby's tests and p2p's external tests (package
 // p2p_test) use it; p2p's internal tests, which reach p2p's unexported
-// parts, cannot (it imports p2p), and keep copies in p2p/helpers_test.go. Product code never imports
-// it. Everything that starts a host or sends mDNS runs inside a private
-// network namespace (netlab.Enter) first.
+// parts, cannot (it imports p2p), and keep copies in
+// p2p/helpers_test.go. Product code never imports it. Everything that
+// starts a host or sends mDNS runs inside a private network namespace
+// (netlab.Enter) first.
 package p2ptest
 
 import (
