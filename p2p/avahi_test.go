@@ -48,12 +48,12 @@ func avahiService(name, typ string, port int, txt []string) string {
 `, esc(name), typ, port, recs.String())
 }
 
-// startAvahi runs Debian's avahi-daemon in peer i's namespace of lan
-// with the given service files, and returns its log and whether it still
+// startAvahi runs Debian's avahi-daemon (through command: in a LAN
+// peer's namespace, or in this one) with the given service files, and returns its log and whether it still
 // runs; it fails the test if avahi-daemon is missing (.ci/run installs
 // it). /run and /etc/avahi/services are mounted over in a mount
 // namespace of avahi's own.
-func startAvahi(t *testing.T, lan *netlab.LAN, i int, services map[string]string) (log *testout.Buffer, alive func() bool) {
+func startAvahi(t *testing.T, command func(string, ...string) *exec.Cmd, services map[string]string) (log *testout.Buffer, alive func() bool) {
 	t.Helper()
 	bin, err := exec.LookPath("avahi-daemon")
 	if err != nil {
@@ -77,7 +77,7 @@ func startAvahi(t *testing.T, lan *netlab.LAN, i int, services map[string]string
 	const script = `mount -t tmpfs avahi-run /run && mount --bind "$1" /etc/avahi/services && ` +
 		`exec "$3" -f "$2" --no-drop-root --no-chroot --no-rlimits --no-proc-title --debug`
 	log = &testout.Buffer{}
-	cmd := lan.Command(i, "unshare", "-m", "sh", "-c", script, "sh", svc, conf, bin)
+	cmd := command("unshare", "-m", "sh", "-c", script, "sh", svc, conf, bin)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -123,20 +123,14 @@ func TestDiscoveryBesideAvahi(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, alive := startAvahi(t, lan, 2, map[string]string{
+	log, alive := startAvahi(t, func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }, map[string]string{
 		"aeroplane": avahiService(other.String(), ServiceName, 4001, txt),
 		"own":       avahiService("avahi-own", "_http._tcp", 80, nil),
 	})
 	if log == nil {
 		return
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	for strings.Count(log.String(), "successfully established") < 2 {
-		if time.Now().After(deadline) || !alive() {
-			t.Fatalf("avahi-daemon did not publish its services:\n%s", log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitPublished(t, log, alive, 2)
 	as := startAgents(t, lan, 2)
 	for i, a := range as {
 		a.expectAll(t, "found", []string{as[1-i].id, other.String()}, 20*time.Second)
@@ -180,6 +174,65 @@ func TestDiscoveryBesideAvahi(t *testing.T) {
 		}
 	}
 	t.Logf("avahi-daemon's log, %d lines, says nothing of our packets", strings.Count(log.String(), "\n"))
+}
+
+// waitPublished waits until avahi-daemon says it has published n
+// services.
+func waitPublished(t *testing.T, log *testout.Buffer, alive func() bool, n int) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for strings.Count(log.String(), "successfully established") < n {
+		if time.Now().After(deadline) || !alive() {
+			t.Fatalf("avahi-daemon did not publish its services:\n%s", log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// avahi-daemon and one of our peers on one machine, both on loopback
+// only (this namespace's lo, as on a machine with no network): our
+// peer lists avahi's advert for longer than an entry lives unheard, so
+// avahi answered our queries. It did not while our packets on lo left
+// from 0.0.0.0 (TestMDNSOnLoopbackComesFrom127): avahi drops those.
+func TestDiscoveryBesideAvahiOnLoopback(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	other := testID(t)
+	txt, err := EncodeTXT(Advert{Version: ProtocolVersion, ID: other, Name: "avahi",
+		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/4001")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, alive := startAvahi(t, exec.Command, map[string]string{
+		"aeroplane": avahiService(other.String(), ServiceName, 4001, txt),
+	})
+	if log == nil {
+		return
+	}
+	waitPublished(t, log, alive, 1)
+	d := startTestDiscovery(t, newTestHost(t), Advert{Name: "us"})
+	waitPeers(t, d, "avahi's advert", hasPeer(other, nil))
+	// Avahi announced its service on start; past maxLife only its
+	// answers to our queries keep it listed.
+	until := time.Now().Add(maxLife + 4*time.Second)
+	for time.Now().Before(until) {
+		if !hasPeer(other, nil)(d.Peers()) {
+			t.Fatalf("avahi's advert was dropped while avahi runs: it did not answer our queries\navahi:\n%s", log.String())
+		}
+		select {
+		case <-d.Changes():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if !alive() {
+		t.Fatalf("avahi-daemon stopped beside our peer:\n%s", log.String())
+	}
+	for _, bad := range []string{"invalid", "Invalid", "failed", "error"} {
+		if strings.Contains(log.String(), bad) {
+			t.Errorf("avahi-daemon logged %q beside our peer:\n%s", bad, log.String())
+		}
+	}
 }
 
 func containsPrefix(names []string, prefix string) bool {

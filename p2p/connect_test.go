@@ -1,4 +1,4 @@
-package p2p
+package p2p_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
+	"aeroplane/p2p"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	ma "github.com/multiformats/go-multiaddr"
@@ -18,7 +20,7 @@ func TestResolveAddrAndConnect(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	a := newTestTransport(t, fastConfig(t))
+	a := p2ptest.NewTransport(t, p2ptest.FastConfig(t))
 	var tcp ma.Multiaddr
 	for _, addr := range a.Host().Addrs() {
 		if _, err := addr.ValueForProtocol(ma.P_TCP); err == nil {
@@ -29,7 +31,7 @@ func TestResolveAddrAndConnect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := DialableAddrs(a.Host())
+	full := p2p.DialableAddrs(a.Host())
 	cases := []struct{ name, input string }{
 		{"full multiaddr", full[0]},
 		{"multiaddr without id", tcp.String()},
@@ -37,11 +39,11 @@ func TestResolveAddrAndConnect(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := newTestTransport(t, fastConfig(t))
+			b := p2ptest.NewTransport(t, p2ptest.FastConfig(t))
 			key := b.Host().Peerstore().PrivKey(b.Host().ID())
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			info, err := ResolveAddr(ctx, key, c.input)
+			info, err := p2p.ResolveAddr(ctx, key, c.input)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,10 +53,10 @@ func TestResolveAddrAndConnect(t *testing.T) {
 			if err := b.Connect(ctx, info); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.Send(a.Host().ID(), KindGame, []byte(c.name)); err != nil {
+			if err := b.Send(a.Host().ID(), p2p.KindGame, []byte(c.name)); err != nil {
 				t.Fatal(err)
 			}
-			if in := recvInbound(t, a); string(in.Data) != c.name {
+			if in := p2ptest.RecvInbound(t, a); string(in.Data) != c.name {
 				t.Fatalf("got %q", in.Data)
 			}
 		})
@@ -77,7 +79,7 @@ func TestResolveAddrErrors(t *testing.T) {
 		{"/dns4/localhost/tcp/9", "connecting to /ip4/127.0.0.1/tcp/9"},
 	}
 	for _, c := range cases {
-		_, err := ResolveAddr(context.Background(), key, c.input)
+		_, err := p2p.ResolveAddr(context.Background(), key, c.input)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ResolveAddr(%q) = %v, want error containing %q", c.input, err, c.want)
 		}

@@ -78,7 +78,9 @@
 // game (SetMembers) have room of their own as large again, which a
 // connection gets only from a member's IP and keeps only if Noise proves
 // it is that member: strangers holding every other slot cannot keep the
-// table apart. While a game runs (members set) the host admits no one
+// table apart, nor can strangers holding every handshake slot with
+// connections that never finish Noise (which no gater sees; libp2p ends
+// each after 15 s). While a game runs (members set) the host admits no one
 // else: a stranger's connection is closed as soon as Noise names it (the
 // gater's InterceptSecured), and those open when the game starts are
 // closed then, so no stranger opens a stream during a game, and streams,
@@ -107,7 +109,11 @@
 // leaves the lists within 8 s while a live one survives three lost
 // announcements (and a refresh query asks it at 75% and 90% of its life).
 // On Close it multicasts them with TTL 0, a goodbye, which removes it at
-// once. Its queries (from port 5353, answers multicast) back off from 1 s
+// once. Every packet leaves from an address of its interface: on a
+// loopback with only 127/8 addresses, 127.0.0.1 is named explicitly
+// (Linux would send from 0.0.0.0, which avahi ignores), so peers and a
+// standard responder on one machine answer each other. Its queries (from
+// port 5353, answers multicast) back off from 1 s
 // by doubling to 30 s, start again on Update or when the list empties,
 // and name as known answers its own record and every entry with more than
 // half its life left, so that in a settled room nobody answers; a query
@@ -142,7 +148,7 @@
 //	txt.go        mDNS TXT record encoding and its parser
 //	discovery.go  mDNS: announce, answer, query with back-off, expire by TTL
 //	mdnswire.go   discovery's messages: records, known answers, goodbyes
-//	mdnsconn.go   discovery's socket per interface (port 5353, loopback on)
+//	mdnsconn.go   discovery's socket per interface (port 5353, loopback on, source address)
 //	adtable.go    discovery's list: strangers capped, proven peers kept, TTLs
 //	chat.go       rate- and length-limited chat, ordered per sender
 //	info.go       the info stream: a peer's answer (opaque bytes) to "what do you offer?"

@@ -1,5 +1,12 @@
 package p2p
 
+// Copies of internal/p2ptest's helpers, for the tests that must stay in
+// package p2p because they reach its unexported parts (sockets, limits,
+// tables, hooks): p2ptest imports p2p, so an in-package test cannot
+// import it. Tests that need only the exported API live in package
+// p2p_test and use p2ptest (abuse_test.go, transport_test.go,
+// connect_test.go, session_test.go).
+
 import (
 	"context"
 	"crypto/rand"
@@ -14,6 +21,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
+// testLogger is p2ptest.Logger (see above).
 func testLogger(t testing.TB) *slog.Logger {
 	if os.Getenv("P2P_TEST_LOG") != "" {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -21,6 +29,7 @@ func testLogger(t testing.TB) *slog.Logger {
 	return nil
 }
 
+// newTestHost is p2ptest.NewHost (see above).
 func newTestHost(t testing.TB) host.Host {
 	t.Helper()
 	key, _, err := crypto.GenerateEd25519Key(rand.Reader)
@@ -35,16 +44,19 @@ func newTestHost(t testing.TB) host.Host {
 	return h
 }
 
+// fastConfig is p2ptest.FastConfig (see above).
 func fastConfig(t testing.TB) TransportConfig {
 	return TransportConfig{Heartbeat: 100 * time.Millisecond, DeadAfter: 500 * time.Millisecond, Logger: testLogger(t)}
 }
 
+// newTestTransport is p2ptest.NewTransport (see above).
 func newTestTransport(t testing.TB, cfg TransportConfig) *Transport {
 	tr := NewTransport(newTestHost(t), cfg)
 	t.Cleanup(func() { tr.Close() })
 	return tr
 }
 
+// connectPair is p2ptest.ConnectPair (see above).
 func connectPair(t testing.TB, a, b *Transport) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -62,6 +74,7 @@ func connectPair(t testing.TB, a, b *Transport) {
 	}
 }
 
+// recvInbound is p2ptest.RecvInbound (see above).
 func recvInbound(t testing.TB, tr *Transport) Inbound {
 	t.Helper()
 	select {
@@ -73,6 +86,7 @@ func recvInbound(t testing.TB, tr *Transport) Inbound {
 	return Inbound{}
 }
 
+// waitEvent is p2ptest.WaitEvent (see above).
 func waitEvent(t testing.TB, tr *Transport, up bool) PeerEvent {
 	t.Helper()
 	deadline := time.After(10 * time.Second)

@@ -1,6 +1,9 @@
 package p2p
 
-import "syscall"
+import (
+	"net"
+	"syscall"
+)
 
 // onlyJoinedInterface makes the socket hear the group only on the
 // interface it joined it on: Linux otherwise delivers to a socket bound to
@@ -13,3 +16,17 @@ func onlyJoinedInterface(fd int) error {
 // ipMulticastAll is IP_MULTICAST_ALL from linux/in.h (the syscall
 // package does not name it).
 const ipMulticastAll = 49
+
+// sendFrom names ifc's source address (pinnedSource), if it needs one,
+// with the multicast interface: Linux takes a multicast packet's source
+// from ip_mreqn's address when the socket is bound to none. Go's
+// ListenMulticastUDP set only the index.
+func sendFrom(fd int, ifc *net.Interface) error {
+	src := pinnedSource(ifc)
+	if src == nil {
+		return nil
+	}
+	mreq := &syscall.IPMreqn{Ifindex: int32(ifc.Index)}
+	copy(mreq.Address[:], src)
+	return syscall.SetsockoptIPMreqn(fd, syscall.IPPROTO_IP, syscall.IP_MULTICAST_IF, mreq)
+}

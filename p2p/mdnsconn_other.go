@@ -2,6 +2,9 @@
 
 package p2p
 
+import "net"
+
 // mdnsSockopts: Windows loops multicast back by default and sends it
-// with TTL 1, which a link-local group needs anyway.
-func mdnsSockopts(uintptr) error { return nil }
+// with TTL 1, which a link-local group needs anyway, and takes the
+// source from the interface named by address.
+func mdnsSockopts(uintptr, *net.Interface) error { return nil }

@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-// captureHandler keeps every record it is handed.
+// captureHandler keeps every record it is handed: p2ptest.Capture, copied
+// because these tests drive the unexported rate limiter (helpers_test.go).
 type captureHandler struct {
 	mu   *sync.Mutex
 	recs *[]slog.Record

@@ -22,6 +22,12 @@ import (
 // member. A stranger cannot use it unless it shares a member's IP, and it
 // takes nothing from anyone while the ordinary room has space.
 //
+// Once a game runs, the gater cuts every stranger whose connection Noise
+// has named (SetMembers), but a connection still in its handshake names
+// no one: strangers can keep all 32 handshake slots with connections
+// that never finish (libp2p closes one after 15 s; they open another).
+// Against those the room is what lets the players in.
+//
 // The per-address limits come before the allowlist: a member is counted
 // against its own IP only, which strangers on other addresses cannot
 // fill. The room is for connections only: libp2p counts every stream,

@@ -1,4 +1,4 @@
-package p2p
+package p2p_test
 
 import (
 	"context"
@@ -11,8 +11,10 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
+	"aeroplane/p2p"
 	"aeroplane/savegame"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -22,22 +24,22 @@ import (
 // game tests (the product's is session.TransportLink): the lobby's
 // leftover game frames first, then the inbox's, until ctx ends.
 type testLink struct {
-	t      *Transport
+	t      *p2p.Transport
 	frames chan lockstep.Frame
 }
 
 func (l *testLink) Send(to peer.ID, data []byte) error {
 	if to == "" {
-		return l.t.Broadcast(KindGame, data)
+		return l.t.Broadcast(p2p.KindGame, data)
 	}
-	return l.t.Send(to, KindGame, data)
+	return l.t.Send(to, p2p.KindGame, data)
 }
 func (l *testLink) Frames() <-chan lockstep.Frame { return l.frames }
 func (l *testLink) Reach() <-chan lockstep.Reach  { return nil }
 
-func (l *testLink) run(ctx context.Context, pending []Inbound) {
-	put := func(in Inbound) bool {
-		if in.Kind != KindGame {
+func (l *testLink) run(ctx context.Context, pending []p2p.Inbound) {
+	put := func(in p2p.Inbound) bool {
+		if in.Kind != p2p.KindGame {
 			return true
 		}
 		select {
@@ -69,10 +71,10 @@ func (l *testLink) run(ctx context.Context, pending []Inbound) {
 // testGame is what a lobby hands a session.
 type testGame struct {
 	Setup   lockstep.Setup
-	Pending []Inbound
+	Pending []p2p.Inbound
 }
 
-func playTestGame(ctx context.Context, t *testing.T, tr *Transport, res testGame) (lockstep.State, error) {
+func playTestGame(ctx context.Context, t *testing.T, tr *p2p.Transport, res testGame) (lockstep.State, error) {
 	var ent [32]byte
 	if _, err := rand.Read(ent[:]); err != nil {
 		return lockstep.State{}, err
@@ -93,7 +95,7 @@ func playTestGame(ctx context.Context, t *testing.T, tr *Transport, res testGame
 	go link.run(lctx, res.Pending)
 	var d *lockstep.Driver
 	chosen := uint64(0)
-	d, err = lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: glog, Linger: 300 * time.Millisecond, Logger: testLogger(t),
+	d, err = lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: glog, Linger: 300 * time.Millisecond, Logger: p2ptest.Logger(t),
 		OnReady: func(rd lockstep.Ready) {
 			st := rd.State
 			if st.Phase != lockstep.PhaseMove || len(st.Moves) == 0 || st.Roll == chosen {
@@ -115,11 +117,11 @@ func TestSessionPairPlaysGame(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	host, joiner := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	host, joiner := p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang guard, not a speed claim
 	defer cancel()
-	connectPair(t, joiner, host)
-	trs := []*Transport{host, joiner}
+	p2ptest.ConnectPair(t, joiner, host)
+	trs := []*p2p.Transport{host, joiner}
 	setup := lockstep.Setup{Version: lockstep.Version, Name: "pair", Rules: engine.DefaultRules(), Seats: []lockstep.Seat{
 		{Colour: 0, Player: host.Host().ID()}, {Colour: 1, Bot: lockstep.DefaultBot},
 		{Colour: 2, Player: joiner.Host().ID()}, {Colour: 3, Bot: lockstep.DefaultBot}}}

@@ -2,10 +2,11 @@
 // hosts, transports and discovery on loopback with fast heartbeats, a log
 // capture, a stranger that keeps sending past its ban, and forged mDNS
 // adverts. Package lobby's tests and p2p's external tests (package
-// p2p_test) use it; p2p's internal tests cannot (it imports p2p), and
-// keep their own few in p2p/helpers_test.go. Product code never imports
-// it. Everything that starts a host or sends mDNS runs inside a private
-// network namespace (netlab.Enter) first.
+// p2p_test) use it; p2p's internal tests, which reach p2p's unexported
+// parts, cannot (it imports p2p), and keep copies in
+// p2p/helpers_test.go. Product code never imports it. Everything that
+// starts a host or sends mDNS runs inside a private network namespace
+// (netlab.Enter) first.
 package p2ptest
 
 import (
@@ -95,6 +96,35 @@ func ConnectPair(t testing.TB, a, b *p2p.Transport) {
 		case <-ctx.Done():
 			t.Fatal("stream never came up on the other side")
 		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// RecvInbound is the next frame tr receives; it fails t after 10 s.
+func RecvInbound(t testing.TB, tr *p2p.Transport) p2p.Inbound {
+	t.Helper()
+	select {
+	case in := <-tr.Inbox():
+		return in
+	case <-time.After(10 * time.Second):
+		t.Fatal("no frame arrived")
+	}
+	return p2p.Inbound{}
+}
+
+// WaitEvent is tr's next peer event that says up (a peer came up, or
+// went down); it fails t after 10 s.
+func WaitEvent(t testing.TB, tr *p2p.Transport, up bool) p2p.PeerEvent {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case ev := <-tr.Events():
+			if ev.Up == up {
+				return ev
+			}
+		case <-deadline:
+			t.Fatalf("no peer event up=%v", up)
 		}
 	}
 }
