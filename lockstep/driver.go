@@ -229,6 +229,11 @@ func (d *Driver) Run(ctx context.Context) (State, error) {
 			state = rd.State
 			done := state.Phase == PhaseOver || state.Phase == PhaseHalted
 			switch {
+			case over != nil && !done:
+				// A rollback reopened the game (this peer had gone on
+				// alone and finished while the others, a majority, played
+				// on without it): it plays on, and lingers at its new end.
+				over = nil
 			case over != nil && state.Phase == PhaseOver && servesCatchUp(rd) && d.cfg.Clock.Now().Sub(overAt)+d.cfg.Linger <= d.cfg.MaxLinger:
 				over = d.cfg.Clock.After(d.cfg.Linger)
 			case over == nil && done:

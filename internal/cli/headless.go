@@ -346,6 +346,8 @@ func (f *frontEnd) ready(g session.GameInfo, rd lockstep.Ready) {
 			f.ranking, f.history = ev.Ranking, ev.History
 		case lockstep.EventHalted:
 			f.halted = ev.Detail
+		case lockstep.EventRolledBack:
+			f.ranking = nil // an end this peer reached alone was undone
 		}
 	}
 	st := rd.State
