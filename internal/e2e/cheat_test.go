@@ -260,7 +260,7 @@ func TestNeverConfirmingSeatGetsABot(t *testing.T) {
 	creator.mustLog(regexp.MustCompile(`lobby "[^"]*" players=(\S+,){1}`), 30*time.Second)
 	_, id := startNeverConfirmer(t, lan, 2, "hold")
 	r := finishEqual(t, []*peer{creator, guest}, 3, 3*time.Minute)
-	if !strings.Contains(creator.stderr.String(), "starting again with a bot in the seat") {
+	if !strings.Contains(creator.stderr.String(), "It starts again with a bot in each missing seat") {
 		t.Errorf("the creator did not restart with a bot:\n%s", creator.report())
 	}
 	t.Logf("the stranger %s held the setup until it timed out; the game went on without it: %s", shortID(id), r.order)
