@@ -274,6 +274,7 @@ func (g *game) checkAbsence() bool {
 	if goOn {
 		g.goOns = append(g.goOns[:len(g.goOns):len(g.goOns)], goOnRec{step: s, xs: xs, absent: absent})
 	}
+	g.settles = append(g.settles[:len(g.settles):len(g.settles)], settleRec{step: s, xs: xs, absent: absent})
 	for _, i := range xs {
 		p := n.players[i]
 		g.excls = append(g.excls[:len(g.excls):len(g.excls)], voteKey{i, s})
@@ -415,11 +416,21 @@ func (g *game) snapshot() {
 	}
 }
 
-// rollbackIfExcluded undoes this node's steps past s when it learns that
-// player i was unanimously voted absent at an earlier step s. Only the
-// excluded player itself (or an observer replaying its log) can have gone
-// past s with i's input while the others voted, and nothing it did after s
-// was final: no other present player's reveal could ever match it.
+// rollbackIfExcluded undoes this node's steps back to the earliest step s
+// that the votes held now settle otherwise than this branch did:
+//
+//   - an exclusion by votes it applied at s is no longer what exclusionAt
+//     gives from the same absent set (votes that came later changed it:
+//     crossed votes, go-on votes of the other half of a split);
+//   - or it went past s without an exclusion that the votes held give
+//     now from the absent set it left s with: typically it is the one
+//     excluded, and went on alone while the others voted.
+//
+// Nothing a branch did after such a step was final: a roll after it needs
+// every present player's reveal carrying one history hash, and a partner
+// signs its next reveal only after its votes at s, so a node holding it
+// holds the votes that settle s (reduce). Every node thus ends on the
+// settlement of the complete votes.
 func (g *game) rollbackIfExcluded() bool {
 	// A game finished with go-on exclusions is finished on this branch
 	// only: the other half of a split may settle it otherwise.
@@ -427,34 +438,101 @@ func (g *game) rollbackIfExcluded() bool {
 		return false
 	}
 	cur := g.step()
-	var keys []voteKey
+	at, who, why := uint64(1<<64-1), -1, ""
+	for _, r := range g.settles {
+		if r.step >= at {
+			break
+		}
+		if xs, carry, _ := g.exclusionAt(r.step, r.absent); carry && equalInts(xs, r.xs) {
+			continue
+		}
+		if _, ok := g.snaps[r.step]; !ok {
+			continue // too far back to undo (recheckGoOns halts for a go-on)
+		}
+		at, who = r.step, r.xs[0]
+		why = fmt.Sprintf("the votes of step %d, now all in, do not settle it as %s's exclusion; undoing the steps after it", r.step, shortList(g.idsOf(r.xs)))
+		break
+	}
+	var steps []uint64
+	seen := map[uint64]bool{}
 	for key := range g.votes {
-		if key.step < cur && key.step&(1<<63) == 0 {
-			keys = append(keys, key)
+		if s := key.step; s < cur && s < at && !seen[s] {
+			seen[s] = true
+			steps = append(steps, s)
 		}
 	}
-	sort.Slice(keys, func(a, b int) bool {
-		if keys[a].step != keys[b].step {
-			return keys[a].step < keys[b].step
-		}
-		return keys[a].who < keys[b].who
-	})
-	for _, key := range keys {
-		sn, ok := g.snaps[key.step]
-		live := g.n.players[key.who]
-		if !ok || sn.ps[key.who].absent {
+	sort.Slice(steps, func(a, b int) bool { return steps[a] < steps[b] })
+	for _, s := range steps {
+		if _, ok := g.snaps[s]; !ok {
 			continue
 		}
-		// By a majority as before go-on votes; by the complete votes with
-		// go-on votes among them unless this branch excluded who there.
-		maj := live.excluded <= key.step && g.unanimousAt(key.who, key.step, sn)
-		if !maj && (containsKey(g.excls, key) || !g.goneOnAt(key.who, key.step, sn)) {
+		end, ok := g.nextSnap(s, cur)
+		if !ok {
 			continue
 		}
-		g.undoTo(key.step, sn, key.who, fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step))
+		absent := make([]bool, len(end.ps))
+		for j := range end.ps {
+			absent[j] = end.ps[j].absent
+		}
+		xs, carry, _ := g.exclusionAt(s, absent)
+		if !carry || len(xs) == 0 {
+			continue
+		}
+		at, who = s, xs[0]
+		why = fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", shortList(g.idsOf(xs)), s)
+		break
+	}
+	if who >= 0 && g.undoGuarded(at, who, why) {
 		return true
 	}
 	return g.recheckGoOns()
+}
+
+// nextSnap is the snapshot of the first step after s (step 1 does not
+// exist: roll 0's collection is followed by roll 1's), up to cur: what the
+// branch left step s with.
+func (g *game) nextSnap(s, cur uint64) (snapshot, bool) {
+	for t := s + 1; t <= s+2 && t <= cur; t++ {
+		if sn, ok := g.snaps[t]; ok {
+			return sn, true
+		}
+	}
+	return snapshot{}, false
+}
+
+// undoGuarded undoes to step s unless it undid to s already with no news
+// since (undoNews): the live path and the check above agree by
+// construction, and this keeps any case where they would not from looping.
+func (g *game) undoGuarded(s uint64, who int, detail string) bool {
+	sn, ok := g.snaps[s]
+	if !ok {
+		return false
+	}
+	news := g.undoNews(s)
+	if last, ok := g.undoneAt[s]; ok && last == news {
+		g.loopGuard++
+		return false
+	}
+	g.undoneAt[s] = news
+	g.undoTo(s, sn, who, detail)
+	return true
+}
+
+// undoNews counts what can change how step s settles: the absence and
+// go-on votes held at s and how far the other players' messages reach.
+func (g *game) undoNews(s uint64) uint64 {
+	var c uint64
+	for key, vs := range g.votes {
+		if key.step&(1<<63) == 0 && key.step&^goBit == s {
+			c += uint64(len(vs))
+		}
+	}
+	for j, p := range g.n.players {
+		if j != g.n.self {
+			c += p.reached
+		}
+	}
+	return c
 }
 
 // undoTo rolls the game back to snapshot sn of step s; who and detail

@@ -172,6 +172,9 @@ func (g *game) exclusionAt(s uint64, really []bool) (xs []int, carry, goOn bool)
 	if len(xs) > 0 && quorumIn(absent, xs) {
 		return xs, true, false
 	}
+	if ys := g.reduce(s, xs, absent); len(ys) > 0 {
+		return ys, true, false // rule 1b: crossed votes
+	}
 	if len(targets) == 0 {
 		return xs, false, false // no go-on at s: nothing carries without a majority
 	}
@@ -197,6 +200,27 @@ func (g *game) exclusionAt(s uint64, really []bool) (xs []int, carry, goOn bool)
 		return xs, false, false
 	}
 	return zs, true, true
+}
+
+// reduce is rule 1b, for crossed votes: xs, the largest set every other
+// present player voted absent at s, has no majority, yet its members voted
+// one another. It drops xs's first seat, keeps the largest part of the
+// rest that every player outside it (the dropped one now among them)
+// voted absent, and repeats until that part has a majority (returned) or
+// nothing is left (nil). The result depends only on the votes of players
+// outside it, so every node that holds those (each player of the branch
+// that goes on holds its partners' before it can take their next reveal)
+// settles the step alike; a node that settled it otherwise from fewer
+// votes undoes it (rollbackIfExcluded).
+func (g *game) reduce(s uint64, xs []int, absent []bool) []int {
+	ys := xs
+	for len(ys) > 1 && !quorumIn(absent, ys) {
+		ys = g.settle(s, ys[1:], absent)
+	}
+	if len(ys) > 0 && quorumIn(absent, ys) {
+		return ys
+	}
+	return nil
 }
 
 // signedGoOn reports whether player j signed a go-on vote at step s.
