@@ -115,6 +115,11 @@ func (g *game) mayThink(i int) bool {
 	return false
 }
 
+// returnLead is how many rolls ahead of its own a returning player asks
+// for its seat back (maybeReturn): its own roll is at least r-returnLead,
+// since it never reveals past its roll.
+const returnLead = 4
+
 // maybeReturn asks for the local player's seat back when it has been voted
 // absent and no request of its own is pending.
 func (g *game) maybeReturn() {
@@ -127,7 +132,7 @@ func (g *game) maybeReturn() {
 		return
 	}
 	// A few rolls ahead, so the others have not reached it when they read it.
-	r := max(g.k+4, g.myRevealed+1)
+	r := max(g.k+returnLead, g.myRevealed+1)
 	g.returns[n.self] = r
 	if err := n.newMessage(&message{kind: kindReturn, step: r}); err != nil {
 		g.halt(err.Error())
@@ -139,6 +144,9 @@ func (g *game) onVote(p *player, m *message) {
 	n := g.n
 	vi := n.pidx[p.id]
 	if m.kind == kindReturn {
+		if g.asked[vi] < m.step {
+			g.asked[vi] = m.step // our own too (maybeReturn made it pending)
+		}
 		if old, pending := g.returns[vi]; pending && old >= m.step {
 			return // stale or repeated
 		}
@@ -243,11 +251,25 @@ func (g *game) blocked(i int, s uint64) bool {
 func (g *game) voided(i int, s uint64) bool {
 	vs := g.votes[voteKey{i, s}]
 	for j, p := range g.n.players {
-		if _, voted := vs[j]; j != i && !voted && !p.absent && p.reached > s+1 {
+		if _, voted := vs[j]; j != i && !voted && !p.absent && g.wentPast(j, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// wentPast reports whether player j's messages show it went past step s,
+// so with the input of every player it did not vote absent there: a
+// reveal or vote of a later step, or, where nobody voted j itself absent
+// at s, a return request signed later. A player excluded on its own
+// branch just after a step another still waits at signs nothing but its
+// Return; without it an absence vote cast there by the one waiting could
+// never become unanimous nor void (seed 9862). One that was voted absent
+// at s may have been excluded there, and then went past s without
+// anyone's input.
+func (g *game) wentPast(j int, s uint64) bool {
+	p := g.n.players[j]
+	return p.reached > s+1 || p.returnReached > s+1 && len(g.votes[voteKey{j, s}]) == 0
 }
 
 // checkAbsence applies the exclusions that became unanimous at the current
@@ -355,10 +377,20 @@ func (g *game) applyReturns() bool {
 }
 
 // returnPending reports whether a return request for roll k still waits for
-// votes, so roll k must not be derived yet.
+// votes, so roll k must not be derived yet; or whether a readmission vote
+// for roll k is in while the request it answers is not: the voter held
+// the request before the reveal of its that brought the vote, so the
+// request is on its way (a node restored after a crash caught up past
+// roll k before the returning player's request reached it, seated the
+// player a roll late and parted from everyone's history: seed 10328).
 func (g *game) returnPending(k uint64) bool {
 	for i, r := range g.returns {
 		if r == k && !g.returnDecided(i, r) {
+			return true
+		}
+	}
+	for key := range g.votes {
+		if key.step == 1<<63|k && g.asked[key.who] < k {
 			return true
 		}
 	}
@@ -511,6 +543,7 @@ func (g *game) undoGuarded(s uint64, who int, detail string) bool {
 	news := g.undoNews(s)
 	if last, ok := g.undoneAt[s]; ok && last == news {
 		g.loopGuard++
+		g.guardWhy = fmt.Sprintf("at step %d (now %d): %s", s, g.step(), detail)
 		return false
 	}
 	g.undoneAt[s] = news
@@ -519,7 +552,8 @@ func (g *game) undoGuarded(s uint64, who int, detail string) bool {
 }
 
 // undoNews counts what can change how step s settles: the absence and
-// go-on votes held at s and how far the other players' messages reach.
+// go-on votes held at s and how far every player's messages reach (its
+// own too: the reach only grows, so it bounds the undos as the votes do).
 func (g *game) undoNews(s uint64) uint64 {
 	var c uint64
 	for key, vs := range g.votes {
@@ -527,10 +561,8 @@ func (g *game) undoNews(s uint64) uint64 {
 			c += uint64(len(vs))
 		}
 	}
-	for j, p := range g.n.players {
-		if j != g.n.self {
-			c += p.reached
-		}
+	for _, p := range g.n.players {
+		c += p.reached + p.returnReached
 	}
 	return c
 }

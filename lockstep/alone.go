@@ -168,13 +168,10 @@ func (g *game) exclusionAt(s uint64, really []bool) (xs []int, carry, goOn bool)
 			}
 		}
 	}
+	if ys := g.majorityExclusion(s, cands, absent); len(ys) > 0 {
+		return ys, true, false
+	}
 	xs = g.settle(s, cands, absent)
-	if len(xs) > 0 && quorumIn(absent, xs) {
-		return xs, true, false
-	}
-	if ys := g.reduce(s, xs, absent); len(ys) > 0 {
-		return ys, true, false // rule 1b: crossed votes
-	}
 	if len(targets) == 0 {
 		return xs, false, false // no go-on at s: nothing carries without a majority
 	}
@@ -202,25 +199,66 @@ func (g *game) exclusionAt(s uint64, really []bool) (xs []int, carry, goOn bool)
 	return zs, true, true
 }
 
-// reduce is rule 1b, for crossed votes: xs, the largest set every other
-// present player voted absent at s, has no majority, yet its members voted
-// one another. It drops xs's first seat, keeps the largest part of the
-// rest that every player outside it (the dropped one now among them)
-// voted absent, and repeats until that part has a majority (returned) or
-// nothing is left (nil). The result depends only on the votes of players
-// outside it, so every node that holds those (each player of the branch
-// that goes on holds its partners' before it can take their next reveal)
-// settles the step alike; a node that settled it otherwise from fewer
-// votes undoes it (rollbackIfExcluded).
-func (g *game) reduce(s uint64, xs []int, absent []bool) []int {
-	ys := xs
-	for len(ys) > 1 && !quorumIn(absent, ys) {
-		ys = g.settle(s, ys[1:], absent)
+// majorityExclusion is rules 1 and 1b. A set X of cands is settled when
+// every present player outside it voted each of X absent at s, and those
+// voters are a strict majority. If the union of the settled sets is
+// settled too, it is the exclusion (rule 1: the largest set, as before
+// crossed votes were resolved). Otherwise votes crossed: several sets
+// are settled, for instance {A} (voted by B, C) and {C} (voted by A, B)
+// when A and C voted each other and B both, and no exclusion of their
+// union has a majority. Rule 1b takes the largest settled set, between
+// sets of one size the one keeping the lowest seats present. Which sets
+// are settled depends on which votes a node holds, so a node may settle
+// such a step from fewer votes than the others; rollbackIfExcluded undoes
+// it when the rest arrive. Seats are few (at most four), so every subset
+// is tried.
+func (g *game) majorityExclusion(s uint64, cands []int, absent []bool) []int {
+	var best []int
+	bestMask, union := 0, 0
+	for set := 1; set < 1<<len(cands); set++ {
+		var xs []int
+		mask := 0
+		for k, i := range cands {
+			if set&(1<<k) != 0 {
+				xs = append(xs, i)
+				mask |= 1 << i
+			}
+		}
+		if !g.settledSet(s, xs, absent) {
+			continue
+		}
+		union |= mask
+		if len(xs) > len(best) || len(xs) == len(best) && mask > bestMask {
+			best, bestMask = xs, mask
+		}
 	}
-	if len(ys) > 0 && quorumIn(absent, ys) {
-		return ys
+	var all []int
+	for i := range g.n.players {
+		if union&(1<<i) != 0 {
+			all = append(all, i)
+		}
 	}
-	return nil
+	if len(all) > 0 && g.settledSet(s, all, absent) {
+		return all
+	}
+	return best
+}
+
+// settledSet reports whether every present player outside xs voted each
+// of xs absent at s, and those voters are a strict majority.
+func (g *game) settledSet(s uint64, xs []int, absent []bool) bool {
+	if !quorumIn(absent, xs) {
+		return false
+	}
+	for _, x := range xs {
+		vs := g.votes[voteKey{x, s}]
+		for j := range g.n.players {
+			if v, ok := vs[j]; !absent[j] && !containsInt(xs, j) && (!ok || v != voteAbsent) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // signedGoOn reports whether player j signed a go-on vote at step s.
@@ -265,8 +303,8 @@ func (g *game) settle(s uint64, cands []int, absent []bool) []int {
 // voidedIn is voided with the absent set given.
 func (g *game) voidedIn(i int, s uint64, absent []bool) bool {
 	vs := g.votes[voteKey{i, s}]
-	for j, p := range g.n.players {
-		if _, voted := vs[j]; j != i && !voted && !absent[j] && p.reached > s+1 {
+	for j := range g.n.players {
+		if _, voted := vs[j]; j != i && !voted && !absent[j] && g.wentPast(j, s) {
 			return true
 		}
 	}

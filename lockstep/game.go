@@ -35,7 +35,8 @@ type game struct {
 	// it: a step is undone again only after news, so a disagreement
 	// between the live path and the check can never loop.
 	undoneAt  map[uint64]uint64
-	loopGuard int // undos refused for want of news (0 in every simulated game)
+	loopGuard int    // undos refused for want of news (0 in every simulated game)
+	guardWhy  string // the last one refused
 }
 
 // gstate is the part of the game a snapshot copies.
@@ -474,6 +475,17 @@ func (g *game) stepMove() bool {
 	}
 	p := n.players[owner]
 	if g.blocked(owner, 2*g.k+1) {
+		// Voted absent here, the local player may still choose: its
+		// move is not taken while the vote stands, but the message
+		// shows everyone it went past the step, which voids an absence
+		// vote cast at the step before by a player still there
+		// (voided; seed 10430: a restored mover voted absent while it
+		// recovered, and a vote on another at the roll's collection
+		// that only its next message could void).
+		if owner == n.self && n.maySign() && !g.toldMove && g.waitingChoice() && g.peek(p) == nil {
+			g.toldMove = true
+			n.emit(Event{Kind: EventYourMove, Roll: g.k, Value: g.roll, Colour: g.pos.ToMove(), Moves: outs.Slice()})
+		}
 		return false
 	}
 	m := g.peek(p)
