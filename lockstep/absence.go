@@ -299,8 +299,7 @@ func (g *game) checkAbsence() bool {
 	g.settles = append(g.settles[:len(g.settles):len(g.settles)], settleRec{step: s, xs: xs, absent: absent})
 	for _, i := range xs {
 		p := n.players[i]
-		g.excls = append(g.excls[:len(g.excls):len(g.excls)], voteKey{i, s})
-		p.absent, p.absentFrom, p.wasAbsent, p.excluded = true, s, true, s+1
+		p.absent, p.absentFrom, p.wasAbsent = true, s, true
 		n.emit(Event{Kind: EventAbsent, Peer: p.id, Colour: p.colour, Roll: g.k})
 	}
 	return true
@@ -602,28 +601,4 @@ func (g *game) undoTo(s uint64, sn snapshot, who int, detail string) {
 	}
 	g.myMoved = min(g.myMoved, g.k)
 	g.n.emit(Event{Kind: EventRolledBack, Roll: g.k, Peer: g.n.players[who].id, Detail: detail})
-}
-
-// unanimousAt reports whether every player present in snapshot sn, other
-// than who, voted who absent at step s.
-func (g *game) unanimousAt(who int, s uint64, sn snapshot) bool {
-	vs := g.votes[voteKey{who, s}]
-	voters := 0
-	out := func(j int) bool { return sn.ps[j].absent || g.n.players[j].leaving && !g.votedAt(j, s) }
-	for j := range g.n.players {
-		if j == who || out(j) {
-			continue
-		}
-		if v, ok := vs[j]; !ok || v != voteAbsent {
-			return false
-		}
-		voters++
-	}
-	present := 0
-	for j := range g.n.players {
-		if !out(j) {
-			present++
-		}
-	}
-	return 2*voters > present
 }

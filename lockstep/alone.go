@@ -330,20 +330,6 @@ func quorumIn(absent []bool, xs []int) bool {
 	return 2*voters > present
 }
 
-// goneOnAt reports whether the complete votes at step s, go-on votes among
-// them, exclude player who, the players absent being those of snapshot sn.
-func (g *game) goneOnAt(who int, s uint64, sn snapshot) bool {
-	absent := make([]bool, len(sn.ps))
-	for j := range sn.ps {
-		absent[j] = sn.ps[j].absent
-	}
-	if !g.anyGoOn(s, g.outOfCount(s, absent)) {
-		return false
-	}
-	xs, carry, _ := g.exclusionAt(s, absent)
-	return carry && containsInt(xs, who)
-}
-
 // goOnRec is an exclusion this node let carry by go-on votes at step.
 type goOnRec struct {
 	step   uint64
@@ -386,18 +372,6 @@ func (g *game) idsOf(xs []int) []peer.ID {
 	return ids
 }
 
-// anyGoOn reports whether a present player signed a go-on vote at step s.
-func (g *game) anyGoOn(s uint64, absent []bool) bool {
-	for i := range g.n.players {
-		for j := range g.votes[voteKey{i, goBit | s}] {
-			if !absent[j] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // anyGoOnFor reports whether a present player signed a go-on vote on
 // player i at step s: an absence vote on i there can carry without a
 // majority, so it blocks i's input like any vote that can carry.
@@ -423,15 +397,6 @@ func (g *game) soloDice() bool {
 		}
 	}
 	return present == 1
-}
-
-func containsKey(s []voteKey, k voteKey) bool {
-	for _, x := range s {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 func equalInts(a, b []int) bool {

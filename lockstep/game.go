@@ -54,9 +54,6 @@ type gstate struct {
 	// against the votes held as they come (recheckGoOns). Appended
 	// copy-on-write, so a snapshot keeps its own.
 	goOns []goOnRec
-	// excls: every (player, step) this branch excluded or let leave at,
-	// appended copy-on-write like goOns (rollbackIfExcluded).
-	excls []voteKey
 	// settles: every exclusion by votes this branch applied, with the
 	// absent set it was settled from, checked against the votes held as
 	// they come (rollbackIfExcluded); copy-on-write like goOns.

@@ -63,7 +63,6 @@ type pstate struct {
 	wasAbsent  bool   // it was absent once: its reveals from then are stale, not cheating
 	absentFrom uint64 // step from which a bot flies the seat
 	returnAt   uint64 // roll from which it flies its seat again (0: none agreed)
-	excluded   uint64 // 1 + the step of its last exclusion applied (0: none)
 }
 
 // maxAhead bounds how far past the next expected sequence number we buffer.
