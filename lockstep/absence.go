@@ -13,14 +13,19 @@ import (
 //     signed, binding vote Absent(who, s) from each waiting peer.
 //   - While any present player has voted who absent at s, nobody consumes
 //     who's input for s: unless some other present player has signed a
-//     reveal proving it already went past s (then unanimity is impossible
-//     and the vote is void).
+//     message proving it already went past s (wentPast: then unanimity is
+//     impossible and the vote is void).
 //   - The exclusion takes effect when every other present player voted the
 //     same (who, s) and those voters are a strict majority of the present
 //     players: from then on a bot flies who's seat and who's link is left
 //     out of the rolls. The majority keeps two sides of a partition from
-//     both going on; a player that went on alone rolls its tentative steps
-//     back when it learns it was excluded (rollbackIfExcluded).
+//     both going on. Crossed votes (several sets so voted, their union
+//     without a majority) settle on the largest of them (majorityExclusion).
+//   - Invariant: every node ends at each step on what the votes held
+//     settle from the absent set it settled them from. A node that settled
+//     a step otherwise (it went on alone while the others voted, or
+//     settled crossed votes from fewer votes than came later) rolls back
+//     to it (rollbackIfExcluded).
 //   - A returning player signs Return(r); each present player votes
 //     yes if it has not yet reached roll r, no otherwise, and nobody derives
 //     roll r before all votes are in. With all yes, the player's link counts
@@ -81,8 +86,9 @@ const mutePerAbsent = 4
 // after AbsentTicks more, like an awaited player. A live player sends a
 // status frame every few ticks and is never mute; one cut off by a
 // partition is, once it lasts that long, and its vote can then cross a
-// majority the others reached without us (the crossed-votes residual,
-// which GoOn resolves): hence the long silence asked for (mutePerAbsent).
+// majority the others reached without us (crossed votes, which
+// majorityExclusion resolves): hence the long silence asked for
+// (mutePerAbsent).
 func (g *game) muteVoters(s uint64) uint8 {
 	n := g.n
 	var m uint8

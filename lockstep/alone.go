@@ -25,7 +25,10 @@ import (
 // players ask for their seats back. The rule, in order:
 //
 //  1. the largest set every other present player voted absent, if its
-//     voters are a majority (the rule without go-on votes);
+//     voters are a majority (the rule without go-on votes); when votes
+//     crossed (several such sets, their union without a majority), the
+//     largest of them, keeping the lowest seats present (1b,
+//     majorityExclusion);
 //  2. else the players that signed go-on votes at s, if the others voted
 //     them all absent and are a majority: a majority outvotes a lone
 //     decision;
