@@ -173,30 +173,35 @@ func TestSimFaults(t *testing.T) {
 }
 
 // crashEquivocation reports whether the game is the machine-crash
-// residual: every honest peer that halted did so on an equivocation of a
-// peer restored after a machine crash that lost records of its log (seeds
-// 4237 and 12803 of 1-20,000, before and after the crossed-votes change).
+// residual: an honest peer that did not finish saw a peer restored after
+// a machine crash that lost records of its log sign a message at a
+// sequence number it held another for (equivocation: it halts), or one
+// that does not link to the message it holds there (bad-link: it waits),
+// and no other honest peer is unfinished for another reason (seeds 4237,
+// 12803 and 14039 of 1-20,000, before and after the crossed-votes change).
 func (s *sim) crashEquivocation() bool {
 	if !s.machineCrash {
 		return false
 	}
-	found := false
+	explained := map[*simPeer]bool{} // the peers that saw it, and the restored ones they name
 	for _, p := range s.peers {
-		if p.cheater || p.node.g.phase != PhaseHalted {
-			continue
-		}
 		for _, e := range p.events {
-			if e.Kind != EventCheating || e.Cheat != CheatEquivocation {
+			if e.Kind != EventCheating || e.Cheat != CheatEquivocation && e.Cheat != CheatBadLink {
 				continue
 			}
 			q := s.peers[s.index(e.Peer)]
 			if q.lost == 0 {
 				return false
 			}
-			found = true
+			explained[p], explained[q] = true, true
 		}
 	}
-	return found
+	for _, p := range s.peers {
+		if !p.cheater && p.node.g.phase != PhaseOver && !explained[p] {
+			return false
+		}
+	}
+	return len(explained) > 0
 }
 
 // votedStall reports whether every honest peer is stuck at one step, each
