@@ -141,10 +141,22 @@ func TestRunReplayOnSimulationScreen(t *testing.T) {
 	for range 3 {
 		sim.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
 	}
+	// The screen is read on tview's goroutine, which draws it.
+	text := func() string {
+		got := make(chan string, 1)
+		go tv.QueueUpdate(func() { got <- screenText(sim) })
+		select {
+		case s := <-got:
+			return s
+		case err := <-done:
+			t.Fatalf("the replay stopped: %v", err)
+		}
+		return ""
+	}
 	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(screenText(sim), "roll 3 of 12") {
+	for !strings.Contains(text(), "roll 3 of 12") {
 		if time.Now().After(deadline) {
-			t.Fatalf("the screen never showed roll 3:\n%s", screenText(sim))
+			t.Fatalf("the screen never showed roll 3:\n%s", text())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
