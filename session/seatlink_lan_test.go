@@ -2,13 +2,13 @@ package session
 
 import (
 	"context"
-	"net"
 	"sync"
 	"testing"
 	"time"
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
@@ -17,31 +17,13 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
+// seatTestTransport is a transport on 127.0.0.1 under key that notices
+// a dead peer within 2 s, closed with t.
 func seatTestTransport(t *testing.T, key crypto.PrivKey) *p2p.Transport {
 	t.Helper()
-	h, err := p2p.NewHost(p2p.HostConfig{Identity: key, ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := p2p.NewTransport(h, p2p.TransportConfig{Heartbeat: 100 * time.Millisecond, DeadAfter: 2 * time.Second})
-	t.Cleanup(func() { tr.Close(); h.Close() })
+	tr := p2p.NewTransport(p2ptest.NewHostKey(t, key), p2p.TransportConfig{Heartbeat: 100 * time.Millisecond, DeadAfter: 2 * time.Second})
+	t.Cleanup(func() { tr.Close() })
 	return tr
-}
-
-func seatTestConnect(t *testing.T, a, b *p2p.Transport) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := a.Connect(ctx, peer.AddrInfo{ID: b.Host().ID(), Addrs: b.Host().Addrs()}); err != nil {
-		t.Fatal(err)
-	}
-	for !b.Connected(a.Host().ID()) {
-		select {
-		case <-ctx.Done():
-			t.Fatal("the stream never came up on the other side")
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
 }
 
 // Over real libp2p transports (a private namespace), a program holding
@@ -56,10 +38,10 @@ func TestTransportLinkHotSeatLAN(t *testing.T) {
 	}
 	annKey, bobKey, catKey, danKey, eveKey := testkit.Key(70), testkit.Key(71), testkit.Key(72), testkit.Key(73), testkit.Key(74)
 	hot, cat, dan, eve := seatTestTransport(t, annKey), seatTestTransport(t, catKey), seatTestTransport(t, danKey), seatTestTransport(t, eveKey)
-	seatTestConnect(t, hot, cat)
-	seatTestConnect(t, hot, dan)
-	seatTestConnect(t, cat, dan)
-	seatTestConnect(t, eve, cat)
+	p2ptest.ConnectPair(t, hot, cat)
+	p2ptest.ConnectPair(t, hot, dan)
+	p2ptest.ConnectPair(t, cat, dan)
+	p2ptest.ConnectPair(t, eve, cat)
 	ann, bob := testkit.ID(70), testkit.ID(71)
 	setup := lockstep.Setup{Version: lockstep.Version, Name: "hotseat-lan", Rules: engine.DefaultRules(), Nonce: [16]byte{7}}
 	keys := []crypto.PrivKey{annKey, bobKey, catKey, danKey}
