@@ -51,6 +51,9 @@ type gstate struct {
 	// excls: every (player, step) this branch excluded or let leave at,
 	// appended copy-on-write like goOns (rollbackIfExcluded).
 	excls []voteKey
+	// seats: the seat changes of this branch (takeseat.go), appended
+	// copy-on-write like goOns.
+	seats []seatChange
 }
 
 type voteKey struct {
@@ -79,7 +82,7 @@ func (g *game) init(n *Node) {
 func (g *game) peek(p *player) *message {
 	for p.next < len(p.msgs) {
 		m := p.msgs[p.next]
-		if m.kind == kindAbsent || m.kind == kindReturn || m.void {
+		if m.kind == kindAbsent || m.kind == kindReturn || m.kind == kindTake || m.void {
 			p.next++
 			continue
 		}
@@ -95,7 +98,7 @@ func (n *Node) progress() {
 	g := &n.g
 	for i := 0; i < 1<<16; i++ {
 		g.snapshot()
-		moved := g.rollbackIfExcluded() || g.checkAbsence() || g.checkLeaves() || g.checkReturns()
+		moved := g.rollbackIfExcluded() || g.checkAbsence() || g.checkLeaves() || g.checkReturns() || g.checkTakes()
 		switch g.phase {
 		case PhaseSetup:
 			moved = g.stepSetup() || moved
@@ -206,7 +209,7 @@ func (g *game) stepReveal() bool {
 			all = false
 		}
 	}
-	if !all || g.returnPending(g.k) {
+	if !all || g.returnPending(g.k) || g.takePending(g.k) {
 		return moved
 	}
 	if g.pos.GameOver() {
@@ -491,7 +494,7 @@ func (g *game) stepMove() bool {
 	if isMove {
 		// A move message says which state it leads to; one that leads
 		// elsewhere was made on another history and is not applied.
-		if h := nextHist(g.hist, g.k, g.roll, m.move, next, n.rules, g.absentMask()); m.state != h {
+		if h := g.seatHist(nextHist(g.hist, g.k, g.roll, m.move, next, n.rules, g.absentMask())); m.state != h {
 			g.consume(p)
 			n.emit(Event{Kind: EventStateMismatch, Peer: p.id, Roll: g.k,
 				Detail: fmt.Sprintf("its move leads to state hash %x, ours %x", m.state[:6], h[:6])})
@@ -516,7 +519,7 @@ func (g *game) choose(mv engine.Move) error {
 	if err != nil {
 		return fmt.Errorf("choose %s: %w", mv, err)
 	}
-	h := nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask())
+	h := g.seatHist(nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask()))
 	if !n.cfg.AutoRoll && !next.GameOver() && n.seat[next.ToMove()] == n.self {
 		// The player rolls again: its link for roll k+1 must wait for
 		// its key, so the move goes out alone.
@@ -538,7 +541,7 @@ func (g *game) apply(mv engine.Move, from *message) bool {
 	if !next.GameOver() && res.Next != c {
 		n.emit(Event{Kind: EventTurnPassed, Colour: res.Next})
 	}
-	g.hist = nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask())
+	g.hist = g.seatHist(nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask()))
 	g.pos = next
 	g.k++
 	g.phase = PhaseReveal

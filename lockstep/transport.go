@@ -76,8 +76,7 @@ func (n *Node) receive(from peer.ID, m *message) error {
 	}
 	pi, ok := n.pidx[m.from]
 	if !ok {
-		n.g.stats.Rejected++
-		return fmt.Errorf("message from %s, who holds no seat in this game", short(m.from))
+		return n.receiveNewcomer(from, m) // takeseat.go
 	}
 	p := n.players[pi]
 	var held *message
@@ -277,18 +276,20 @@ type resent struct {
 // catches up through another: what it lacks and we have not just sent it,
 // at most maxResend messages per resendWindow ticks.
 func (n *Node) answerHave(from peer.ID, h *have) {
-	if _, ok := n.pidx[from]; !ok || from == n.cfg.Self || n.self < 0 || len(h.seqs) != len(n.players) {
+	// A peer that has not seated the latest newcomers yet lists fewer
+	// players: it is sent what it lacks of those it lists.
+	r := n.resentFor(from)
+	if r == nil || from == n.cfg.Self || n.self < 0 || len(h.seqs) > len(n.players) {
 		return
 	}
-	r := &n.players[n.pidx[from]].resent
-	if r.upto == nil {
-		r.upto, r.at = make([]uint64, len(n.players)), make([]uint64, len(n.players))
+	for len(r.upto) < len(n.players) {
+		r.upto, r.at = append(r.upto, 0), append(r.at, 0)
 	}
 	if n.tick-r.window >= n.resendWindow() {
 		r.window, r.sent = n.tick, 0
 	}
 	behind, theyLack := false, false
-	for i, p := range n.players {
+	for i, p := range n.players[:len(h.seqs)] {
 		s := h.seqs[i]
 		onWay := r.upto[i] > s && n.tick-r.at[i] < onWayTicks
 		if onWay {
@@ -308,7 +309,11 @@ func (n *Node) answerHave(from peer.ID, h *have) {
 		behind = behind || h.seqs[i] > uint64(len(p.msgs))
 		theyLack = theyLack || h.seqs[i] < uint64(len(p.msgs))
 	}
-	switch q := n.players[n.pidx[from]]; {
+	q := &player{haveReplied: 1<<64 - 1} // a newcomer: never asked to stop waiting
+	if i, ok := n.pidx[from]; ok {
+		q = n.players[i]
+	}
+	switch {
 	case behind && n.lastHave != n.tick:
 		// They hold what we lack: tell them now rather than at the next
 		// period.
