@@ -36,7 +36,7 @@ const (
 	// kindTake asks for the seat Colour from roll K (0: hello), committing
 	// a fresh chain (ChainLen, Anchor): a newcomer's messages (takeseat.go).
 	kindTake msgKind = 7
-	kindHave  msgKind = 0x80
+	kindHave msgKind = 0x80
 )
 
 func (k msgKind) String() string {
