@@ -66,7 +66,7 @@ type newcomer struct {
 	chainLen uint64
 	r        uint64 // roll of its latest request (0: none)
 	reqID    [32]byte
-	settled  uint64 // roll of the latest request settled
+	settled  map[uint64]bool // rolls whose request is settled (on this branch)
 	votes    map[uint64]map[int]uint8
 	owed     bool // a request the local player has not voted on yet
 	resent   resent
@@ -136,7 +136,7 @@ func (n *Node) receiveNewcomer(from peer.ID, m *message) error {
 		return nil
 	}
 	if nc == nil {
-		nc = &newcomer{id: m.from, future: map[uint64]*message{}, votes: map[uint64]map[int]uint8{}}
+		nc = newNewcomer(m.from)
 		n.take.pend[m.from] = nc
 	}
 	if m.seq > uint64(len(nc.msgs))+1 {
@@ -177,7 +177,7 @@ func (n *Node) acceptNewcomer(from peer.ID, nc *newcomer, m *message) {
 		if len(nc.future) < maxPendAhead {
 			nc.future[m.seq] = m
 		}
-		if nc.r == 0 || nc.settled == nc.r {
+		if !nc.open() {
 			n.nameNoSeat(nc, m)
 		}
 		return
@@ -195,7 +195,7 @@ func (n *Node) acceptNewcomer(from peer.ID, nc *newcomer, m *message) {
 	case m.chainLen < 8 || m.chainLen > 1<<16:
 		n.cheat(m.from, CheatBadTake, fmt.Sprintf("a take with chain length %d", m.chainLen))
 		return
-	case m.k != 0 && nc.r != 0 && nc.settled != nc.r:
+	case m.k != 0 && nc.open():
 		n.cheat(m.from, CheatBadTake, fmt.Sprintf("a request for roll %d while its request for roll %d is open", m.k, nc.r))
 		return
 	case m.k != 0 && m.k <= nc.r:
@@ -219,6 +219,37 @@ func (n *Node) acceptNewcomer(from peer.ID, nc *newcomer, m *message) {
 	}
 }
 
+// open reports whether nc's latest request waits to be settled.
+func (nc *newcomer) open() bool { return nc.r != 0 && !nc.settled[nc.r] }
+
+// saidNo reports whether some player voted no on nc's request for roll r.
+func (nc *newcomer) saidNo(r uint64) bool {
+	for _, v := range nc.votes[r] {
+		if v != voteSeatYes {
+			return true
+		}
+	}
+	return false
+}
+
+// rolls lists the rolls nc asked for or was voted on, in order.
+func (nc *newcomer) rolls() []uint64 {
+	var rs []uint64
+	for r := range nc.votes {
+		rs = append(rs, r)
+	}
+	if nc.r != 0 && nc.votes[nc.r] == nil {
+		rs = append(rs, nc.r)
+	}
+	sort.Slice(rs, func(a, b int) bool { return rs[a] < rs[b] })
+	return rs
+}
+
+// newNewcomer makes the record of a peer asking for a seat.
+func newNewcomer(id peer.ID) *newcomer {
+	return &newcomer{id: id, future: map[uint64]*message{}, votes: map[uint64]map[int]uint8{}, settled: map[uint64]bool{}}
+}
+
 // nameNoSeat reports a newcomer that signed a turn's message without an
 // agreed seat.
 func (n *Node) nameNoSeat(nc *newcomer, m *message) {
@@ -233,8 +264,13 @@ func (n *Node) nameNoSeat(nc *newcomer, m *message) {
 func (g *game) onSeatVote(voter int, m *message) {
 	nc := g.n.take.pend[m.who]
 	if nc == nil {
-		g.n.cheat(g.n.players[voter].id, CheatBadMessage, fmt.Sprintf("a seat vote on %s, who asked for no seat", short(m.who)))
-		return
+		// A peer catching up may hold the votes before the Take they
+		// are on (answerHave sends the Takes too): kept until it comes.
+		if len(g.n.take.pend) >= maxNewcomers {
+			return
+		}
+		nc = newNewcomer(m.who)
+		g.n.take.pend[m.who] = nc
 	}
 	vs := nc.votes[m.step]
 	if vs == nil {
@@ -290,8 +326,8 @@ func (g *game) seatVotes(nc *newcomer, r uint64) (yes, no int, done bool) {
 	vs := nc.votes[r]
 	missing := 0
 	for j, q := range g.n.players {
-		if q.absent {
-			continue
+		if q.absent || g.seatedSince(j) >= r {
+			continue // a newcomer seated at r or later holds no vote on it
 		}
 		switch v, ok := vs[j]; {
 		case !ok && q.leaving:
@@ -310,10 +346,13 @@ func (g *game) seatVotes(nc *newcomer, r uint64) (yes, no int, done bool) {
 // votes, so roll k must not be derived yet.
 func (g *game) takePending(k uint64) bool {
 	for _, nc := range g.n.take.pend {
-		if !nc.seated && nc.r == k && nc.settled != k {
-			if _, _, done := g.seatVotes(nc, k); !done {
-				return true
-			}
+		if k == 0 || nc.seated || nc.settled[k] || nc.votes[k] == nil && nc.r != k || nc.saidNo(k) {
+			continue
+		}
+		// Votes for roll k without its Take (a peer catching up gets
+		// votes first): wait for the Take, every vote may be yes.
+		if _, _, done := g.seatVotes(nc, k); !done || nc.r != k {
+			return true
 		}
 	}
 	return false
@@ -329,22 +368,28 @@ func (g *game) checkTakes() bool {
 	}
 	var ready []*newcomer
 	for _, nc := range n.take.sorted() {
-		if nc.seated || nc.r == 0 || nc.settled == nc.r {
+		// Settled at roll r, with the players present there, the same
+		// on every peer: any no held refuses it (a player excluded at
+		// r may have said no before it went).
+		if nc.seated {
 			continue
 		}
-		yes, no, done := g.seatVotes(nc, nc.r)
-		switch {
-		case !done:
-			continue
-		case no > 0 || yes == 0 || nc.r < g.k:
-			nc.settled = nc.r
-			n.emit(Event{Kind: EventSeatRefused, Peer: nc.id, Colour: nc.colour, Roll: nc.r,
-				Detail: fmt.Sprintf("not every player agreed to seat it from roll %d", nc.r)})
-			if nm := nc.future[uint64(len(nc.msgs))+1]; nm != nil {
-				n.nameNoSeat(nc, nm)
+		for _, r := range nc.rolls() {
+			if nc.settled[r] || r > g.k {
+				continue
 			}
-		case nc.r == g.k:
-			ready = append(ready, nc)
+			yes, _, done := g.seatVotes(nc, r)
+			switch {
+			case nc.saidNo(r) || r < g.k || done && yes == 0:
+				nc.settled[r] = true
+				n.emit(Event{Kind: EventSeatRefused, Peer: nc.id, Colour: nc.colour, Roll: r,
+					Detail: fmt.Sprintf("not every player agreed to seat it from roll %d", r)})
+				if nm := nc.future[uint64(len(nc.msgs))+1]; nm != nil && !nc.open() {
+					n.nameNoSeat(nc, nm)
+				}
+			case done && nc.r == r:
+				ready = append(ready, nc)
+			}
 		}
 	}
 	sort.Slice(ready, func(a, b int) bool {
@@ -355,7 +400,7 @@ func (g *game) checkTakes() bool {
 	})
 	moved := false
 	for _, nc := range ready {
-		nc.settled = nc.r
+		nc.settled[nc.r] = true
 		moved = true
 		if why, cheat := g.refuseSeat(nc); why != "" {
 			if cheat != 0 {
@@ -410,6 +455,10 @@ func (g *game) seatNewcomer(nc *newcomer) {
 	g.seats = append(g.seats[:len(g.seats):len(g.seats)], seatChange{colour: nc.colour, from: from, to: j, roll: g.k})
 	if nc.id == n.cfg.Self {
 		n.self = j
+		// Seated, it votes on the requests still open, like any player.
+		for _, o := range n.take.pend {
+			o.owed = o != nc && o.open()
+		}
 	}
 	detail := "from its bot"
 	if from >= 0 {
@@ -448,7 +497,8 @@ func (g *game) undoSeats(keep int) {
 		}
 		n.seat[sc.colour] = sc.from
 		delete(n.pidx, p.id)
-		nc.seated, nc.settled = false, 0
+		nc.seated = false
+		delete(nc.settled, sc.roll)
 		nc.future = map[uint64]*message{}
 		for _, m := range p.msgs[len(nc.msgs):] {
 			nc.future[m.seq] = m
@@ -458,6 +508,17 @@ func (g *game) undoSeats(keep int) {
 		}
 		n.players = n.players[:j]
 	}
+}
+
+// seatedSince is the roll from which player j flies its seat: 0 for a
+// player of the setup.
+func (g *game) seatedSince(j int) uint64 {
+	for _, sc := range g.seats {
+		if sc.to == j {
+			return sc.roll
+		}
+	}
+	return 0
 }
 
 // seatHist binds the seat changes of roll k into the history hash after
@@ -520,10 +581,12 @@ func (n *Node) newcomerTick() {
 	if n.tick-n.take.lastAsk >= uint64(n.cfg.ResendTicks) {
 		n.take.lastAsk = n.tick
 		n.sendHave()
-		if nc.r != 0 && nc.settled != nc.r {
-			// Repeat the open request (duplicates cost a comparison):
-			// every player must hold it to vote.
-			n.send("", nc.msgs[len(nc.msgs)-1].raw)
+		if nc.open() {
+			// Repeat the run (duplicates cost a comparison): every
+			// player must hold the open request to vote.
+			for _, m := range nc.msgs {
+				n.send("", m.raw)
+			}
 		}
 	}
 	g := &n.g
@@ -532,7 +595,10 @@ func (n *Node) newcomerTick() {
 		front = max(front, p.maxReveal)
 	}
 	caught := (g.phase == PhaseReveal || g.phase == PhaseMove) && g.k+2 >= front
-	if caught && (nc.r == 0 || nc.settled == nc.r) && len(nc.msgs) < maxTakes {
+	// A seat another newcomer took is a person's now: nothing to ask for.
+	owner := n.seat[nc.colour]
+	free := owner < 0 || n.players[owner].left
+	if caught && free && !nc.open() && len(nc.msgs) < maxTakes {
 		if err := n.signTake(max(front, g.k) + takeAheadRoll); err != nil {
 			n.g.halt(err.Error())
 		}
@@ -549,7 +615,7 @@ func (n *Node) signTake(r uint64) error {
 	m.id = sha256.Sum256(m.raw)
 	nc := n.take.pend[n.cfg.Self]
 	if nc == nil {
-		nc = &newcomer{id: n.cfg.Self, future: map[uint64]*message{}, votes: map[uint64]map[int]uint8{}}
+		nc = newNewcomer(n.cfg.Self)
 		n.take.pend[n.cfg.Self] = nc
 		n.take.mine = nc
 	}
@@ -568,4 +634,21 @@ func (n *Node) resentFor(from peer.ID) *resent {
 		return &nc.resent
 	}
 	return nil
+}
+
+// sendTakesFor sends to a peer catching up the Take messages of the
+// newcomer a seat vote m is on, ahead of the vote: a newcomer's run is
+// in no player's run, and the peer must hold the request to settle it.
+func (n *Node) sendTakesFor(to peer.ID, m *message) {
+	if m.kind != kindAbsent || m.vote < voteSeatYes {
+		return
+	}
+	if nc := n.take.pend[m.who]; nc != nil {
+		for _, t := range nc.msgs {
+			n.send(to, t.raw)
+			if t.k == m.step {
+				return
+			}
+		}
+	}
 }

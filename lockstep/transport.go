@@ -197,6 +197,9 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 	if m.kind == kindAbsent || m.kind == kindReturn {
 		n.g.onVote(p, m)
 	}
+	if m.kind == kindTake {
+		n.cheat(m.from, CheatBadTake, fmt.Sprintf("a take (seq %d) from a player that holds a seat", m.seq))
+	}
 	return nil
 }
 
@@ -296,6 +299,7 @@ func (n *Node) answerHave(from peer.ID, h *have) {
 			s = r.upto[i] // sent lately: still on its way
 		}
 		for ; s < uint64(len(p.msgs)) && r.sent < maxResend; s++ {
+			n.sendTakesFor(from, p.msgs[s]) // takeseat.go: a seat vote's request first
 			n.send(from, p.msgs[s].raw)
 			r.sent++
 			r.upto[i] = s + 1
