@@ -365,6 +365,21 @@ func (g *game) returnPending(k uint64) bool {
 			return true
 		}
 	}
+	// Yes votes on a return to roll k whose request is not here yet: a
+	// peer catching up from far behind (a newcomer, takeseat.go) reads
+	// the voters' runs ahead of the returning player's. Wait for it.
+	for key, vs := range g.votes {
+		if q := g.n.players[key.who]; key.step != 1<<63|k || g.asked[key.who] >= k || !q.absent || q.leaving {
+			continue
+		}
+		yes := true
+		for _, v := range vs {
+			yes = yes && v == voteReadmitOK
+		}
+		if yes {
+			return true
+		}
+	}
 	return false
 }
 
@@ -464,7 +479,7 @@ func (g *game) rollbackIfExcluded() bool {
 // undoTo rolls the game back to snapshot sn of step s; who and detail
 // go into the rolled-back event.
 func (g *game) undoTo(s uint64, sn snapshot, who int, detail string) {
-	g.undoSeats(len(sn.ps)) // takeseat.go: before the branch's seat changes go
+	g.undoSeats(sn) // takeseat.go: before the branch's seat changes go
 	g.gstate = sn.g
 	for i, p := range g.n.players {
 		p.pstate = sn.ps[i]

@@ -71,7 +71,11 @@ type newcomer struct {
 	owed     bool // a request the local player has not voted on yet
 	resent   resent
 	seated   bool
-	named    bool // its no-seat cheat was reported
+	// player is its record while seated, kept when a rollback takes
+	// the seat back: the messages it holds are accepted and logged
+	// once, and come back with the seat.
+	player *player
+	named  bool // its no-seat cheat was reported
 }
 
 // seatChange is one seat handed over in the agreed history.
@@ -116,7 +120,9 @@ func (n *Node) receiveNewcomer(from peer.ID, m *message) error {
 		}
 	}
 	var held *message
-	if nc != nil && m.seq <= uint64(len(nc.msgs)) {
+	if nc != nil && nc.player != nil && m.seq <= uint64(len(nc.player.msgs)) {
+		held = nc.player.msgs[m.seq-1]
+	} else if nc != nil && m.seq <= uint64(len(nc.msgs)) {
 		held = nc.msgs[m.seq-1]
 	} else if nc != nil {
 		held = nc.future[m.seq]
@@ -443,15 +449,44 @@ func (g *game) refuseSeat(nc *newcomer) (string, Cheat) {
 func (g *game) seatNewcomer(nc *newcomer) {
 	n := g.n
 	j := len(n.players)
-	p := &player{id: nc.id, colour: nc.colour, msgs: nc.msgs, future: nc.future}
+	p := nc.player
+	if p == nil {
+		p = &player{id: nc.id, colour: nc.colour, msgs: nc.msgs, future: nc.future}
+	} else {
+		for s, m := range nc.future {
+			p.future[s] = m
+		}
+	}
+	p.pstate = pstate{}
 	p.next, p.confirmed, p.chainLen = len(nc.msgs), true, nc.chainLen
 	p.anchors, p.cur = [][32]byte{nc.anchor}, nc.anchor
 	p.heardAt = n.tick
 	from := n.seat[nc.colour]
 	n.players = append(n.players, p)
 	n.pidx[nc.id] = j
+	if len(g.goOns) > 0 {
+		// Go-on exclusions before its seat count it as absent there.
+		ons := make([]goOnRec, len(g.goOns))
+		for i, r := range g.goOns {
+			r.absent = append(append([]bool(nil), r.absent...), true)
+			ons[i] = r
+		}
+		g.goOns = ons
+	}
+	if r := n.rec; r != nil && len(r.holds) <= j {
+		// A node recovering after a restore waits to hear from it too.
+		r.holds, r.lastFrame = append(r.holds, 0), append(r.lastFrame, n.tick)
+	}
+	// The snapshots before its seat hold it as absent: its link did
+	// not count and it voted on nothing there (rollbacks read them).
+	for s, sn := range g.snaps {
+		if len(sn.ps) <= j {
+			sn.ps = append(sn.ps[:len(sn.ps):len(sn.ps)], pstate{absent: true, wasAbsent: true})
+			g.snaps[s] = sn
+		}
+	}
 	n.seat[nc.colour] = j
-	nc.seated, nc.future = true, nil
+	nc.seated, nc.future, nc.player = true, nil, p
 	g.seats = append(g.seats[:len(g.seats):len(g.seats)], seatChange{colour: nc.colour, from: from, to: j, roll: g.k})
 	if nc.id == n.cfg.Self {
 		n.self = j
@@ -478,11 +513,12 @@ func (g *game) seatNewcomer(nc *newcomer) {
 	}
 }
 
-// undoSeats takes back the seats handed over after a snapshot that held
-// keep players: a rollback past roll r undoes the seat change of roll r,
-// which is settled again from the same votes when the game gets there.
-func (g *game) undoSeats(keep int) {
+// undoSeats takes back the seats handed over after snapshot sn: a
+// rollback past roll r undoes the seat change of roll r, which is
+// settled again from the same votes when the game gets there.
+func (g *game) undoSeats(sn snapshot) {
 	n := g.n
+	keep := len(n.cfg.Setup.Players()) + len(sn.g.seats)
 	for j := len(n.players) - 1; j >= keep; j-- {
 		p := n.players[j]
 		var sc *seatChange
@@ -500,9 +536,6 @@ func (g *game) undoSeats(keep int) {
 		nc.seated = false
 		delete(nc.settled, sc.roll)
 		nc.future = map[uint64]*message{}
-		for _, m := range p.msgs[len(nc.msgs):] {
-			nc.future[m.seq] = m
-		}
 		if p.id == n.cfg.Self {
 			n.self = -1
 		}
@@ -581,9 +614,10 @@ func (n *Node) newcomerTick() {
 	if n.tick-n.take.lastAsk >= uint64(n.cfg.ResendTicks) {
 		n.take.lastAsk = n.tick
 		n.sendHave()
-		if nc.open() {
+		if nc.open() || n.g.phase == PhaseSetup {
 			// Repeat the run (duplicates cost a comparison): every
-			// player must hold the open request to vote.
+			// player must hold the open request to vote, and the
+			// hello to answer our status frames.
 			for _, m := range nc.msgs {
 				n.send("", m.raw)
 			}
