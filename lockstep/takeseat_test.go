@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"aeroplane/engine"
@@ -427,5 +428,52 @@ func TestVerifyTakeSeatLog(t *testing.T) {
 	}
 	if _, err := Verify(append(LogHeader(), EncodeRecords(recs...)...)); err == nil {
 		t.Fatal("a log with a newcomer's reveal altered verifies")
+	}
+}
+
+// A player leaves; a newcomer takes its seat (a bot flew it meanwhile):
+// every peer, the leaver's lingering node too, agrees, and the seat has
+// three owners in the history: the player, its bot from its Leave, the
+// newcomer.
+func TestSimTakeLeftSeat(t *testing.T) {
+	s := newSim(t, 31, 3, 0, simFaults{}, false)
+	for i := range 3 {
+		s.setManual(i, 4)
+	}
+	leaver := s.peers[2]
+	c := leaver.cfg.Setup.Seats[0].Colour
+	for _, st := range leaver.cfg.Setup.Seats {
+		if st.Player == leaver.id {
+			c = st.Colour
+		}
+	}
+	left := 0
+	leaveAt(t, s, leaver, 10, &left)
+	nc := addNewcomer(t, s, c, 25)
+	s.start()
+	s.run()
+	s.check(true)
+	r := seatedAt(s.peers[0], nc.id)
+	for _, p := range s.peers {
+		if seatedAt(p, nc.id) != r || r < 20 {
+			t.Fatalf("%s seated the newcomer from roll %d, %s from %d", short(p.id), seatedAt(p, nc.id), short(s.peers[0].id), r)
+		}
+		if countEvents(p, EventLeft, leaver) != 1 {
+			t.Fatalf("%s saw %s leave %d times", short(p.id), short(leaver.id), countEvents(p, EventLeft, leaver))
+		}
+	}
+	for _, e := range s.peers[0].events {
+		if e.Kind == EventSeatTaken && e.Peer == nc.id && !strings.Contains(e.Detail, short(leaver.id)) {
+			t.Fatalf("seat-taken says %q, want the leaver named", e.Detail)
+		}
+	}
+	moved := 0
+	for _, e := range nc.events {
+		if e.Kind == EventMoved && e.Colour == c && e.Roll >= uint64(r) {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("the newcomer never moved the seat it took")
 	}
 }
