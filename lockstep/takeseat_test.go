@@ -477,3 +477,37 @@ func TestSimTakeLeftSeat(t *testing.T) {
 		t.Fatal("the newcomer never moved the seat it took")
 	}
 }
+
+// A seated newcomer crashes and is restored from its own log: it flies
+// its seat again and every peer finishes on one history.
+func TestSimTakeSeatRestore(t *testing.T) {
+	for _, at := range []int{0, 30, 120} { // ticks after it is seated
+		t.Run(fmt.Sprint(at), func(t *testing.T) {
+			s := newSim(t, 11, 2, 1, simFaults{}, false)
+			for i := range 2 {
+				s.setManual(i, 4)
+			}
+			nc := addNewcomer(t, s, botColour(t, s), 15)
+			idx := len(s.peers) - 1
+			var try func(s *sim)
+			try = func(s *sim) {
+				if seatedAt(nc, nc.id) < 0 {
+					s.addAction(s.now+1, try)
+					return
+				}
+				s.crash(s.now+at, 20, idx)
+			}
+			s.addAction(1, try)
+			restored := false
+			s.onRestore = func(s *sim, p *simPeer) {
+				restored = p == nc && p.node.self >= 0 // seated again from its own log
+			}
+			s.start()
+			s.run()
+			s.check(true)
+			if seatedAt(s.peers[0], nc.id) < 0 || !restored {
+				t.Fatalf("seated %v, restored seated %v", seatedAt(s.peers[0], nc.id) >= 0, restored)
+			}
+		})
+	}
+}
