@@ -157,6 +157,9 @@ func (g *game) onVote(p *player, m *message) {
 		return
 	}
 	wi, ok := n.pidx[m.who]
+	if !ok && g.deferVote(vi, m) { // takeseat.go: on a newcomer seated ahead of us
+		return
+	}
 	if !ok || wi == vi {
 		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a vote about %s, who is not another player", short(m.who)))
 		return

@@ -223,6 +223,7 @@ func (g *game) stepReveal() bool {
 		n.emit(e)
 		return true
 	}
+	g.settleTakes() // takeseat.go: decided with the players of this roll
 	var cs []Contribution
 	for i, p := range n.players {
 		if g.present(i, g.k) {

@@ -20,16 +20,19 @@ import (
 //     from roll r".
 //   - Every player votes on each request (seat-yes / seat-no, the same
 //     binding votes as a return): yes when it has not reached roll r.
-//     Nobody derives roll r before every present player's vote is in, so
-//     with all yes no peer used roll r without the newcomer's link.
-//   - At roll r, in the agreed history, the requests all voted yes are
-//     settled in (colour, message id) order: a seat a bot flies (a bot
-//     seat or a left player's) goes to the first of them; one a person
-//     holds is refused and named seat-held; an anchor equal to a seated
-//     player's is named copied-chain. The newcomer is appended to the
-//     players then, so every peer numbers it alike, its link counts
-//     from roll r and it flies the seat from the move of roll r; the move
-//     of roll r binds the seat change into the history hash.
+//     Nobody derives roll r before every present player's vote is in.
+//   - The request is decided as roll r is derived, from the votes of
+//     exactly the players whose links make roll r (the same on every
+//     peer; anyone else's vote counts for nothing): all yes agrees it,
+//     unless the branch went on without a majority (alone.go).
+//   - At the collection of roll r+1 (not derived before) the agreed
+//     requests are seated in (colour, message id) order: a seat a bot
+//     flies (a bot seat or a left player's) goes to the first of them;
+//     one a person holds is refused and named seat-held; an anchor equal
+//     to a seated player's is named copied-chain. The newcomer is
+//     appended to the players then, so every peer numbers it alike, its
+//     link counts from roll r+1 and it flies the seat from that move,
+//     which binds the seat change into the history hash.
 //   - Its chain is bound to its own peer ID (ChainStep), so reusing
 //     another seat's chain never verifies; changing its committed chain,
 //     asking twice at once or anything but a Take before it is seated is
@@ -67,6 +70,7 @@ type newcomer struct {
 	r        uint64 // roll of its latest request (0: none)
 	reqID    [32]byte
 	settled  map[uint64]bool // rolls whose request is settled (on this branch)
+	approved map[uint64]bool // rolls whose request all voted yes: seated at the next roll
 	votes    map[uint64]map[int]uint8
 	owed     bool // a request the local player has not voted on yet
 	resent   resent
@@ -76,6 +80,27 @@ type newcomer struct {
 	// once, and come back with the seat.
 	player *player
 	named  bool // its no-seat cheat was reported
+	// deferred: votes about it (absence, return) that came before this
+	// node seated it, read when it does.
+	deferred []deferredVote
+}
+
+type deferredVote struct {
+	voter int
+	m     *message
+}
+
+// deferVote keeps a vote about a newcomer this node has not seated yet
+// (its voters are ahead); false if who is no newcomer.
+func (g *game) deferVote(voter int, m *message) bool {
+	nc := g.n.take.pend[m.who]
+	if nc == nil {
+		return false
+	}
+	if len(nc.deferred) < maxPendAhead {
+		nc.deferred = append(nc.deferred, deferredVote{voter, m})
+	}
+	return true
 }
 
 // seatChange is one seat handed over in the agreed history.
@@ -253,7 +278,7 @@ func (nc *newcomer) rolls() []uint64 {
 
 // newNewcomer makes the record of a peer asking for a seat.
 func newNewcomer(id peer.ID) *newcomer {
-	return &newcomer{id: id, future: map[uint64]*message{}, votes: map[uint64]map[int]uint8{}, settled: map[uint64]bool{}}
+	return &newcomer{id: id, future: map[uint64]*message{}, votes: map[uint64]map[int]uint8{}, settled: map[uint64]bool{}, approved: map[uint64]bool{}}
 }
 
 // nameNoSeat reports a newcomer that signed a turn's message without an
@@ -348,24 +373,61 @@ func (g *game) seatVotes(nc *newcomer, r uint64) (yes, no int, done bool) {
 	return yes, no, missing == 0
 }
 
-// takePending reports whether a request for roll k still waits for
-// votes, so roll k must not be derived yet.
+// takePending reports whether roll k must not be derived yet: a
+// request for roll k still waits for a present player's vote (or, with
+// votes held, for the Take itself), or a request agreed at roll k-1 has
+// not seated its newcomer yet.
 func (g *game) takePending(k uint64) bool {
 	for _, nc := range g.n.take.pend {
-		if k == 0 || nc.seated || nc.settled[k] || nc.votes[k] == nil && nc.r != k || nc.saidNo(k) {
+		if k == 0 || nc.seated {
+			continue
+		}
+		if k > 1 && nc.approved[k-1] {
+			return true
+		}
+		if nc.settled[k] || nc.votes[k] == nil && nc.r != k {
 			continue
 		}
 		// Votes for roll k without its Take (a peer catching up gets
 		// votes first): wait for the Take, every vote may be yes.
-		if _, _, done := g.seatVotes(nc, k); !done || nc.r != k {
+		if _, no, done := g.seatVotes(nc, k); no == 0 && (!done || nc.r != k) {
 			return true
 		}
 	}
 	return false
 }
 
-// checkTakes settles the requests for the current roll (see the file
-// comment): it runs at the collection of roll k, before roll k is derived.
+// settleTakes decides the requests for roll k as roll k is derived:
+// the players present then are the ones whose links make the roll, the
+// same on every peer, and all their votes are in (takePending); a vote
+// of anyone else (a player excluded, on a branch it undid) counts for
+// nothing. All yes: the newcomer is seated at the next roll.
+func (g *game) settleTakes() {
+	n := g.n
+	for _, nc := range n.take.sorted() {
+		r := g.k
+		if nc.seated || nc.settled[r] || nc.r != r {
+			continue
+		}
+		nc.settled[r] = true
+		// A branch that went on without a majority is provisional
+		// (alone.go): it hands no seat over, so halves that meet again
+		// never differ in who sits at the table.
+		if yes, no, _ := g.seatVotes(nc, r); no == 0 && yes > 0 && len(g.goOns) == 0 {
+			nc.approved[r] = true
+			continue
+		}
+		n.emit(Event{Kind: EventSeatRefused, Peer: nc.id, Colour: nc.colour, Roll: r,
+			Detail: fmt.Sprintf("not every player agreed to seat it from roll %d", r)})
+		if nm := nc.future[uint64(len(nc.msgs))+1]; nm != nil {
+			n.nameNoSeat(nc, nm)
+		}
+	}
+}
+
+// checkTakes seats the newcomers agreed at the previous roll, in
+// (colour, Take message ID) order, at the collection of this roll, and
+// refuses a request this node learns of only after its roll.
 func (g *game) checkTakes() bool {
 	n := g.n
 	g.payTakeVotes()
@@ -374,28 +436,24 @@ func (g *game) checkTakes() bool {
 	}
 	var ready []*newcomer
 	for _, nc := range n.take.sorted() {
-		// Settled at roll r, with the players present there, the same
-		// on every peer: any no held refuses it (a player excluded at
-		// r may have said no before it went).
 		if nc.seated {
 			continue
 		}
 		for _, r := range nc.rolls() {
-			if nc.settled[r] || r > g.k {
+			if nc.settled[r] || r >= g.k {
 				continue
 			}
-			yes, _, done := g.seatVotes(nc, r)
-			switch {
-			case nc.saidNo(r) || r < g.k || done && yes == 0:
-				nc.settled[r] = true
-				n.emit(Event{Kind: EventSeatRefused, Peer: nc.id, Colour: nc.colour, Roll: r,
-					Detail: fmt.Sprintf("not every player agreed to seat it from roll %d", r)})
-				if nm := nc.future[uint64(len(nc.msgs))+1]; nm != nil && !nc.open() {
-					n.nameNoSeat(nc, nm)
-				}
-			case done && nc.r == r:
-				ready = append(ready, nc)
+			// Roll r was derived here without a decision: this node
+			// voted no (it had passed r), so nobody seats it.
+			nc.settled[r] = true
+			n.emit(Event{Kind: EventSeatRefused, Peer: nc.id, Colour: nc.colour, Roll: r,
+				Detail: fmt.Sprintf("asked for roll %d, which the game had passed", r)})
+			if nm := nc.future[uint64(len(nc.msgs))+1]; nm != nil && !nc.open() {
+				n.nameNoSeat(nc, nm)
 			}
+		}
+		if nc.approved[g.k-1] {
+			ready = append(ready, nc)
 		}
 	}
 	sort.Slice(ready, func(a, b int) bool {
@@ -406,7 +464,7 @@ func (g *game) checkTakes() bool {
 	})
 	moved := false
 	for _, nc := range ready {
-		nc.settled[nc.r] = true
+		delete(nc.approved, g.k-1)
 		moved = true
 		if why, cheat := g.refuseSeat(nc); why != "" {
 			if cheat != 0 {
@@ -500,6 +558,9 @@ func (g *game) seatNewcomer(nc *newcomer) {
 		detail = "from " + short(n.players[from].id) + ", who left"
 	}
 	n.emit(Event{Kind: EventSeatTaken, Peer: nc.id, Colour: nc.colour, Roll: g.k, Detail: detail})
+	for _, d := range nc.deferred {
+		g.onVote(n.players[d.voter], d.m)
+	}
 	// Its messages that came early are read now, in sequence.
 	for {
 		m := p.future[uint64(len(p.msgs))+1]
@@ -519,6 +580,16 @@ func (g *game) seatNewcomer(nc *newcomer) {
 func (g *game) undoSeats(sn snapshot) {
 	n := g.n
 	keep := len(n.cfg.Setup.Players()) + len(sn.g.seats)
+	// Decisions taken at rolls derived after the snapshot are taken
+	// again on the way back (settleTakes).
+	for _, nc := range n.take.pend {
+		for r := range nc.settled {
+			if r > sn.g.k || r == sn.g.k && sn.g.phase == PhaseReveal {
+				delete(nc.settled, r)
+				delete(nc.approved, r)
+			}
+		}
+	}
 	for j := len(n.players) - 1; j >= keep; j-- {
 		p := n.players[j]
 		var sc *seatChange
@@ -534,7 +605,9 @@ func (g *game) undoSeats(sn snapshot) {
 		n.seat[sc.colour] = sc.from
 		delete(n.pidx, p.id)
 		nc.seated = false
-		delete(nc.settled, sc.roll)
+		if nc.settled[sc.roll-1] {
+			nc.approved[sc.roll-1] = true // decided before the snapshot: seated again at its roll
+		}
 		nc.future = map[uint64]*message{}
 		if p.id == n.cfg.Self {
 			n.self = -1

@@ -181,7 +181,7 @@ func TestVerifyCommandSeatChange(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"Green=bot random", "seat Green: flown by 12D3KooW", "from roll 25", "ok: every signature"} {
+	for _, want := range []string{"Green=bot random", "seat Green: flown by 12D3KooW", "from roll 26", "ok: every signature"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("output lacks %q:\n%s", want, out)
 		}
