@@ -253,16 +253,6 @@ func (n *Node) acceptNewcomer(from peer.ID, nc *newcomer, m *message) {
 // open reports whether nc's latest request waits to be settled.
 func (nc *newcomer) open() bool { return nc.r != 0 && !nc.settled[nc.r] }
 
-// saidNo reports whether some player voted no on nc's request for roll r.
-func (nc *newcomer) saidNo(r uint64) bool {
-	for _, v := range nc.votes[r] {
-		if v != voteSeatYes {
-			return true
-		}
-	}
-	return false
-}
-
 // rolls lists the rolls nc asked for or was voted on, in order.
 func (nc *newcomer) rolls() []uint64 {
 	var rs []uint64
