@@ -166,7 +166,14 @@ func (g *game) onVote(p *player, m *message) {
 		}
 		return
 	}
+	if m.vote >= voteSeatYes {
+		g.onSeatVote(vi, m) // takeseat.go
+		return
+	}
 	wi, ok := n.pidx[m.who]
+	if !ok && g.deferVote(vi, m) { // takeseat.go: on a newcomer seated ahead of us
+		return
+	}
 	if !ok || wi == vi {
 		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a vote about %s, who is not another player", short(m.who)))
 		return
@@ -575,6 +582,7 @@ func (g *game) undoNews(s uint64) uint64 {
 // undoTo rolls the game back to snapshot sn of step s; who and detail
 // go into the rolled-back event.
 func (g *game) undoTo(s uint64, sn snapshot, who int, detail string) {
+	g.undoSeats(sn) // takeseat.go: before the branch's seat changes go
 	g.gstate = sn.g
 	for i, p := range g.n.players {
 		p.pstate = sn.ps[i]

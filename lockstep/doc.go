@@ -99,6 +99,21 @@
 //     anything signed after leaving); a leave for another's seat is
 //     CheatWrongSeat.
 //
+// # A late arrival takes a seat
+//
+// A peer in no seat of the Setup runs a Node with Config.Take (the colour
+// of a seat a bot flies: a bot seat or a left player's) and Self its own
+// ID, driven like any other (Driver): it says hello (a Take for roll 0
+// committing its chain), catches up from the players' answers to its
+// status frames, checking everything as it goes, and asks for the seat a
+// few rolls ahead. The players vote on it by themselves (binding seat
+// votes, like a return); from the agreed roll on the newcomer is a
+// player: EventSeatTaken on every peer (EventSeatRefused when a vote
+// said no or the seat is a person's), its own node then signs and
+// chooses like any player's. Node.Seats and Verification.Seats say who
+// flew each seat from which roll. Cheats: CheatNoSeat, CheatSeatHeld,
+// CheatBadTake, CheatCopiedChain (PROTOCOL.md, "Taking a seat").
+//
 // # Identity and setup
 //
 // Players are libp2p peers: Ed25519 keys (core/crypto) and peer IDs
@@ -129,7 +144,8 @@
 // EventStateMismatch, EventRolledBack (this node had gone on alone while the
 // others voted it absent, or the halves of a split met and its branch was
 // the one undone, and undid those tentative steps), EventRecovered,
-// EventLeft, EventAloneDecision, EventHalted and
+// EventLeft, EventAloneDecision, EventSeatTaken, EventSeatRefused,
+// EventHalted and
 // EventGameOver (ranking and the history hash, equal on every honest peer:
 // print it as the game's final hash).
 package lockstep

@@ -31,11 +31,13 @@ const (
 	EventRecovered                           // a restored node has its own messages back from the others and signs again; Peers lists the players it gave up waiting for (none: all answered)
 	EventLeft                                // Peer left the game (Node.Leave): a bot flies its seat (Colour) from Roll on, for good
 	EventAloneDecision                       // every present player voted Peers absent at roll Roll but they are no majority: keep waiting, or call GoOn (Detail says more)
+	EventSeatTaken                           // Peer, a newcomer, flies the seat Colour from roll Roll on (Detail: whom it took it from)
+	EventSeatRefused                         // Peer's request for the seat Colour from roll Roll is refused (Detail says why)
 )
 
 var eventNames = [...]string{"", "setup-confirmed", "game-started", "waiting", "your-roll", "rolled", "your-move",
 	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over", "rolled-back", "recovered",
-	"left", "alone-decision"}
+	"left", "alone-decision", "seat-taken", "seat-refused"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {
@@ -60,10 +62,13 @@ const (
 	CheatBadMessage                    // a message out of place (wrong roll, missing move, bad vote)
 	CheatStaleMessage                  // a replayed or stale message (ignored)
 	CheatBadLeave                      // a leave naming a roll it revealed (or not its next one), a second leave, or any message after leaving
+	CheatSeatHeld                      // a take for a seat a person holds
+	CheatNoSeat                        // a newcomer flying a seat without an agreed take
+	CheatBadTake                       // a take changing its seat or chain, asking twice at once, or too often
 )
 
 var cheatNames = [...]string{"", "bad-reveal", "copied-chain", "out-of-turn", "illegal-move", "wrong-seat",
-	"equivocation", "bad-signature", "bad-link", "bad-message", "stale-message", "bad-leave"}
+	"equivocation", "bad-signature", "bad-link", "bad-message", "stale-message", "bad-leave", "seat-held", "no-seat", "bad-take"}
 
 func (c Cheat) String() string {
 	if int(c) < len(cheatNames) && c > 0 {

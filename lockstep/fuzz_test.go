@@ -19,6 +19,9 @@ func FuzzDecodeMessage(f *testing.F) {
 	for _, m := range []*message{
 		{kind: kindLeave, from: setup0.Players()[0], seq: 9, colour: 2, k: 17},
 		{kind: kindAbsent, from: setup0.Players()[0], seq: 9, who: setup0.Players()[1], step: 34, vote: voteGoOn},
+		{kind: kindTake, from: "12D3KooWAXrX6MZ19LytqZWFVCCwR64nDYLgoGMo3skmiNX2J7d7", seq: 1, colour: 2, k: 0, chainLen: DefaultChainLen, anchor: [32]byte{5}},
+		{kind: kindTake, from: "12D3KooWAXrX6MZ19LytqZWFVCCwR64nDYLgoGMo3skmiNX2J7d7", seq: 2, colour: 2, k: 24, chainLen: DefaultChainLen, anchor: [32]byte{5}},
+		{kind: kindAbsent, from: setup0.Players()[0], seq: 9, who: "12D3KooWAXrX6MZ19LytqZWFVCCwR64nDYLgoGMo3skmiNX2J7d7", step: 24, vote: voteSeatYes},
 	} {
 		m.game = setup0.GameID()
 		m.seal(func([]byte) ([]byte, error) { return make([]byte, 64), nil })

@@ -58,6 +58,9 @@ type gstate struct {
 	// absent set it was settled from, checked against the votes held as
 	// they come (rollbackIfExcluded); copy-on-write like goOns.
 	settles []settleRec
+	// seats: the seat changes of this branch (takeseat.go), appended
+	// copy-on-write like goOns.
+	seats []seatChange
 }
 
 // settleRec is one exclusion by votes: xs excluded at step, settled by
@@ -95,7 +98,7 @@ func (g *game) init(n *Node) {
 func (g *game) peek(p *player) *message {
 	for p.next < len(p.msgs) {
 		m := p.msgs[p.next]
-		if m.kind == kindAbsent || m.kind == kindReturn || m.void {
+		if m.kind == kindAbsent || m.kind == kindReturn || m.kind == kindTake || m.void {
 			p.next++
 			continue
 		}
@@ -111,7 +114,7 @@ func (n *Node) progress() {
 	g := &n.g
 	for i := 0; i < 1<<16; i++ {
 		g.snapshot()
-		if g.rollbackIfExcluded() || g.checkAbsence() || g.checkLeaves() || g.checkReturns() {
+		if g.rollbackIfExcluded() || g.checkAbsence() || g.checkLeaves() || g.checkReturns() || g.checkTakes() {
 			// The absent set changed: settle the step again from it
 			// before taking any input of it.
 			continue
@@ -227,7 +230,7 @@ func (g *game) stepReveal() bool {
 			all = false
 		}
 	}
-	if !all || g.returnPending(g.k) {
+	if !all || g.returnPending(g.k) || g.takePending(g.k) {
 		return moved
 	}
 	if g.pos.GameOver() {
@@ -241,6 +244,7 @@ func (g *game) stepReveal() bool {
 		n.emit(e)
 		return true
 	}
+	g.settleTakes() // takeseat.go: decided with the players of this roll
 	var cs []Contribution
 	for i, p := range n.players {
 		if g.present(i, g.k) {
@@ -523,7 +527,7 @@ func (g *game) stepMove() bool {
 	// A move says which state it leads to (a reveal for k+1 carries the
 	// history after move k); one that leads elsewhere was made on another
 	// history, such as a branch its sender undid, and is not applied.
-	if h := nextHist(g.hist, g.k, g.roll, m.move, next, n.rules, g.absentMask()); m.state != h {
+	if h := g.seatHist(nextHist(g.hist, g.k, g.roll, m.move, next, n.rules, g.absentMask())); m.state != h {
 		g.consume(p)
 		n.emit(Event{Kind: EventStateMismatch, Peer: p.id, Roll: g.k,
 			Detail: fmt.Sprintf("its move leads to state hash %x, ours %x", m.state[:6], h[:6])})
@@ -549,7 +553,7 @@ func (g *game) choose(mv engine.Move) error {
 	if err != nil {
 		return fmt.Errorf("choose %s: %w", mv, err)
 	}
-	h := nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask())
+	h := g.seatHist(nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask()))
 	if !n.cfg.AutoRoll && !next.GameOver() && n.seat[next.ToMove()] == n.self {
 		// The player rolls again: its link for roll k+1 must wait for
 		// its key, so the move goes out alone.
@@ -571,7 +575,7 @@ func (g *game) apply(mv engine.Move, from *message) bool {
 	if !next.GameOver() && res.Next != c {
 		n.emit(Event{Kind: EventTurnPassed, Colour: res.Next})
 	}
-	g.hist = nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask())
+	g.hist = g.seatHist(nextHist(g.hist, g.k, g.roll, mv, next, n.rules, g.absentMask()))
 	g.pos = next
 	g.k++
 	g.phase = PhaseReveal

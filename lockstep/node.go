@@ -56,6 +56,9 @@ type Config struct {
 	// majority (EventAloneDecision; see Node.GoOn): for headless peers.
 	// Without it the node waits for GoOn.
 	GoOnAlone bool
+	// Take makes the node a newcomer asking for a seat of the running
+	// game (takeseat.go); Self then holds no seat in the Setup.
+	Take *Take
 
 	// verify replaces signature checks in simulations that run thousands
 	// of games; nil uses the peer ID's Ed25519 public key.
@@ -138,7 +141,8 @@ type Node struct {
 	restoring  bool
 	rec        *recovery // set from Restore until the others' status frames are in
 
-	g game
+	g    game
+	take takeState // newcomers and seat changes (takeseat.go)
 
 	tick      uint64
 	lastHave  uint64 // tick of our last status frame
@@ -215,7 +219,9 @@ func newNode(cfg Config) (*Node, error) {
 	}
 	if cfg.Self != "" {
 		i, ok := n.pidx[cfg.Self]
-		if !ok {
+		if !ok && cfg.Take != nil {
+			i = -1 // a newcomer: seated once the players agree
+		} else if !ok {
 			return nil, fmt.Errorf("%w: the local peer %s holds no seat", ErrBadSetup, cfg.Self)
 		}
 		if cfg.Key == nil {
@@ -228,6 +234,9 @@ func newNode(cfg Config) (*Node, error) {
 		n.chain = buildChain(n.gid, cfg.Self, 0, cfg.Entropy, cfg.ChainLen)
 	}
 	n.g.init(n)
+	if err := n.initTake(); err != nil {
+		return nil, err
+	}
 	return n, nil
 }
 
@@ -298,6 +307,8 @@ func (n *Node) Step(from peer.ID, data []byte) error {
 func (n *Node) Tick() {
 	n.tick++
 	if n.self < 0 {
+		n.newcomerTick()
+		n.progress()
 		return
 	}
 	quiet := n.tick - max(n.lastNews, n.lastHave)

@@ -96,7 +96,7 @@ func (n *Node) forgetLost(from peer.ID, h *have) {
 // noteHave records a player's status frame while recovering.
 func (n *Node) noteHave(from peer.ID, h *have) {
 	i, ok := n.pidx[from]
-	if n.rec == nil || !ok || len(h.seqs) != len(n.players) {
+	if n.rec == nil || !ok || len(h.seqs) != len(n.players) || i >= len(n.rec.holds) {
 		return
 	}
 	n.rec.heard |= 1 << i

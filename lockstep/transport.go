@@ -79,8 +79,7 @@ func (n *Node) receive(from peer.ID, m *message) error {
 	}
 	pi, ok := n.pidx[m.from]
 	if !ok {
-		n.g.stats.Rejected++
-		return fmt.Errorf("message from %s, who holds no seat in this game", short(m.from))
+		return n.receiveNewcomer(from, m) // takeseat.go
 	}
 	p := n.players[pi]
 	var held *message
@@ -208,6 +207,9 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 	if m.kind == kindAbsent || m.kind == kindReturn {
 		n.g.onVote(p, m)
 	}
+	if m.kind == kindTake {
+		n.cheat(m.from, CheatBadTake, fmt.Sprintf("a take (seq %d) from a player that holds a seat", m.seq))
+	}
 	return nil
 }
 
@@ -287,24 +289,27 @@ type resent struct {
 // catches up through another: what it lacks and we have not just sent it,
 // at most maxResend messages per resendWindow ticks.
 func (n *Node) answerHave(from peer.ID, h *have) {
-	if _, ok := n.pidx[from]; !ok || from == n.cfg.Self || n.self < 0 || len(h.seqs) != len(n.players) {
+	// A peer that has not seated the latest newcomers yet lists fewer
+	// players: it is sent what it lacks of those it lists.
+	r := n.resentFor(from)
+	if r == nil || from == n.cfg.Self || n.self < 0 || len(h.seqs) > len(n.players) {
 		return
 	}
-	r := &n.players[n.pidx[from]].resent
-	if r.upto == nil {
-		r.upto, r.at = make([]uint64, len(n.players)), make([]uint64, len(n.players))
+	for len(r.upto) < len(n.players) {
+		r.upto, r.at = append(r.upto, 0), append(r.at, 0)
 	}
 	if n.tick-r.window >= n.resendWindow() {
 		r.window, r.sent = n.tick, 0
 	}
 	behind, theyLack := false, false
-	for i, p := range n.players {
+	for i, p := range n.players[:len(h.seqs)] {
 		s := h.seqs[i]
 		onWay := r.upto[i] > s && n.tick-r.at[i] < onWayTicks
 		if onWay {
 			s = r.upto[i] // sent lately: still on its way
 		}
 		for ; s < uint64(len(p.msgs)) && r.sent < maxResend; s++ {
+			n.sendTakesFor(from, p.msgs[s]) // takeseat.go: a seat vote's request first
 			n.send(from, p.msgs[s].raw)
 			r.sent++
 			r.upto[i] = s + 1
@@ -318,7 +323,11 @@ func (n *Node) answerHave(from peer.ID, h *have) {
 		behind = behind || h.seqs[i] > uint64(len(p.msgs))
 		theyLack = theyLack || h.seqs[i] < uint64(len(p.msgs))
 	}
-	switch q := n.players[n.pidx[from]]; {
+	q := &player{haveReplied: 1<<64 - 1} // a newcomer: never asked to stop waiting
+	if i, ok := n.pidx[from]; ok {
+		q = n.players[i]
+	}
+	switch {
 	case behind && n.lastHave != n.tick:
 		// They hold what we lack: tell them now rather than at the next
 		// period.

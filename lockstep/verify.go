@@ -26,6 +26,9 @@ type Verification struct {
 	// Cheats lists the misbehaviour the log holds evidence of; such inputs
 	// were never applied.
 	Cheats []Event
+	// Seats lists who flew each seat from which roll: the setup's owners
+	// (or bots) from roll 0, then every seat a newcomer took (takeseat.go).
+	Seats []SeatOwner
 	// Awaiting are the players whose input an unfinished game (PhaseSetup,
 	// PhaseReveal, PhaseMove) waits for at the end of the log.
 	Awaiting []peer.ID
@@ -139,7 +142,7 @@ func verifyRecords(recs []Record, verify func(peer.ID, []byte, []byte) bool) (*V
 		return nil, fmt.Errorf("log: %w", err)
 	}
 	v := &Verification{Setup: setup, GameID: n.gid, Records: len(recs), Phase: n.g.phase, Pos: n.g.pos,
-		History: n.g.hist, Events: n.events}
+		History: n.g.hist, Events: n.events, Seats: n.Seats()}
 	if n.g.phase != PhaseOver && n.g.phase != PhaseHalted {
 		v.Awaiting = n.ids(n.g.awaiting())
 	}

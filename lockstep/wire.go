@@ -33,7 +33,10 @@ const (
 	// on, the first roll whose link the sender has not revealed: the
 	// sender decided to go, nobody votes (leave.go).
 	kindLeave msgKind = 6
-	kindHave  msgKind = 0x80
+	// kindTake asks for the seat Colour from roll K (0: hello), committing
+	// a fresh chain (ChainLen, Anchor): a newcomer's messages (takeseat.go).
+	kindTake msgKind = 7
+	kindHave msgKind = 0x80
 )
 
 func (k msgKind) String() string {
@@ -50,6 +53,8 @@ func (k msgKind) String() string {
 		return "move"
 	case kindLeave:
 		return "leave"
+	case kindTake:
+		return "take"
 	case kindHave:
 		return "have"
 	}
@@ -157,6 +162,11 @@ func (m *message) body() []byte {
 	case kindLeave:
 		w.u8(uint8(m.colour))
 		w.u64(m.k)
+	case kindTake:
+		w.u8(uint8(m.colour))
+		w.u64(m.k)
+		w.u32(m.chainLen)
+		w.hash(m.anchor)
 	}
 	return w.b
 }
@@ -248,7 +258,7 @@ func decodeMessage(b []byte) (*message, error) {
 		m.who = peer.ID(r.str())
 		m.step = r.u64()
 		m.vote = r.u8()
-		if m.vote > voteGoOn {
+		if m.vote > voteSeatNo {
 			return nil, fmt.Errorf("%w: unknown vote %d", ErrDecode, m.vote)
 		}
 	case kindReturn:
@@ -258,6 +268,14 @@ func decodeMessage(b []byte) (*message, error) {
 		m.k = r.u64()
 		if r.err == nil && m.colour >= engine.NumColours {
 			return nil, fmt.Errorf("%w: leave for colour %d", ErrDecode, m.colour)
+		}
+	case kindTake:
+		m.colour = engine.Colour(r.u8())
+		m.k = r.u64()
+		m.chainLen = r.u32()
+		m.anchor = r.hash()
+		if r.err == nil && m.colour >= engine.NumColours {
+			return nil, fmt.Errorf("%w: take for colour %d", ErrDecode, m.colour)
 		}
 	default:
 		if r.err == nil {
@@ -274,8 +292,8 @@ func decodeMessage(b []byte) (*message, error) {
 	if m.seq == 0 {
 		return nil, fmt.Errorf("%w: sequence 0", ErrDecode)
 	}
-	if (m.kind == kindConfirm) != (m.seq == 1) {
-		return nil, fmt.Errorf("%w: a confirm must be exactly the first message of its sender", ErrDecode)
+	if (m.kind == kindConfirm) != (m.seq == 1) && m.kind != kindTake {
+		return nil, fmt.Errorf("%w: a confirm (or a newcomer's take) must be exactly the first message of its sender", ErrDecode)
 	}
 	m.raw = append([]byte(nil), b...)
 	return m, nil // id is computed on acceptance: duplicates never need it
@@ -315,7 +333,7 @@ func decodeHave(b []byte) (*have, error) {
 	}
 	h := &have{game: r.hash()}
 	n := int(r.u8())
-	if n > engine.NumColours {
+	if n > maxPlayers {
 		return nil, fmt.Errorf("%w: have lists %d players", ErrDecode, n)
 	}
 	for i := 0; i < n; i++ {

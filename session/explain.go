@@ -58,7 +58,7 @@ var refusals = []struct {
 // cheatMsg is what a player reads about misbehaviour of kind c; detail is
 // the protocol's own account (technical, shown as it is).
 func cheatMsg(c lockstep.Cheat, detail string) ui.Msg {
-	if c >= lockstep.CheatBadReveal && c <= lockstep.CheatBadLeave {
+	if c >= lockstep.CheatBadReveal && c <= lockstep.CheatBadTake {
 		return ui.M(cheatKeys[c-lockstep.CheatBadReveal], detail)
 	}
 	return ui.M("cheat.other", c.String(), detail)
@@ -67,4 +67,5 @@ func cheatMsg(c lockstep.Cheat, detail string) ui.Msg {
 var cheatKeys = [...]string{
 	"cheat.badreveal", "cheat.copiedchain", "cheat.outofturn", "cheat.illegalmove", "cheat.wrongseat",
 	"cheat.equivocation", "cheat.badsignature", "cheat.badlink", "cheat.badmessage", "cheat.stale", "cheat.badleave",
+	"cheat.seatheld", "cheat.noseat", "cheat.badtake",
 }

@@ -38,6 +38,11 @@ func runVerify(e *env) error {
 	names := namesBeside(pos[0])
 	fmt.Fprintf(e.stdout, "game %s %q: %s\n", v.GameID, v.Setup.Name, seatsLine(v.Setup, names))
 	fmt.Fprintf(e.stdout, "rules %s; %d records, %d rolls\n", v.Setup.Rules, v.Records, v.Rolls)
+	for _, o := range v.Seats[min(len(v.Seats), len(v.Setup.Seats)):] {
+		// A newcomer took the seat (lockstep's Take): its signatures and
+		// links are checked from there on like any player's.
+		fmt.Fprintf(e.stdout, "seat %s: flown by %s from roll %d\n", o.Colour, playerName(o.Player, names), o.From)
+	}
 	for _, c := range v.Cheats {
 		fmt.Fprintf(e.stdout, "evidence: %s (never applied)\n", c)
 	}

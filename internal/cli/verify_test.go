@@ -173,3 +173,17 @@ func writeTemp(t *testing.T, b []byte) string {
 	}
 	return p
 }
+
+// TestVerifyCommandSeatChange: a log where a newcomer took the bot's
+// seat verifies, and verify says who flew the seat from which roll.
+func TestVerifyCommandSeatChange(t *testing.T) {
+	code, out, errs := runCLI(t, "verify", "../../lockstep/testdata/takeseat.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"Green=bot random", "seat Green: flown by 12D3KooW", "from roll 26", "ok: every signature"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

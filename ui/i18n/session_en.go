@@ -87,6 +87,9 @@ func init() {
 		"cheat.badmessage":     "a message out of place (%s)",
 		"cheat.stale":          "an old message sent again (%s)",
 		"cheat.badleave":       "a false leave (%s)",
+		"cheat.seatheld":       "a request for a seat a person holds (%s)",
+		"cheat.noseat":         "flying a seat nobody gave it (%s)",
+		"cheat.badtake":        "a false request for a seat (%s)",
 		"cheat.other":          "%s (%s)",
 		"cheat.state":          "its game state differs from ours at roll %d (%s)",
 	})

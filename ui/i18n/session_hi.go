@@ -84,6 +84,9 @@ func init() {
 		"cheat.badmessage":     "बेमौके का संदेश (%s)",
 		"cheat.stale":          "दोबारा भेजा गया पुराना संदेश (%s)",
 		"cheat.badleave":       "झूठा छोड़ना (%s)",
+		"cheat.seatheld":       "किसी व्यक्ति की सीट का अनुरोध (%s)",
+		"cheat.noseat":         "बिना दी गई सीट पर खेलना (%s)",
+		"cheat.badtake":        "सीट का झूठा अनुरोध (%s)",
 		"cheat.other":          "%s (%s)",
 		"cheat.state":          "फेंक %d पर उसकी खेल-स्थिति हमारी से अलग है (%s)",
 	})

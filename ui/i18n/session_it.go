@@ -84,6 +84,9 @@ func init() {
 		"cheat.badmessage":     "un messaggio fuori posto (%s)",
 		"cheat.stale":          "un vecchio messaggio inviato di nuovo (%s)",
 		"cheat.badleave":       "un'uscita falsa (%s)",
+		"cheat.seatheld":       "una richiesta di un posto occupato da una persona (%s)",
+		"cheat.noseat":         "gioca un posto che nessuno gli ha dato (%s)",
+		"cheat.badtake":        "una falsa richiesta di posto (%s)",
 		"cheat.other":          "%s (%s)",
 		"cheat.state":          "il suo stato della partita differisce dal nostro al tiro %d (%s)",
 	})

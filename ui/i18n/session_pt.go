@@ -84,6 +84,9 @@ func init() {
 		"cheat.badmessage":     "uma mensagem fora de lugar (%s)",
 		"cheat.stale":          "uma mensagem antiga enviada de novo (%s)",
 		"cheat.badleave":       "uma saída falsa (%s)",
+		"cheat.seatheld":       "um pedido de um lugar ocupado por uma pessoa (%s)",
+		"cheat.noseat":         "jogar num lugar que ninguém lhe deu (%s)",
+		"cheat.badtake":        "um pedido de lugar falso (%s)",
 		"cheat.other":          "%s (%s)",
 		"cheat.state":          "o seu estado do jogo difere do nosso no lançamento %d (%s)",
 	})

@@ -84,6 +84,9 @@ func init() {
 		"cheat.badmessage":     "不合时宜的消息（%s）",
 		"cheat.stale":          "重发的旧消息（%s）",
 		"cheat.badleave":       "虚假的离开（%s）",
+		"cheat.seatheld":       "请求一个有人占着的座位（%s）",
+		"cheat.noseat":         "占用没人给它的座位（%s）",
+		"cheat.badtake":        "虚假的座位请求（%s）",
 		"cheat.other":          "%s（%s）",
 		"cheat.state":          "它的游戏状态在第 %d 次掷骰时与我们的不同（%s）",
 	})
