@@ -343,6 +343,13 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 		case lockstep.EventGameOver:
 			t.over, t.mayRoll, t.choice, t.hotChoice = true, false, nil, nil
 			out = append(out, ui.GameOver{Ranking: slices.Clone(e.Ranking), LogPath: t.logPath})
+		case lockstep.EventRolledBack:
+			// An end this player reached alone was undone: the game goes
+			// on with the others' moves (the state below resyncs the board).
+			if t.over {
+				t.over = false
+				out = append(out, ui.GameReopened{})
+			}
 		}
 	}
 	// The state is the authority on the position: a node restored from its

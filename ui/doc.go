@@ -23,7 +23,7 @@
 //
 // Commands return at once; their effects come back as events
 // (LobbyUpdate, TableUpdate, GameStarted, DiceWaiting, Rolled, Moved,
-// ChatLine, Presence, CheatDetected, GameOver, Notice, Resync,
+// ChatLine, Presence, CheatDetected, GameOver, GameReopened, Notice, Resync,
 // RollCountdown). The
 // sessions of package session implement it (offline against bots, and
 // on the LAN), the networked one also SeatChooser (ChooseColour, SetReady): with it, the table's c key asks

@@ -278,6 +278,11 @@ type GameOver struct {
 	LogPath string
 }
 
+// GameReopened says the end shown was undone: this player had gone on
+// alone and finished, while the others, a majority, played on without it
+// (lockstep's roll-back). The game goes on; a Resync shows the board.
+type GameReopened struct{}
+
 // RollCountdown says that the die of Colour is rolled without a key In
 // from now: for this player (You) the session rolls it, as the others
 // cannot wait longer; for a seat a bot flies, its roll is shown then. The
@@ -315,6 +320,7 @@ func (LeaveDone) event()     {}
 func (Resuming) event()      {}
 func (CatchingUp) event()    {}
 func (GameOver) event()      {}
+func (GameReopened) event()  {}
 func (Notice) event()        {}
 func (RollCountdown) event() {}
 func (Resync) event()        {}

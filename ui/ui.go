@@ -240,6 +240,14 @@ func (u *UI) Apply(e Event) {
 		u.overlay = overlayEnd
 		u.input = inputNone
 		u.addEvent(u.t("log.over"))
+	case GameReopened:
+		if u.over != nil {
+			u.over = nil
+			if u.overlay == overlayEnd {
+				u.overlay = overlayNone
+			}
+			u.addEvent(u.t("log.reopened"))
+		}
 	case CatchingUp:
 		if e.Colour < engine.NumColours && u.inGame() {
 			u.catching[e.Colour] = true

@@ -79,6 +79,7 @@ func init() {
 		"log.back":     "%s is back",
 		"log.cheat":    "Cheating detected: %s: %s",
 		"log.over":     "The game is over.",
+		"log.reopened": "The end was undone: the others played on without you, and the game goes on from their moves.",
 
 		"prompt.chat": "Say:",
 		"prompt.name": "Name:",

@@ -81,6 +81,7 @@ func init() {
 		"log.back":     "%s è tornato",
 		"log.cheat":    "Imbroglio scoperto: %s: %s",
 		"log.over":     "La partita è finita.",
+		"log.reopened": "La fine è stata annullata: gli altri hanno continuato senza di te, e la partita prosegue dalle loro mosse.",
 
 		"prompt.chat": "Scrivi:",
 		"prompt.name": "Nome:",

@@ -81,6 +81,7 @@ func init() {
 		"log.back":     "%s voltou",
 		"log.cheat":    "Batota detetada: %s: %s",
 		"log.over":     "O jogo acabou.",
+		"log.reopened": "O fim foi desfeito: os outros continuaram sem você, e o jogo segue a partir das jogadas deles.",
 
 		"prompt.chat": "Diz:",
 		"prompt.name": "Nome:",

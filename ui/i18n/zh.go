@@ -81,6 +81,7 @@ func init() {
 		"log.back":     "%s 回来了",
 		"log.cheat":    "发现作弊：%s：%s",
 		"log.over":     "游戏结束。",
+		"log.reopened": "结局已撤销：其他玩家在没有你的情况下继续了游戏，游戏从他们的走法继续。",
 
 		"prompt.chat": "说：",
 		"prompt.name": "名字：",
