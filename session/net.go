@@ -94,6 +94,10 @@ type NetOptions struct {
 	// AutoReady makes the player ready by itself at the table of a
 	// rematch after a resumed game (Enter's tables follow their Config).
 	AutoReady bool
+	// NoWatchChat keeps the chat lines of the peers watching this
+	// player's games to themselves (default: watchers may chat, and the
+	// players see their lines).
+	NoWatchChat bool
 	// NoResume leaves a game a crash cut short to the caller (Resume);
 	// by default the session takes it up by itself.
 	NoResume bool
@@ -119,6 +123,8 @@ type lobbyPlan struct {
 	// resume is a game cut short by a crash, taken up again without a
 	// lobby (savegame.Find).
 	resume *savegame.Saved
+	// watch is the lobby whose running game is watched (Watch).
+	watch string
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
@@ -170,6 +176,11 @@ type NetSession struct {
 	// flown is the game's BotFlown after the last Ready (nil between
 	// games), read by the event queue's pace.
 	flown atomic.Pointer[[engine.NumColours]bool]
+	// watching is the game being watched (Watch), nil when none;
+	// serving is this player's last game's watch server, which answers
+	// watchers until the next game starts.
+	watching *spectator
+	serving  *watchServer
 	// heard are the names the adverts and peers reached by address say
 	// now, replaced on every lobby view, so a stranger's flood of names
 	// lasts as long as discovery lists it; names keeps only the players
@@ -652,6 +663,13 @@ func (s *NetSession) Chat(text string) error {
 	if closed {
 		return errClosed
 	}
+	if s.watchSay(text) {
+		// A watcher says it to the player it watches, who shows it
+		// and hands it to the game's other watchers (if the table lets
+		// watchers chat).
+		s.q.push(ui.ChatLine{From: name + " (watching)", Colour: engine.NoColour, Text: text})
+		return nil
+	}
 	line, err := s.chat.Say(text)
 	if line.Seq == 0 {
 		return err
@@ -660,7 +678,18 @@ func (s *NetSession) Chat(text string) error {
 		s.log.Info("chat line not delivered to everyone", "err", err)
 	}
 	s.q.push(ui.ChatLine{From: name, Colour: colour, Text: line.Text})
+	s.toWatchers(name, line.Text)
 	return nil
+}
+
+// toWatchers hands a chat line of the game to the peers watching it here.
+func (s *NetSession) toWatchers(from, text string) {
+	s.mu.Lock()
+	srv := s.serving
+	s.mu.Unlock()
+	if srv != nil {
+		srv.said(from, text)
+	}
 }
 
 func (s *NetSession) onChat(l p2p.ChatLine) {
@@ -678,6 +707,7 @@ func (s *NetSession) onChat(l p2p.ChatLine) {
 		name = shortID(l.From)
 	}
 	s.q.push(ui.ChatLine{From: name, Colour: colour, Text: l.Text})
+	s.toWatchers(name, l.Text)
 }
 
 func shortID(id peer.ID) string {

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"aeroplane/engine"
@@ -55,6 +56,16 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		return // left before it began
 	}
 	s.jobCancel = cancel
+	if p.watch != "" {
+		s.mu.Unlock()
+		s.t.SetMembers(nil)
+		if err := s.spectate(ctx, p.watch); err != nil && ctx.Err() == nil {
+			s.log.Error("watching", "err", err)
+			s.q.push(ui.Notice{Text: err.Error()})
+			s.ended(nil, lockstep.State{}, err)
+		}
+		return
+	}
 	if p.resume != nil {
 		s.mu.Unlock()
 		// The others still hold our seat: no lobby, just the game. They
@@ -142,6 +153,18 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			s.log.Warn("players' names not saved: a resumed game shows peer IDs", "err", err)
 		}
 	}
+	srv := s.serveWatchers(gid, g.Records)
+	defer srv.close()
+	var runMu sync.Mutex
+	runAt := lockstep.State{}
+	stopInfo := p2p.ServeInfo(s.h, func(peer.ID) []byte {
+		runMu.Lock()
+		st := runAt
+		runMu.Unlock()
+		return lobby.EncodeRunning(s.running(res.Setup, names, st, srv))
+	})
+	defer stopInfo()
+	s.advertPlaying(res.Setup, p.hosting)
 	tr := NewTranslator(res.Setup, s.self, names, logPath)
 	rollWithin := s.rollWithin()
 	info := GameInfo{Setup: res.Setup, Log: logPath, Resumed: p.resume != nil, Records: len(g.Records)}
@@ -152,13 +175,16 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	setup := newSetupWatch(s.setupWait(), stopGame)
 	defer setup.stop()
 	sess, err = NewGame(s.t, GameConfig{
-		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: glog, Records: g.Records,
+		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: watchLog{Log: glog, srv: srv}, Records: g.Records,
 		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
 		GoOnAlone: s.opts.GoOnAlone,
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {
+			runMu.Lock()
+			runAt = rd.State
+			runMu.Unlock()
 			setup.saw(rd.State)
 			evs := tr.Translate(rd.Events, rd.State)
 			flown := tr.BotFlown()

@@ -225,6 +225,23 @@ type Resync struct {
 	Why      string
 }
 
+// Watching is the state of a game this program watches without a seat:
+// whose log it reads (From), how many of its records the program's own
+// referee has checked and accepted, the roll, and what failed the checks
+// last (Problem; the program then reads another player's log). Watchers
+// are the people watching this player's own game (shown to players).
+type Watching struct {
+	Lobby    string
+	From     string
+	Records  int
+	Roll     uint64
+	Problem  string
+	Over     bool
+	Watchers []string
+}
+
+func (Watching) event() {}
+
 func (LobbyUpdate) event()   {}
 func (TableUpdate) event()   {}
 func (GameStarted) event()   {}
