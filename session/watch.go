@@ -67,8 +67,8 @@ type spectator struct {
 	servers []peer.ID // the game's players, the one found first first
 	bad     map[peer.ID]string
 	cur     int
-	from    uint32 // the next record of the current server's log
-	chat    uint32 // the next chat line of the current server
+	from    uint32   // the next record of the current server's log
+	chat    uint32   // the next chat line of the current server
 	say     []string // chat lines to say, one per request
 	queued  []string // lines the player typed (NetSession.mu)
 
