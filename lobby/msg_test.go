@@ -81,6 +81,7 @@ func FuzzDecodeLobbyMsg(f *testing.F) {
 	f.Add([]byte(`{"t":"info","l":"g","n":"Ada","f":1,"ru":"takeoff=six,overshoot=bounce,stack=on,flyjump=off"}`))
 	f.Add([]byte(`{"t":"info","l":"g","n":"Ada","f":1,"k":3}`))
 	f.Add([]byte(`{"t":"join","l":"g","n":"Ada","w":3}`))
+	f.Add([]byte(`{"t":"running","l":"g","n":"Ada","g":"abababababababababababababababababababababababababababababababab","ro":9,"ld":2,"wa":1,"wc":true,"p":[{"id":"x","n":"a"}],"b":[{"c":1,"k":"random"}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeLobbyMsg(b)
 		if err != nil {
