@@ -39,6 +39,7 @@ const (
 	sayEvery        = 2 * time.Second
 	watchChatKeep   = 64
 	maxWatchBytes   = 256 << 10 // of records in one answer, under p2p.MaxWatchAnswer
+	watchGather     = 150 * time.Millisecond
 )
 
 // watcher is one peer watching this player's game.
@@ -66,6 +67,7 @@ type watchServer struct {
 	gid       lockstep.GameID
 	allowChat bool
 	now       func() time.Time
+	gather    time.Duration // how long a woken long poll gathers more
 	// cut closes a watcher's connections; onWatcher and onSay tell the
 	// player of a new watcher and of a watcher's chat line. Each may be
 	// nil and must not block.
@@ -85,7 +87,7 @@ type watchServer struct {
 }
 
 func newWatchServer(gid lockstep.GameID, allowChat bool, past []lockstep.Record) *watchServer {
-	return &watchServer{gid: gid, allowChat: allowChat, now: time.Now, recs: append([]lockstep.Record(nil), past...),
+	return &watchServer{gid: gid, allowChat: allowChat, now: time.Now, gather: watchGather, recs: append([]lockstep.Record(nil), past...),
 		wake: make(chan struct{}), watchers: map[peer.ID]*watcher{}, refused: map[peer.ID]time.Time{}}
 }
 
@@ -204,7 +206,10 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 			w.onSay(asker, r.Name, r.Say)
 		}
 	}
-	// A watcher that has everything waits for news: a long poll.
+	// A watcher that has everything waits for news (a long poll), and
+	// then a moment more, so that one answer carries a turn's records,
+	// not one each: a watcher costs the player a few answers a second.
+	waited := false
 	for int(r.From) == len(w.recs) && r.ChatFrom >= w.chatBase+uint32(len(w.chat)) && !w.closed {
 		wake := w.wake
 		w.mu.Unlock()
@@ -213,9 +218,18 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 		case <-ctx.Done():
 		}
 		w.mu.Lock()
+		waited = true
 		if ctx.Err() != nil {
 			break
 		}
+	}
+	if waited && !w.closed && ctx.Err() == nil && w.gather > 0 {
+		w.mu.Unlock()
+		select {
+		case <-time.After(w.gather):
+		case <-ctx.Done():
+		}
+		w.mu.Lock()
 	}
 	a := watchAnswer{Status: watchOK, Total: uint32(len(w.recs)), From: r.From}
 	size := 0

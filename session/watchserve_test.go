@@ -241,3 +241,40 @@ func TestSpectatorCatchesALyingPlayer(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkWatchServerAnswer: what one watcher's request costs the
+// player it watches, without the network: a batch of a finished game's
+// records from a random point (an answer while catching up), and one
+// turn's records (an answer when caught up).
+func BenchmarkWatchServerAnswer(b *testing.B) {
+	data, err := os.ReadFile("../lockstep/testdata/game.log")
+	if err != nil {
+		b.Fatal(err)
+	}
+	recs, err := lockstep.ParseLog(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	setup, _ := lockstep.DecodeSetup(recs[0].Data)
+	for _, c := range []struct {
+		name string
+		back int
+	}{{"catching-up", len(recs)}, {"one-turn", 5}} {
+		b.Run(c.name, func(b *testing.B) {
+			srv := newWatchServer(setup.GameID(), true, recs)
+			srv.gather = 0
+			clk := &stillClock{at: time.Unix(1_800_000_000, 0)}
+			srv.now = clk.now
+			from := uint32(len(recs) - c.back)
+			req := encodeWatchRequest(watchRequest{Game: setup.GameID(), From: from, Name: "zoe"})
+			ctx := context.Background()
+			n := 0
+			for b.Loop() {
+				clk.at = clk.at.Add(time.Second)
+				a := srv.answer(ctx, "watcher", req)
+				n += len(a)
+			}
+			b.ReportMetric(float64(n)/float64(b.N), "bytes/answer")
+		})
+	}
+}
