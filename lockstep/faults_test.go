@@ -112,10 +112,11 @@ func TestSimFaults(t *testing.T) {
 	if *simSeed != 0 {
 		first, last = *simSeed, *simSeed
 	}
-	var ticks, frames, clean, lossy, lost, leaves, goOns, wentOn int
+	var ticks, frames, clean, lossy, lost, leaves, goOns, wentOn, watched, switches int
 	var stalled []uint64
 	for seed := first; seed <= last; seed++ {
 		s := faultySim(t, seed)
+		s.watch(3)
 		s.start()
 		s.run()
 		if !s.done() && s.votedStall() {
@@ -126,6 +127,11 @@ func TestSimFaults(t *testing.T) {
 			continue
 		}
 		s.check(true)
+		s.checkWatchers()
+		for _, w := range s.watchers {
+			watched++
+			switches += w.switches
+		}
 		if seed%10 == 0 { // every tenth game: each peer's log verifies to the agreed history
 			for _, p := range s.peers {
 				recs, err := ParseLog(append(LogHeader(), EncodeRecords(p.log...)...))
@@ -160,8 +166,8 @@ func TestSimFaults(t *testing.T) {
 			clean++
 		}
 	}
-	t.Logf("%d games (%d without faults): %d ticks, %d frames; %d restores after a machine crash lost %d log records; %d with a player leaving; %d going on alone (%d of them did); stalled by crossed absence votes: %v",
-		last-first+1, clean, ticks, frames, lossy, lost, leaves, goOns, wentOn, stalled)
+	t.Logf("%d games (%d without faults): %d ticks, %d frames; %d restores after a machine crash lost %d log records; %d with a player leaving; %d going on alone (%d of them did); stalled by crossed absence votes: %v; %d watchers ended with the players' history (0 divergence), switching logs %d times",
+		last-first+1, clean, ticks, frames, lossy, lost, leaves, goOns, wentOn, stalled, watched, switches)
 	if n := uint64(len(stalled)); n*200 > last-first+1 {
 		t.Fatalf("%d of %d games stalled on crossed absence votes (seeds %v): more than the 0.5%% residual", n, last-first+1, stalled)
 	}

@@ -76,7 +76,8 @@ type watchServer struct {
 	onSay     func(id peer.ID, name, text string)
 
 	mu       sync.Mutex
-	recs     []lockstep.Record
+	recs     []lockstep.Record // served: durable in the player's log
+	pending  []lockstep.Record // written, not yet synced
 	wake     chan struct{} // closed and replaced when records or chat arrive
 	closed   bool
 	chat     []watchChat
@@ -91,7 +92,8 @@ func newWatchServer(gid lockstep.GameID, allowChat bool, past []lockstep.Record)
 		wake: make(chan struct{}), watchers: map[peer.ID]*watcher{}, refused: map[peer.ID]time.Time{}}
 }
 
-// add appends records the player wrote to its log.
+// add takes records the player wrote to its log; they are served once
+// they are durable (commit).
 func (w *watchServer) add(recs []lockstep.Record) {
 	if len(recs) == 0 {
 		return
@@ -99,8 +101,23 @@ func (w *watchServer) add(recs []lockstep.Record) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, r := range recs {
-		w.recs = append(w.recs, lockstep.Record{Type: r.Type, Data: r.Data})
+		w.pending = append(w.pending, lockstep.Record{Type: r.Type, Data: r.Data})
 	}
+}
+
+// commit serves what was added before the log's last successful sync.
+// Only what reached the disk is served: a machine crash can take the
+// rest, and the restored node may then sign other messages with the same
+// sequence numbers, which a watcher that saw the first ones would take
+// for equivocation (the simulation's watchers found it).
+func (w *watchServer) commit() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.pending) == 0 {
+		return
+	}
+	w.recs = append(w.recs, w.pending...)
+	w.pending = nil
 	w.wakeLocked()
 }
 
@@ -316,7 +333,7 @@ func (w *watchServer) strikeLocked(wt *watcher, now time.Time) []byte {
 }
 
 // watchLog is a game's log that also hands every record written to the
-// watch server.
+// watch server, which serves it once a Sync has made it durable.
 type watchLog struct {
 	lockstep.Log
 	srv *watchServer
@@ -327,5 +344,13 @@ func (l watchLog) Write(recs []lockstep.Record) error {
 		return err
 	}
 	l.srv.add(recs)
+	return nil
+}
+
+func (l watchLog) Sync() error {
+	if err := l.Log.Sync(); err != nil {
+		return err
+	}
+	l.srv.commit()
 	return nil
 }
