@@ -78,7 +78,7 @@ type watchServer struct {
 	mu       sync.Mutex
 	recs     []lockstep.Record // served: durable in the player's log
 	pending  []lockstep.Record // written, not yet synced
-	wake     chan struct{} // closed and replaced when records or chat arrive
+	wake     chan struct{}     // closed and replaced when records or chat arrive
 	closed   bool
 	chat     []watchChat
 	chatBase uint32 // the index of chat[0]
