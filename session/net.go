@@ -171,8 +171,10 @@ type NetSession struct {
 	// hostView is the last table of a lobby this player created: a
 	// rematch opens it again with the same bots, seats and rules.
 	hostView *lobby.View
-	// peerGames are the games of peers reached by address, as they said.
+	// peerGames are the games of peers reached by address, as they said;
+	// running the games in play whose hosts said so (askRunning).
 	peerGames map[peer.ID]lobby.Info
+	running   map[string]lobby.Running
 	// flown is the game's BotFlown after the last Ready (nil between
 	// games), read by the event queue's pace.
 	flown atomic.Pointer[[engine.NumColours]bool]

@@ -161,10 +161,10 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		runMu.Lock()
 		st := runAt
 		runMu.Unlock()
-		return lobby.EncodeRunning(s.running(res.Setup, names, st, srv))
+		return lobby.EncodeRunning(s.runningNow(res.Setup, names, st, srv))
 	})
 	defer stopInfo()
-	s.advertPlaying(res.Setup, p.hosting)
+	s.advertPlaying(res.Setup)
 	tr := NewTranslator(res.Setup, s.self, names, logPath)
 	rollWithin := s.rollWithin()
 	info := GameInfo{Setup: res.Setup, Log: logPath, Resumed: p.resume != nil, Records: len(g.Records)}

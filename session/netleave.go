@@ -16,6 +16,9 @@ import (
 // every other player holds the Leave or LeaveWait passes (a player gone
 // for good never says so). Close goes on from there as without it.
 func (s *NetSession) Leave() error {
+	if s.stopWatching() {
+		return nil
+	}
 	g, err := s.game()
 	if err != nil {
 		return err

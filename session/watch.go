@@ -42,6 +42,19 @@ func (s *NetSession) Watch(lobbyName string) error {
 	return nil
 }
 
+// stopWatching ends the watching of a game, if one is watched (Leave):
+// the watched log is kept as far as it went, and the lobby is back.
+func (s *NetSession) stopWatching() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.watching == nil || s.jobCancel == nil {
+		return false
+	}
+	s.jobCancel()
+	s.jobCancel = nil
+	return true
+}
+
 // watchSay queues a watcher's chat line for its next request.
 func (s *NetSession) watchSay(text string) bool {
 	s.mu.Lock()

@@ -66,8 +66,8 @@ func (s *NetSession) WatchStats() WatchStats {
 	return srv.Stats()
 }
 
-// running is what this player says of its game while it plays it.
-func (s *NetSession) running(setup lockstep.Setup, names map[peer.ID]string, st lockstep.State, srv *watchServer) lobby.Running {
+// runningNow is what this player says of its game while it plays it.
+func (s *NetSession) runningNow(setup lockstep.Setup, names map[peer.ID]string, st lockstep.State, srv *watchServer) lobby.Running {
 	s.mu.Lock()
 	name := s.name
 	s.mu.Unlock()
@@ -107,18 +107,16 @@ func leader(pos engine.Position) engine.Colour {
 }
 
 // advertPlaying says on mDNS that this player plays lobby setup.Name's
-// game now, with no seat free: the lobby lists it as running (asking
-// the player, lobby.QueryRunning) and nobody tries to join it.
-func (s *NetSession) advertPlaying(setup lockstep.Setup, hosting bool) {
+// game now, hosting no table and with no seat free: the lobby lists it
+// as running (asking the player, lobby.QueryRunning) and nobody tries
+// to join it.
+func (s *NetSession) advertPlaying(setup lockstep.Setup) {
 	if s.d == nil {
 		return
 	}
 	s.mu.Lock()
 	ad := p2p.Advert{Name: s.name, Lobby: setup.Name}
 	s.mu.Unlock()
-	if hosting {
-		ad.Host, ad.Taken, ad.Rules = true, len(setup.Seats), setup.Rules.String()
-	}
 	if err := s.d.Update(ad); err != nil {
 		s.log.Warn("advert update failed", "err", err)
 	}

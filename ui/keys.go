@@ -194,11 +194,18 @@ var keyTable = []binding{
 			u.do("create", func() error { return u.sess.CreateGame(r) })
 		}},
 	{runes: "123456789", label: "1-9", help: "key.join",
-		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && len(u.lobby.Games) > 0 },
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && len(u.lobby.Games)+len(u.lobby.Running) > 0 },
 		do: func(u *UI, ev *tcell.EventKey) {
-			if i := int(ev.Rune() - '1'); i < len(u.lobby.Games) {
+			i := int(ev.Rune() - '1')
+			if i < len(u.lobby.Games) {
 				id := u.lobby.Games[i].ID
 				u.do("join", func() error { return u.sess.Join(id) })
+				return
+			}
+			w, ok := u.sess.(Watcher)
+			if i -= len(u.lobby.Games); ok && i < len(u.lobby.Running) {
+				name := u.lobby.Running[i].Lobby
+				u.do("watch", func() error { return w.Watch(name) })
 			}
 		}},
 	{runes: "n", label: "n", help: "key.name",

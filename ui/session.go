@@ -46,6 +46,14 @@ type SeatChooser interface {
 	SetReady(ready bool) error
 }
 
+// Watcher is a Session that can watch a running game of the LAN
+// without a seat (LobbyUpdate.Running): the game's events come as a
+// player's would, with a Watching after each batch its referee checked.
+// Leaving the game (Leaver.Leave) stops watching.
+type Watcher interface {
+	Watch(lobby string) error
+}
+
 // Leaver is a Session that can leave a running game for good: it tells
 // the other players so (the session signs a leave message) and a bot
 // flies this player's seat from then on. The interface calls Leave only
@@ -101,11 +109,25 @@ type Game struct {
 	Rules engine.Rules
 }
 
+// RunningGame is a game being played on the LAN, as one of its players
+// says (a Watcher may watch it): its lobby, its people, the roll it is
+// at, the colour ahead (NoColour: none yet) and how many watch it.
+type RunningGame struct {
+	Lobby    string
+	Players  []string
+	Roll     uint64
+	Leader   engine.Colour
+	Watchers int
+}
+
 // LobbyUpdate is the whole lobby as it is now.
 type LobbyUpdate struct {
 	Me      Peer // Addr is "" when the session has no network (solo)
 	Games   []Game
 	Players []Peer
+	// Running are the games in play, listed after Games and numbered on
+	// from them: keys 1-9 join a game or watch a running one.
+	Running []RunningGame
 }
 
 // SeatKind says who plays a seat.

@@ -78,6 +78,7 @@ type UI struct {
 	left     [engine.NumColours]bool // left for good: a bot flies the seat
 	back     [engine.NumColours]bool // came back, until the seat's next move
 	solo     bool                    // this player's own dice alone make the rolls (SoloDice)
+	watch    *Watching               // the game watched, or who watches this player's (Watching)
 	missing  []string                // the players a lone decision is about (nil: none open)
 	askAlone bool                    // the lone player's question is open; it takes every key
 
@@ -138,6 +139,9 @@ func (u *UI) Apply(e Event) {
 		u.frames = nil
 		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
 		u.missing, u.askAlone, u.solo = nil, false, false
+		if u.watch != nil && u.watch.Lobby == "" {
+			u.watch = nil // who watched the last game
+		}
 		if u.overlay == overlayEnd {
 			u.overlay = overlayNone
 		}
@@ -216,6 +220,9 @@ func (u *UI) Apply(e Event) {
 		u.addEvent(u.t("log.over"))
 	case Notice:
 		u.notice = clean(e.Text, maxChat)
+	case Watching:
+		w := e
+		u.watch = &w
 	case Resync:
 		u.pos, u.hasPos = e.Position, true
 		u.rolled, u.waiting, u.frames = nil, nil, nil

@@ -155,6 +155,24 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 		rules := strings.ReplaceAll(g.Rules.String(), ",", " ")
 		add(wrapTagged(fmt.Sprintf("  %d) ", i+1)+u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, rules), "", w-2, 5)...)
 	}
+	if len(u.lobby.Running) > 0 {
+		add("", "[::u]"+u.t("lobby.running")+"[::-]")
+	}
+	for i, g := range u.lobby.Running {
+		k := len(u.lobby.Games) + i
+		if k >= 9 {
+			break
+		}
+		var names []string
+		for _, n := range g.Players {
+			names = append(names, clean(n, maxName))
+		}
+		line := u.t("lobby.runninggame", strings.Join(names, ", "), g.Roll, g.Watchers)
+		if g.Leader < engine.NumColours {
+			line = u.t("lobby.runninglead", strings.Join(names, ", "), g.Roll, u.colourName(g.Leader), g.Watchers)
+		}
+		add(wrapTagged(fmt.Sprintf("  %d) ", k+1)+line, "", w-2, 5)...)
+	}
 	add("", "[::u]"+u.t("lobby.players")+"[::-]")
 	if len(u.lobby.Players) == 0 {
 		add("  " + u.t("lobby.none"))
@@ -385,6 +403,17 @@ func (u *UI) playerLines(w int) []string {
 
 func (u *UI) turnLines() []string {
 	var out []string
+	if w := u.watch; w != nil && w.Lobby != "" {
+		switch {
+		case w.Problem != "" && !w.Over:
+			out = append(out, "[red]"+u.t("watch.bad", clean(w.Problem, maxChat))+"[-]")
+			out = append(out, u.t("watch.ok", w.Records, w.Roll, clean(w.From, maxName)))
+		case w.Over:
+			out = append(out, "[green]"+u.t("watch.end", w.Records)+"[-]")
+		default:
+			out = append(out, "[green]"+u.t("watch.ok", w.Records, w.Roll, clean(w.From, maxName))+"[-]")
+		}
+	}
 	if r := u.lastRoll; r != nil {
 		if u.rolled != nil && u.rolled.YouChoose {
 			out = append(out, yourTurnStyle+" "+u.t("turn.yourchoice", tview.Escape(fmt.Sprintf("[%d]", r.Roll)))+" [-:-:-]")
@@ -411,6 +440,13 @@ func (u *UI) turnLines() []string {
 			names = append(names, clean(n, maxName))
 		}
 		out = append(out, u.t("turn.waits", u.tagged(u.waiting.ToMove), strings.Join(names, ", ")))
+	}
+	if w := u.watch; w != nil && w.Lobby == "" && len(w.Watchers) > 0 {
+		var names []string
+		for _, n := range w.Watchers {
+			names = append(names, clean(n, maxName))
+		}
+		out = append(out, "[::d]"+u.t("watch.by", strings.Join(names, ", "))+"[::-]")
 	}
 	if u.solo && u.over == nil {
 		// Said while it lasts: this player could foresee the dice.
