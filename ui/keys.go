@@ -194,7 +194,9 @@ var keyTable = []binding{
 			u.do("create", func() error { return u.sess.CreateGame(r) })
 		}},
 	{runes: "123456789", label: "1-9", help: "key.join",
-		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && len(u.lobby.Games)+len(u.lobby.Running) > 0 },
+		when: func(u *UI) bool {
+			return u.free() && u.mode == modeLobby && len(u.lobby.Games)+len(u.lobby.Running) > 0
+		},
 		do: func(u *UI, ev *tcell.EventKey) {
 			i := int(ev.Rune() - '1')
 			if i < len(u.lobby.Games) {
