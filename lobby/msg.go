@@ -60,6 +60,8 @@ type lobbyMsg struct {
 	Lead     int    `json:"ld,omitempty"`
 	Watchers int    `json:"wa,omitempty"`
 	Chat     bool   `json:"wc,omitempty"`
+	// In a start: the game's watchers may not chat (the creator's choice).
+	Quiet bool `json:"q,omitempty"`
 }
 
 type rosterEntry struct {
@@ -144,6 +146,9 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 		if err := checkRunning(m); err != nil {
 			return bad("%v", err)
 		}
+	}
+	if m.Quiet && m.T != lobbyStart {
+		return bad("watchers' chat in a %s", m.T)
 	}
 	if m.Draw != 0 && m.T != lobbyInfo {
 		return bad("draw in a %s", m.T)

@@ -13,6 +13,7 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 		{T: lobbyJoin, Lobby: "g", Name: "Ada", Want: 4},
 		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Free: 2},
 		{T: lobbyStart, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Setup: []byte{1, 2, 3}},
+		{T: lobbyStart, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Setup: []byte{1, 2, 3}, Quiet: true},
 		{T: lobbyFull, Lobby: "g"},
 		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo", Colour: 2, Ready: true}}, Free: 1,
 			Bots: []botEntry{{Colour: 0, Kind: "random"}, {Colour: 3, Kind: "greedy"}}, Rules: "takeoff=six,overshoot=stay,stack=off,flyjump=on", Ver: 7},

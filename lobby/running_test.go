@@ -51,6 +51,7 @@ func TestRunningRejects(t *testing.T) {
 		"game in info":    `{"t":"info","l":"g","g":"` + gid + `"}`,
 		"roll in join":    `{"t":"join","l":"g","ro":3}`,
 		"watchers in ros": `{"t":"roster","l":"g","wa":2,` + p + `}`,
+		"quiet in roster": `{"t":"roster","l":"g","q":true,` + p + `}`,
 	}
 	for name, in := range cases {
 		if _, err := decodeLobbyMsg([]byte(in)); !errors.Is(err, errLobbyMsg) {

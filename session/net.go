@@ -94,9 +94,9 @@ type NetOptions struct {
 	// AutoReady makes the player ready by itself at the table of a
 	// rematch after a resumed game (Enter's tables follow their Config).
 	AutoReady bool
-	// NoWatchChat keeps the chat lines of the peers watching this
-	// player's games to themselves (default: watchers may chat, and the
-	// players see their lines).
+	// NoWatchChat, for the games this player creates: the peers
+	// watching them may not chat (default: they may, and the players
+	// see their lines). The creator decides; every player is told.
 	NoWatchChat bool
 	// NoResume leaves a game a crash cut short to the caller (Resume);
 	// by default the session takes it up by itself.
@@ -555,6 +555,7 @@ func (s *NetSession) launch(p lobbyPlan) {
 	if v := s.hostView; p.hosting && v != nil && v.Lobby == p.cfg.Lobby {
 		p.cfg.Players, p.cfg.BotSeats, p.cfg.Rules = len(v.Players)+v.Free, v.Bots, v.Rules
 	}
+	p.cfg.NoWatchChat = s.opts.NoWatchChat
 	p.ctl = lobby.NewControl(func(v lobby.View) { s.showLobby(p, v) })
 	p.cfg.Control = p.ctl
 	s.mode = modeLobby
@@ -665,7 +666,9 @@ func (s *NetSession) Chat(text string) error {
 	if closed {
 		return errClosed
 	}
-	if s.watchSay(text) {
+	if watching, err := s.watchSay(text); err != nil {
+		return err
+	} else if watching {
 		// A watcher says it to the player it watches, who shows it
 		// and hands it to the game's other watchers (if the table lets
 		// watchers chat).

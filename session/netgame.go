@@ -153,7 +153,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			s.log.Warn("players' names not saved: a resumed game shows peer IDs", "err", err)
 		}
 	}
-	srv := s.serveWatchers(gid, g.Records)
+	srv := s.serveWatchers(gid, g.Records, !res.NoWatchChat)
 	defer srv.close()
 	var runMu sync.Mutex
 	runAt := lockstep.State{}

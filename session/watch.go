@@ -55,21 +55,34 @@ func (s *NetSession) stopWatching() bool {
 	return true
 }
 
-// watchSay queues a watcher's chat line for its next request.
-func (s *NetSession) watchSay(text string) bool {
+// errNoWatchChat refuses a watcher's chat line at a table whose creator
+// keeps watchers quiet.
+var errNoWatchChat = errors.New("this game's creator does not let watchers chat")
+
+// watchSay queues a watcher's chat line for its next request; false
+// when nothing is watched.
+func (s *NetSession) watchSay(text string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.watching == nil {
-		return false
+		return false, nil
+	}
+	if !s.watching.run.Chat {
+		return true, errNoWatchChat
 	}
 	if len(s.watching.queued) < 4 {
 		s.watching.queued = append(s.watching.queued, text)
 	}
-	return true
+	return true, nil
 }
 
-// watchFind is how often a watcher looks again for the game it wants.
-const watchFind = 300 * time.Millisecond
+// watchFind is how often a watcher looks again for the game it wants;
+// watchStall how long it reads a player whose log brings nothing new
+// before it reads another's (a player may withhold its log).
+const (
+	watchFind  = 300 * time.Millisecond
+	watchStall = 45 * time.Second
+)
 
 // spectator is one game being watched: its referee, its log, and where
 // it reads from.
@@ -85,15 +98,14 @@ type spectator struct {
 	say     []string // chat lines to say, one per request
 	queued  []string // lines the player typed (NetSession.mu)
 
-	setup  lockstep.Setup
-	node   *lockstep.Node
-	log    *savegame.Log
-	tr     *Translator
-	info   GameInfo
-	names  map[peer.ID]string
-	over   bool
-	ranked bool
-	last   lockstep.State
+	setup lockstep.Setup
+	node  *lockstep.Node
+	log   *savegame.Log
+	tr    *Translator
+	info  GameInfo
+	names map[peer.ID]string
+	over  bool
+	last  lockstep.State
 	// accepted counts the records this program's referee accepted.
 	accepted int
 	problem  string
@@ -172,6 +184,7 @@ func (s *NetSession) findRunning(ctx context.Context, lobbyName string) (peer.ID
 func (sp *spectator) loop(ctx context.Context) error {
 	s := sp.s
 	fails := 0
+	progressAt := time.Now()
 	for !sp.over {
 		if ctx.Err() != nil {
 			return nil
@@ -223,6 +236,17 @@ func (sp *spectator) loop(ctx context.Context) error {
 			continue
 		}
 		fails = 0
+		switch {
+		case len(a.Records) > 0:
+			progressAt = time.Now()
+		case time.Since(progressAt) > watchStall && len(sp.servers) > 1:
+			// A player that answers but never with more: another's log
+			// (a game waiting for everyone costs a re-read, no more).
+			s.log.Info("no news from the player watched: reading another's log", "peer", p2p.ShortID(id))
+			progressAt = time.Now()
+			sp.next()
+			continue
+		}
 		if err := sp.take(id, a); err != nil {
 			if errors.Is(err, errLocal) {
 				return err

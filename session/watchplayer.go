@@ -13,10 +13,12 @@ import (
 )
 
 // serveWatchers starts serving game gid's log (past: the records a
-// resumed game's log holds already) to the peers that watch it; the
-// server of the game before stops, its watchers have had the end.
-func (s *NetSession) serveWatchers(gid lockstep.GameID, past []lockstep.Record) *watchServer {
-	srv := newWatchServer(gid, !s.opts.NoWatchChat, past)
+// resumed game's log holds already) to the peers that watch it, their
+// chat lines taken if allowChat (the creator's choice; a resumed game,
+// which no lobby tells, takes them); the server of the game before
+// stops, its watchers have had the end.
+func (s *NetSession) serveWatchers(gid lockstep.GameID, past []lockstep.Record, allowChat bool) *watchServer {
+	srv := newWatchServer(gid, allowChat, past)
 	srv.cut = func(id peer.ID) {
 		s.log.Warn("a watcher flooded or lied: cut off", "peer", p2p.ShortID(id))
 		go p2p.ClosePeer(s.h, id)

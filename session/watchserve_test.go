@@ -325,3 +325,23 @@ func TestWatchServerServesOnlyWhatIsDurable(t *testing.T) {
 		t.Fatalf("served %d records after the second sync, want 15", n)
 	}
 }
+
+// A watcher's chat line reaches the player and its other watchers only
+// when the table allows watchers to chat (the creator's choice).
+func TestWatchServerChatIsTheCreatorsChoice(t *testing.T) {
+	recs, v := finishedLog(t)
+	for _, allow := range []bool{true, false} {
+		srv, clk, _ := testServer(t, recs)
+		srv.allowChat = allow
+		var said []string
+		srv.onSay = func(_ peer.ID, name, text string) { said = append(said, name+": "+text) }
+		clk.at = clk.at.Add(time.Second)
+		ask(t, srv, "zoe", encodeWatchRequest(watchRequest{Game: v.GameID, Name: "zoe", Say: "nice move"}))
+		clk.at = clk.at.Add(time.Second)
+		a, _ := ask(t, srv, "yan", encodeWatchRequest(watchRequest{Game: v.GameID, Name: "yan"}))
+		got := len(said) == 1 && said[0] == "zoe: nice move" && len(a.Chat) == 1 && a.Chat[0] == (watchChat{From: "zoe (watching)", Text: "nice move"})
+		if none := len(said) == 0 && len(a.Chat) == 0; got != allow || (!allow && !none) {
+			t.Errorf("watchers may chat %v: the player heard %v, the other watcher %v", allow, said, a.Chat)
+		}
+	}
+}

@@ -38,6 +38,7 @@ func init() {
 type headlessOpts struct {
 	bot, name, lobby, rules, identity, data string
 	spectate                                string
+	noWatchChat                             bool
 	connect                                 multiFlag
 	players, bots, games                    int
 	think, findFor                          time.Duration
@@ -58,6 +59,7 @@ func runHeadless(e *env) error {
 	fs.StringVar(&o.name, "name", "", "player name shown to the others (default: the host name)")
 	fs.StringVar(&o.lobby, "lobby", "", "game to join, or to create if nobody hosts it (required)")
 	fs.StringVar(&o.spectate, "spectate", "", "watch the running game of this lobby on the LAN, verifying it, and print its result (instead of --lobby)")
+	fs.BoolVar(&o.noWatchChat, "no-watch-chat", false, "creator only: the game's watchers may not chat")
 	fs.IntVar(&o.players, "players", 2, "creator only: peers the game waits for")
 	fs.IntVar(&o.bots, "bots", 0, "creator only: extra seats flown by bots (players+bots <= 4)")
 	fs.StringVar(&o.rules, "rules", "", "creator only: rule options (see RULES.md; default: the standard rules)")
@@ -153,7 +155,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	fe := &frontEnd{e: e, out: out, o: o, bot: bot, dir: dir, lobby: p2p.CleanName(o.lobby), done: make(chan error, 1),
 		watching: o.spectate != ""}
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
-		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true,
+		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true, NoWatchChat: o.noWatchChat,
 		GoOnAlone: true} // nobody watches: a peer gone for good never holds it hostage
 	s, err := session.NewNet(opts)
 	if err != nil && len(o.connect) > 0 {
