@@ -319,7 +319,9 @@ func (f *frontEnd) show(ev ui.Event) {
 			f.out.printf("watched by %s", strings.Join(ev.Watchers, ","))
 		}
 	case ui.ChatLine:
-		if f.watching {
+		// A player's own chat comes named by peer ID from the Observer;
+		// what a watcher sees, and a watcher's lines, come only here.
+		if f.watching || ev.Colour == engine.NoColour && strings.HasSuffix(ev.From, " (watching)") {
 			f.out.printf("chat %s: %s", ev.From, ev.Text)
 		}
 	}
