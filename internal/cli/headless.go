@@ -38,7 +38,7 @@ func init() {
 type headlessOpts struct {
 	bot, name, lobby, rules, identity, data string
 	spectate                                string
-	noWatchChat                             bool
+	noWatchChat, cont                       bool
 	connect                                 multiFlag
 	players, bots, games                    int
 	think, findFor                          time.Duration
@@ -59,6 +59,7 @@ func runHeadless(e *env) error {
 	fs.StringVar(&o.name, "name", "", "player name shown to the others (default: the host name)")
 	fs.StringVar(&o.lobby, "lobby", "", "game to join, or to create if nobody hosts it (required)")
 	fs.StringVar(&o.spectate, "spectate", "", "watch the running game of this lobby on the LAN, verifying it, and print its result (instead of --lobby)")
+	fs.BoolVar(&o.cont, "continue", false, "continue the newest unfinished game of --lobby saved in --data, however old\n(the automatic resume after a crash takes only the last hour's)")
 	fs.BoolVar(&o.noWatchChat, "no-watch-chat", false, "creator only: the game's watchers may not chat")
 	fs.IntVar(&o.players, "players", 2, "creator only: peers the game waits for")
 	fs.IntVar(&o.bots, "bots", 0, "creator only: extra seats flown by bots (players+bots <= 4)")
@@ -178,6 +179,21 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		}
 		return fe.wait(ctx)
 	}
+	if o.cont {
+		g, err := pausedGame(dir, s.ID(), fe.lobby, out)
+		if err != nil {
+			return err
+		}
+		out.printf("game %s continuing after %d rolls, saved %s", g.Setup.GameID(), g.Rolls, g.At.UTC().Format(time.RFC3339))
+		fe.game = 1
+		if run, err := dir.Run(fe.lobby); err == nil && run.Game == g.Setup.GameID().String() {
+			fe.game = run.Number // its place in a --games run
+		}
+		if err := s.Resume(g); err != nil {
+			return err
+		}
+		return fe.wait(ctx)
+	}
 	pl, err := findPlace(dir, s.ID(), fe.lobby, time.Now(), o.games, out)
 	if err != nil {
 		return err
@@ -216,6 +232,19 @@ func (f *frontEnd) wait(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// pausedGame is the newest game of lobby to continue another day
+// (savegame.Dir.Paused), saying why the logs it passed over were refused.
+func pausedGame(dir *savegame.Dir, self peer.ID, lobby string, out *headlessLog) (*savegame.Saved, error) {
+	games, skipped := dir.Paused(self, lobby)
+	for _, err := range skipped {
+		out.printf("warning: %v", err)
+	}
+	if len(games) == 0 {
+		return nil, fmt.Errorf("--continue: no unfinished game of lobby %q of yours in %s (a game over, left with q, or another player's copied log cannot be continued)", lobby, dir.Path())
+	}
+	return games[0], nil
 }
 
 // rejoinFor is how long a peer restarted between two games of a run looks
