@@ -183,6 +183,8 @@ type NetSession struct {
 	// watchers until the next game starts.
 	watching *spectator
 	serving  *watchServer
+	// paused are this player's saved games to continue (findPaused).
+	paused []*savegame.Saved
 	// heard are the names the adverts and peers reached by address say
 	// now, replaced on every lobby view, so a stranger's flood of names
 	// lasts as long as discovery lists it; names keeps only the players
@@ -244,6 +246,9 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	if !opts.NoResume {
 		s.wg.Add(1)
 		go s.resumeInterrupted()
+	} else {
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.findPaused() }()
 	}
 	return s, nil
 }
@@ -267,6 +272,7 @@ func (s *NetSession) pace(e ui.Event) time.Duration {
 // delays the start.
 func (s *NetSession) resumeInterrupted() {
 	defer s.wg.Done()
+	s.findPaused()
 	g, skipped := s.dir.Find(savegame.Query{Self: s.self, Now: time.Now()})
 	for _, err := range skipped {
 		s.log.Warn("game log", "err", err)

@@ -68,6 +68,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 	}
 	if p.resume != nil {
 		s.mu.Unlock()
+		defer s.findPaused()
 		// The others still hold our seat: no lobby, just the game. They
 		// dial us as a member once discovery finds us again.
 		s.t.SetMembers(p.resume.Setup.Players())
@@ -100,6 +101,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		}
 		return
 	}
+	defer s.findPaused() // the game played is no longer one to continue
 	if err := s.play(ctx, p, res); err != nil && ctx.Err() == nil {
 		s.log.Error("game", "err", err)
 		s.q.push(ui.Notice{Text: err.Error()})

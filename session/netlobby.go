@@ -219,6 +219,7 @@ func (s *NetSession) emitLobby() {
 		u.Running = append(u.Running, g)
 	}
 	sort.Slice(u.Running, func(i, j int) bool { return u.Running[i].Lobby < u.Running[j].Lobby })
+	u.Continue = s.continuable(ads)
 	s.heard = heard
 	if s.lastLobby != nil && reflect.DeepEqual(*s.lastLobby, u) {
 		return

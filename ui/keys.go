@@ -195,7 +195,7 @@ var keyTable = []binding{
 		}},
 	{runes: "123456789", label: "1-9", help: "key.join",
 		when: func(u *UI) bool {
-			return u.free() && u.mode == modeLobby && len(u.lobby.Games)+len(u.lobby.Running) > 0
+			return u.free() && u.mode == modeLobby && len(u.lobby.Games)+len(u.lobby.Running)+len(u.lobby.Continue) > 0
 		},
 		do: func(u *UI, ev *tcell.EventKey) {
 			i := int(ev.Rune() - '1')
@@ -204,10 +204,16 @@ var keyTable = []binding{
 				u.do("join", func() error { return u.sess.Join(id) })
 				return
 			}
-			w, ok := u.sess.(Watcher)
-			if i -= len(u.lobby.Games); ok && i < len(u.lobby.Running) {
+			i -= len(u.lobby.Games)
+			if w, ok := u.sess.(Watcher); ok && i < len(u.lobby.Running) {
 				name := u.lobby.Running[i].Lobby
 				u.do("watch", func() error { return w.Watch(name) })
+				return
+			}
+			i -= len(u.lobby.Running)
+			if c, ok := u.sess.(Continuer); ok && i < len(u.lobby.Continue) {
+				name := u.lobby.Continue[i].Lobby
+				u.do("continue", func() error { return c.Continue(name) })
 			}
 		}},
 	{runes: "n", label: "n", help: "key.name",

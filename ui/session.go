@@ -1,6 +1,10 @@
 package ui
 
-import "aeroplane/engine"
+import (
+	"time"
+
+	"aeroplane/engine"
+)
 
 // Session is what the interface needs from a game: a stream of events to
 // show and a few commands. package session implements it, for a game
@@ -44,6 +48,12 @@ type Session interface {
 type SeatChooser interface {
 	ChooseColour(c engine.Colour) error
 	SetReady(ready bool) error
+}
+
+// Continuer is a Session that can continue a saved game
+// (LobbyUpdate.Continue) from its log with the players present.
+type Continuer interface {
+	Continue(lobby string) error
 }
 
 // Watcher is a Session that can watch a running game of the LAN
@@ -128,6 +138,20 @@ type LobbyUpdate struct {
 	// Running are the games in play, listed after Games and numbered on
 	// from them: keys 1-9 join a game or watch a running one.
 	Running []RunningGame
+	// Continue are this player's unfinished games whose other players
+	// are on the LAN now, listed after Running and numbered on: a key
+	// continues one (Continuer).
+	Continue []SavedGame
+}
+
+// SavedGame is an unfinished game of this player's, saved on disk, to
+// continue another day: its lobby, its people, the roll it stopped at
+// and when it was saved.
+type SavedGame struct {
+	Lobby   string
+	Players []string
+	Roll    uint64
+	Saved   time.Time
 }
 
 // SeatKind says who plays a seat.

@@ -173,6 +173,22 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 		}
 		add(wrapTagged(fmt.Sprintf("  %d) ", k+1)+line, "", w-2, 5)...)
 	}
+	if len(u.lobby.Continue) > 0 {
+		add("", "[::u]"+u.t("lobby.continue")+"[::-]")
+	}
+	for i, g := range u.lobby.Continue {
+		k := len(u.lobby.Games) + len(u.lobby.Running) + i
+		if k >= 9 {
+			break
+		}
+		var names []string
+		for _, n := range g.Players {
+			names = append(names, clean(n, maxName))
+		}
+		day := u.t(fmt.Sprintf("weekday.%d", int(g.Saved.Weekday())))
+		line := u.t("lobby.continuegame", strings.Join(names, ", "), g.Roll, day, g.Saved.Format("2006-01-02"))
+		add(wrapTagged(fmt.Sprintf("  %d) ", k+1)+line, "", w-2, 5)...)
+	}
 	add("", "[::u]"+u.t("lobby.players")+"[::-]")
 	if len(u.lobby.Players) == 0 {
 		add("  " + u.t("lobby.none"))
