@@ -60,6 +60,21 @@ func (s *NetSession) continuable(ads []p2p.Advert) []ui.SavedGame {
 	return out
 }
 
+// Pause implements ui.Pauser: the game being played is kept to continue
+// another day when the player quits next (Close leaves it unmarked, no
+// Leave is signed); the others see this player absent meanwhile, and its
+// seat is a bot's until it continues.
+func (s *NetSession) Pause() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mode != modeGame || s.sess == nil || s.gameOver {
+		return fmt.Errorf("no game is being played to pause")
+	}
+	s.pausing = true
+	s.log.Info("game paused: kept to continue another day", "game", s.gameID)
+	return nil
+}
+
 // Continue implements ui.Continuer: it takes up the saved game of lobby
 // from this player's log (Resume), with whoever of its players continues
 // it too; the others' seats are flown by bots until they do.

@@ -183,8 +183,10 @@ type NetSession struct {
 	// watchers until the next game starts.
 	watching *spectator
 	serving  *watchServer
-	// paused are this player's saved games to continue (findPaused).
-	paused []*savegame.Saved
+	// paused are this player's saved games to continue (findPaused);
+	// pausing: the player quits keeping its game to continue (Pause).
+	paused  []*savegame.Saved
+	pausing bool
 	// heard are the names the adverts and peers reached by address say
 	// now, replaced on every lobby view, so a stranger's flood of names
 	// lasts as long as discovery lists it; names keeps only the players
@@ -738,7 +740,7 @@ func (s *NetSession) Close() error {
 		return nil
 	}
 	s.closed = true
-	if s.mode == modeGame && s.sess != nil && !s.gameOver {
+	if s.mode == modeGame && s.sess != nil && !s.gameOver && !s.pausing {
 		// Quitting while a game is on leaves it: the next start must
 		// not take the seat back (savegame.Find).
 		if err := s.dir.MarkClosed(s.gameID, "left on purpose"); err != nil {

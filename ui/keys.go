@@ -71,6 +71,18 @@ func (u *UI) leave() {
 	u.stop()
 }
 
+// pause quits keeping the game to continue another day: no Leave, so
+// the others see this player absent and bots fly its seat meanwhile.
+func (u *UI) pause() {
+	u.confirm = false
+	if p, ok := u.sess.(Pauser); ok {
+		if err := p.Pause(); err != nil {
+			u.log.Warn("pause refused; quitting anyway", "err", err)
+		}
+	}
+	u.stop()
+}
+
 func (u *UI) choosing() bool {
 	return u.free() && u.mode == modeGame && u.rolled != nil && u.rolled.YouChoose
 }
@@ -335,6 +347,9 @@ var keyTable = []binding{
 	{runes: "y", label: "y", help: "key.leave", dialog: true,
 		when: func(u *UI) bool { return u.confirm },
 		do:   func(u *UI, _ *tcell.EventKey) { u.leave() }},
+	{runes: "p", label: "p", help: "key.pause", dialog: true,
+		when: func(u *UI) bool { _, ok := u.sess.(Pauser); return u.confirm && ok },
+		do:   func(u *UI, _ *tcell.EventKey) { u.pause() }},
 	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
 		when: func(u *UI) bool { return u.confirm },
 		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},

@@ -50,6 +50,14 @@ type SeatChooser interface {
 	SetReady(ready bool) error
 }
 
+// Pauser is a Session whose running game can be kept to continue
+// another day: quitting after Pause does not leave the game for good
+// (no Leave; the log is not marked closed), so the lobby offers it later
+// (LobbyUpdate.Continue). The others see the player absent meanwhile.
+type Pauser interface {
+	Pause() error
+}
+
 // Continuer is a Session that can continue a saved game
 // (LobbyUpdate.Continue) from its log with the players present.
 type Continuer interface {

@@ -174,6 +174,7 @@ func init() {
 		"notice.bellon":      "Bell on: the terminal beeps when it is your turn.",
 		"notice.belloff":     "Bell off: only the highlight shows that it is your turn.",
 		"turn.yourchoice":    "Your turn: you rolled %s, choose a move",
+		"key.pause":          "pause: continue another day",
 		"key.leave":          "leave for good",
 		"key.stay":           "stay",
 		"log.left":           "%s left — a bot flies %s",

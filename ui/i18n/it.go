@@ -176,6 +176,7 @@ func init() {
 		"notice.bellon":      "Campanello attivo: il terminale suona quando tocca a te.",
 		"notice.belloff":     "Campanello spento: solo l'evidenziazione mostra che tocca a te.",
 		"turn.yourchoice":    "Tocca a te: hai tirato %s, scegli una mossa",
+		"key.pause":          "pausa: continua un altro giorno",
 		"key.leave":          "esci per sempre",
 		"key.stay":           "resta",
 		"log.left":           "%s se n'è andato — un bot pilota %s",

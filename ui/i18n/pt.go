@@ -176,6 +176,7 @@ func init() {
 		"notice.bellon":      "Campainha ligada: o terminal apita quando for a tua vez.",
 		"notice.belloff":     "Campainha desligada: só o destaque mostra que é a tua vez.",
 		"turn.yourchoice":    "É a tua vez: tiraste %s, escolhe uma jogada",
+		"key.pause":          "pausa: continuar noutro dia",
 		"key.leave":          "sair de vez",
 		"key.stay":           "ficar",
 		"log.left":           "%s saiu — um bot pilota %s",

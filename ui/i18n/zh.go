@@ -176,6 +176,7 @@ func init() {
 		"notice.bellon":      "提示音已开：轮到你时终端会响铃。",
 		"notice.belloff":     "提示音已关：只用高亮提示轮到你。",
 		"turn.yourchoice":    "轮到你了：你掷出 %s，请选择走法",
+		"key.pause":          "暂停：改天继续",
 		"key.leave":          "永久离开",
 		"key.stay":           "留下",
 		"log.left":           "%s 已离开 — 由机器人驾驶%s",
