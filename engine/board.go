@@ -6,7 +6,7 @@ import (
 )
 
 // Board draws the position as text for logs and test failures: the 52
-// track squares in four rows of one quarter each (absolute number, the
+// track squares in four rows of one quarter each (its name, SquareName, the
 // square's colour, and any planes on it as colour letter and plane digit),
 // then each colour's hangar, launch area, home column and centre.
 // The interface draws the real cross-shaped board; this is the plain view.
@@ -36,7 +36,7 @@ func (p Position) Board() string {
 	for row := 0; row < 4; row++ {
 		for col := 0; col < 13; col++ {
 			a := row*13 + col
-			fmt.Fprintf(&line, "%2d%c  ", a, SquareColour(a).Letter()+('a'-'A'))
+			fmt.Fprintf(&line, "%2s%c  ", SquareName(a), SquareColour(a).Letter()+('a'-'A'))
 		}
 		flush()
 		for col := 0; col < 13; col++ {
@@ -69,7 +69,7 @@ func (p Position) Board() string {
 			case at == Finished:
 				done = append(done, name)
 			case at > TrackEnd:
-				home = append(home, fmt.Sprintf("%s@H%d", name, int(at)-TrackEnd))
+				home = append(home, name+"@"+at.Name(c))
 			}
 		}
 		mark := " "

@@ -4,19 +4,17 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"net"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/p2p"
 
-	"github.com/hashicorp/mdns"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/miekg/dns"
 )
 
 // smallerKey is a key whose peer ID sorts below every one of ids: the
@@ -35,48 +33,6 @@ func smallerKey(t *testing.T, ids ...peer.ID) (crypto.PrivKey, peer.ID) {
 	}
 	t.Fatal("no smaller peer ID found")
 	return nil, ""
-}
-
-// forgeAdvert announces ad on the namespace's loopback every half second,
-// as anyone on a LAN can, until the test ends: unsolicited multicast
-// responses, which every peer's discovery hears (a responder's unicast
-// answer would reach only one of the peers sharing this loopback).
-func forgeAdvert(t *testing.T, ad p2p.Advert) {
-	t.Helper()
-	if !netlab.Inside() {
-		t.Fatal("forged adverts go out only inside a private network namespace")
-	}
-	txt, err := p2p.EncodeTXT(ad)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := mdns.NewMDNSService(ad.ID.String(), p2p.ServiceName, "local.", "ghost.local.", 1, []net.IP{net.IPv4(127, 0, 0, 1)}, txt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := net.DialUDP("udp4", nil, &net.UDPAddr{IP: net.IPv4(224, 0, 0, 251), Port: 5353})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &dns.Msg{MsgHdr: dns.MsgHdr{Response: true, Authoritative: true}, Compress: true,
-		Answer: svc.Records(dns.Question{Name: p2p.ServiceName + ".local.", Qtype: dns.TypePTR, Qclass: dns.ClassINET})}
-	b, err := m.Pack()
-	if err != nil {
-		t.Fatal(err)
-	}
-	done, stopped := make(chan struct{}), make(chan struct{})
-	t.Cleanup(func() { close(done); <-stopped; c.Close() })
-	go func() {
-		defer close(stopped)
-		for {
-			_, _ = c.Write(b)
-			select {
-			case <-done:
-				return
-			case <-time.After(500 * time.Millisecond):
-			}
-		}
-	}()
 }
 
 // waitAdvert waits until d lists an advert that ok accepts.
@@ -99,7 +55,7 @@ func runAll(t *testing.T, ctx context.Context, ps []lobbyPeer, cfgs []Config) []
 	errs := make([]error, len(ps))
 	var wg sync.WaitGroup
 	for i, p := range ps {
-		cfgs[i].Logger = testLogger(t)
+		cfgs[i].Logger = p2ptest.Logger(t)
 		wg.Go(func() { res[i], errs[i] = Run(ctx, p.t, p.d, nil, cfgs[i]) })
 	}
 	wg.Wait()
@@ -142,7 +98,7 @@ func TestLobbyGhostAdvertChangesNothing(t *testing.T) {
 		honest = append(honest, p.t.Host().ID())
 	}
 	_, ghost := smallerKey(t, honest...)
-	forgeAdvert(t, p2p.Advert{Version: p2p.ProtocolVersion, ID: ghost, Name: "ghost", Lobby: "haunted", Host: true, Free: 3, Taken: 1})
+	p2ptest.ForgeAdvert(t, p2p.Advert{Version: p2p.ProtocolVersion, ID: ghost, Name: "ghost", Lobby: "haunted", Host: true, Free: 3, Taken: 1})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
 	defer cancel()
 	for _, p := range ps {
@@ -166,9 +122,9 @@ func TestLobbySquatterAddsSecondTable(t *testing.T) {
 	host, first, late := newLobbyPeer(t, "H"), newLobbyPeer(t, "J"), newLobbyPeer(t, "L")
 	ids := []peer.ID{host.t.Host().ID(), first.t.Host().ID(), late.t.Host().ID()}
 	key, squatID := smallerKey(t, ids...)
-	sq := p2p.NewTransport(newTestHostKey(t, key), fastConfig(t))
+	sq := p2p.NewTransport(p2ptest.NewHostKey(t, key), p2ptest.FastConfig(t))
 	t.Cleanup(func() { sq.Close() })
-	squatter := lobbyPeer{t: sq, d: startTestDiscovery(t, sq.Host(), p2p.Advert{Name: "S"})}
+	squatter := lobbyPeer{t: sq, d: p2ptest.StartDiscovery(t, sq.Host(), p2p.Advert{Name: "S"})}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang guard
 	defer cancel()
 
@@ -179,10 +135,10 @@ func TestLobbySquatterAddsSecondTable(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		res[0], errs[0] = Run(ctx, host.t, host.d, nil, Config{Player: "H", Lobby: "friday", Players: 3, Create: true,
-			Logger: testLogger(t), OnChange: func(v View) { views <- v }})
+			Logger: p2ptest.Logger(t), OnChange: func(v View) { views <- v }})
 	})
 	wg.Go(func() {
-		res[1], errs[1] = Run(ctx, first.t, first.d, nil, Config{Player: "J", Lobby: "friday", FindFor: time.Hour, Logger: testLogger(t)})
+		res[1], errs[1] = Run(ctx, first.t, first.d, nil, Config{Player: "J", Lobby: "friday", FindFor: time.Hour, Logger: p2ptest.Logger(t)})
 	})
 	for seated := false; !seated; {
 		select {
@@ -199,7 +155,7 @@ func TestLobbySquatterAddsSecondTable(t *testing.T) {
 	sdone := make(chan struct{})
 	go func() {
 		defer close(sdone)
-		_, _ = Run(sctx, squatter.t, squatter.d, nil, Config{Player: "S", Lobby: "friday", Players: 3, Create: true, Logger: testLogger(t)})
+		_, _ = Run(sctx, squatter.t, squatter.d, nil, Config{Player: "S", Lobby: "friday", Players: 3, Create: true, Logger: p2ptest.Logger(t)})
 	}()
 	defer func() { scancel(); <-sdone }()
 	squatting := func(a p2p.Advert) bool { return a.ID == squatID && a.Host && a.Lobby == "friday" }
@@ -208,7 +164,7 @@ func TestLobbySquatterAddsSecondTable(t *testing.T) {
 	time.Sleep(gatherAfter + time.Second) // what would follow the advert has had its time
 
 	wg.Go(func() {
-		res[2], errs[2] = Run(ctx, late.t, late.d, nil, Config{Player: "L", Lobby: "friday", FindFor: time.Hour, Logger: testLogger(t)})
+		res[2], errs[2] = Run(ctx, late.t, late.d, nil, Config{Player: "L", Lobby: "friday", FindFor: time.Hour, Logger: p2ptest.Logger(t)})
 	})
 	wg.Wait()
 	for i, err := range errs {
@@ -218,8 +174,11 @@ func TestLobbySquatterAddsSecondTable(t *testing.T) {
 	}
 	sameGame(t, res, ids...)
 	// The squatter's table is still there, beside the game: a second one.
-	connectPair(t, late.t, sq)
-	if info, err := Query(ctx, late.t.Host(), squatID); err != nil || info.Lobby != "friday" || info.Taken != 1 {
+	// A peer outside the game asks (the players' transports admit only
+	// the game's members now).
+	asker := newLobbyPeer(t, "Q")
+	p2ptest.ConnectPair(t, asker.t, sq)
+	if info, err := Query(ctx, asker.t.Host(), squatID); err != nil || info.Lobby != "friday" || info.Taken != 1 {
 		t.Errorf("the squatter's table: %+v, %v; want a second table of one", info, err)
 	}
 }

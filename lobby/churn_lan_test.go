@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/p2p"
 )
 
@@ -18,11 +19,11 @@ func TestLobbyChurnStruck(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	out := newCapture()
-	cfg := fastConfig(t)
+	out := p2ptest.NewCapture()
+	cfg := p2ptest.FastConfig(t)
 	cfg.Logger = slog.New(out)
-	host := newTestTransport(t, cfg)
-	member, evil := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	host := p2ptest.NewTransport(t, cfg)
+	member, evil := p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	lobbyDone := make(chan struct{})
@@ -31,8 +32,8 @@ func TestLobbyChurnStruck(t *testing.T) {
 		_, _ = Run(ctx, host, nil, nil, Config{Player: "H", Lobby: "churn", Players: 4, Create: true, Logger: slog.New(out)})
 	}()
 	defer func() { cancel(); <-lobbyDone }()
-	connectPair(t, member, host)
-	connectPair(t, evil, host)
+	p2ptest.ConnectPair(t, member, host)
+	p2ptest.ConnectPair(t, evil, host)
 	join := encodeLobbyMsg(lobbyMsg{T: lobbyJoin, Lobby: "churn", Name: "M"})
 	leave := encodeLobbyMsg(lobbyMsg{T: lobbyLeave, Lobby: "churn"})
 	hostID := host.Host().ID()
@@ -59,7 +60,7 @@ func TestLobbyChurnStruck(t *testing.T) {
 	}
 	<-sentinel // seated
 	pairs := 0
-	keepSending(t, evil, host, 2*time.Second, func() error {
+	p2ptest.KeepSending(t, evil, host, 2*time.Second, func() error {
 		if err := evil.Send(hostID, p2p.KindLobby, join); err != nil {
 			return err
 		}
@@ -84,8 +85,8 @@ func TestLobbyChurnStruck(t *testing.T) {
 	if n := rosters.Load(); n > 2*churnBurst+4 {
 		t.Errorf("the member got %d rosters for %d join/leave pairs", n, pairs)
 	}
-	if lines := len(*out.recs); lines > 40 {
+	if lines := out.Len(); lines > 40 {
 		t.Errorf("%d log lines on the creator for %d join/leave pairs", lines, pairs)
 	}
-	t.Logf("%d pairs, %d rosters to the member, %d log lines", pairs, rosters.Load(), len(*out.recs))
+	t.Logf("%d pairs, %d rosters to the member, %d log lines", pairs, rosters.Load(), out.Len())
 }

@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"aeroplane/internal/p2ptest"
 	"testing"
 	"time"
 )
@@ -31,10 +32,10 @@ func TestRemovedList(t *testing.T) {
 		}
 	}
 	var r removedList
-	first := randomID(t)
+	first := p2ptest.RandomID(t)
 	r.add(first, at)
 	for i := range maxRemoved {
-		r.add(randomID(t), at.Add(time.Duration(i+1)*time.Millisecond))
+		r.add(p2ptest.RandomID(t), at.Add(time.Duration(i+1)*time.Millisecond))
 	}
 	if len(r.ids) != maxRemoved || len(r.at) != maxRemoved {
 		t.Fatalf("%d remembered, want the cap %d", len(r.ids), maxRemoved)

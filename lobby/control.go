@@ -69,7 +69,7 @@ var errNoSeat = fmt.Errorf("lobby: %w: wait until the game's creator lets you in
 func (c *Control) ChooseColour(col engine.Colour) error {
 	return c.do(func(l *runner) error {
 		if col >= engine.NumColours {
-			return fmt.Errorf("lobby: colour %d does not exist", col)
+			return fmt.Errorf("lobby: %w: %d", ErrNoColour, col)
 		}
 		if l.hosting() {
 			if err := l.table.SetColour(l.self, col); err != nil {
@@ -130,6 +130,21 @@ func (c *Control) SetRules(r engine.Rules) error {
 			l.publish()
 		}
 		return nil
+	})
+}
+
+// SetPace changes the bots' pace of the table (the creator only); the
+// table shows it to everyone at it, and the game's Result carries it.
+func (c *Control) SetPace(p Pace) error {
+	return c.do(func(l *runner) error {
+		if !l.hosting() {
+			return ErrNotCreator
+		}
+		changed, err := l.table.SetPace(p)
+		if changed {
+			l.publish()
+		}
+		return err
 	})
 }
 

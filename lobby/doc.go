@@ -56,6 +56,7 @@
 //	member.go  the guest's side: join, roster, start, the game's result
 //	control.go Control: the player's changes while the lobby runs
 //	info.go    Query and Info: a creator names its table on p2p's info stream
+//	listing.go the lobby's list of games from adverts: unverified until a connection proves the host
 //	msg.go     lobby messages and their parser
 //	churn.go   a peer's joins and leaves, rate-limited; the peers the creator removed
 //

@@ -28,7 +28,7 @@ func placeBots(cfg Config) [engine.NumColours]string {
 func (l *runner) create() {
 	l.log.Info("creating lobby", "lobby", l.cfg.Lobby, "players", l.cfg.Players, "bots", l.cfg.Bots)
 	tb, err := New(TableConfig{Creator: Member{ID: l.self, Name: l.cfg.Player}, Players: l.cfg.Players,
-		Bots: placeBots(l.cfg), Rules: l.cfg.Rules, Prefer: l.cfg.Prefer, ManualReady: l.cfg.ManualReady})
+		Bots: placeBots(l.cfg), Rules: l.cfg.Rules, Prefer: l.cfg.Prefer, ManualReady: l.cfg.ManualReady, Pace: l.cfg.BotPace})
 	if err != nil {
 		l.log.Error("cannot open the table", "err", err) // Run checked the config
 		return
@@ -80,7 +80,7 @@ func (l *runner) publish() {
 
 func (l *runner) sendRoster() {
 	m := lobbyMsg{T: lobbyRoster, Lobby: l.cfg.Lobby, Players: l.rosterNow(), Free: l.table.Free(),
-		Rules: l.table.Rules().String(), Ver: l.table.Version()}
+		Rules: l.table.Rules().String(), Ver: l.table.Version(), Pace: l.table.Pace().wire()}
 	for c, k := range l.table.Bots() {
 		if k != "" {
 			m.Bots = append(m.Bots, botEntry{Colour: c, Kind: k})
@@ -186,14 +186,14 @@ func (l *runner) start() (Result, error) {
 		return Result{}, fmt.Errorf("lobby: %w", err)
 	}
 	roster := l.rosterNow()
-	msg := encodeLobbyMsg(lobbyMsg{T: lobbyStart, Lobby: l.cfg.Lobby, Players: roster, Setup: setup.Encode(), Quiet: l.cfg.NoWatchChat})
+	msg := encodeLobbyMsg(lobbyMsg{T: lobbyStart, Lobby: l.cfg.Lobby, Players: roster, Setup: setup.Encode(), Pace: l.table.Pace().wire(), Quiet: l.cfg.NoWatchChat})
 	for _, id := range l.guests() {
 		if err := l.t.Send(id, p2p.KindLobby, msg); err != nil {
 			l.log.Warn("start not sent", "peer", p2p.ShortID(id), "err", err)
 		}
 	}
 	l.log.Info("game starting", "lobby", l.cfg.Lobby, "game", setup.GameID().String())
-	res := l.result(setup, roster)
+	res := l.result(setup, roster, l.table.Pace())
 	res.NoWatchChat = l.cfg.NoWatchChat
 	return res, nil
 }

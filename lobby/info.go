@@ -56,6 +56,32 @@ func decodeInfo(b []byte) (Info, error) {
 	return Info{Lobby: m.Lobby, Name: m.Name, Free: m.Free, Taken: m.Taken, Rules: r, Draw: m.Draw}, nil
 }
 
+// infoKey is what the answer to Query is made of: the table (its
+// version bumps on every change of seats or rules) and what the creator
+// says of itself.
+type infoKey struct {
+	table         *Table
+	version       uint32
+	lobby, player string
+	draw          uint64
+}
+
+// refreshInfo rebuilds the answer to Query if the table changed since
+// the last one, and reports whether it did: the loop calls it every turn,
+// and most turns change nothing.
+func (l *runner) refreshInfo() bool {
+	k := infoKey{table: l.table, lobby: l.cfg.Lobby, player: l.cfg.Player, draw: l.draw}
+	if l.table != nil {
+		k.version = l.table.Version()
+	}
+	if l.infoBuilt && k == l.infoKey {
+		return false
+	}
+	l.infoKey, l.infoBuilt = k, true
+	l.info.store(l.infoMsg())
+	return true
+}
+
 // infoMsg is the lobby's answer to Query now (nil: not hosting).
 func (l *runner) infoMsg() infoAnswer {
 	if l.table == nil {

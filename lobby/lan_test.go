@@ -11,19 +11,20 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/p2p"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 type lobbyPeer struct {
-	t *Transport
+	t *p2p.Transport
 	d *p2p.Discovery
 }
 
 func newLobbyPeer(t *testing.T, name string) lobbyPeer {
-	tr := newTestTransport(t, fastConfig(t))
-	return lobbyPeer{t: tr, d: startTestDiscovery(t, tr.Host(), p2p.Advert{Name: name})}
+	tr := p2ptest.NewTransport(t, p2ptest.FastConfig(t))
+	return lobbyPeer{t: tr, d: p2ptest.StartDiscovery(t, tr.Host(), p2p.Advert{Name: name})}
 }
 
 // Three peers started together on one lobby name settle on one host and
@@ -42,7 +43,7 @@ func TestLobbyAgreesOnSetup(t *testing.T) {
 	for i, p := range ps {
 		wg.Go(func() {
 			res[i], errs[i] = Run(ctx, p.t, p.d, nil, Config{
-				Player: string(rune('A' + i)), Lobby: "test", Players: 3, Bots: 1, FindFor: time.Second, Logger: testLogger(t)})
+				Player: string(rune('A' + i)), Lobby: "test", Players: 3, Bots: 1, FindFor: time.Second, Logger: p2ptest.Logger(t)})
 		})
 	}
 	wg.Wait()
@@ -144,18 +145,18 @@ func TestLobbyStartNowLeavesOpenSeatsOut(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	host, joiner := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	host, joiner := p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	startNow := make(chan struct{})
 	views := make(chan View, 64)
 	cfgs := []Config{
 		{Player: "H", Lobby: "early", Players: 3, Bots: 1, BotKinds: []string{"greedy"}, StartNow: startNow,
-			FindFor: 100 * time.Millisecond, OnChange: func(v View) { views <- v }, Logger: testLogger(t)},
-		{Player: "J", Lobby: "early", FindFor: time.Hour, StartNow: startNow, Logger: testLogger(t),
+			FindFor: 100 * time.Millisecond, OnChange: func(v View) { views <- v }, Logger: p2ptest.Logger(t)},
+		{Player: "J", Lobby: "early", FindFor: time.Hour, StartNow: startNow, Logger: p2ptest.Logger(t),
 			Connect: []peer.AddrInfo{{ID: host.Host().ID(), Addrs: host.Host().Addrs()}}},
 	}
-	trs := []*Transport{host, joiner}
+	trs := []*p2p.Transport{host, joiner}
 	res := make([]Result, 2)
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
@@ -209,7 +210,7 @@ func TestLobbyMemberRedirectsJoiner(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	trs := []*Transport{newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))}
+	trs := []*p2p.Transport{p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t))}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	addr := func(i int) []peer.AddrInfo {
@@ -239,7 +240,7 @@ func TestLobbyMemberRedirectsJoiner(t *testing.T) {
 				t.Fatal("the member never got in")
 			}
 		}
-		cfgs[i].Logger = testLogger(t)
+		cfgs[i].Logger = p2ptest.Logger(t)
 		wg.Go(func() { res[i], errs[i] = Run(ctx, trs[i], nil, nil, cfgs[i]) })
 	}
 	wg.Wait()
@@ -262,7 +263,7 @@ func TestLobbyMoveForgetsOwnTable(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	tr, other := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	tr, other := p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t))
 	l := &runner{t: tr, cfg: Config{Player: "Big", Lobby: "merge", Players: 4}, self: tr.Host().ID(), log: slog.New(slog.DiscardHandler)}
 	l.find.init()
 	defer l.find.stop()
@@ -286,7 +287,7 @@ func TestLobbyPreferredColours(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	trs := []*Transport{newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))}
+	trs := []*p2p.Transport{p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t))}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	host := []peer.AddrInfo{{ID: trs[0].Host().ID(), Addrs: trs[0].Host().Addrs()}}
@@ -301,7 +302,7 @@ func TestLobbyPreferredColours(t *testing.T) {
 	errs := make([]error, len(trs))
 	var wg sync.WaitGroup
 	for i := range trs {
-		cfgs[i].Logger = testLogger(t)
+		cfgs[i].Logger = p2ptest.Logger(t)
 		wg.Go(func() { res[i], errs[i] = Run(ctx, trs[i], nil, nil, cfgs[i]) })
 		for n := 0; n < i+1; { // one at a time, so the order is known
 			select {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/p2p"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -28,17 +29,17 @@ func TestStrangerLobbyMsgsDialNothingOutside(t *testing.T) {
 	// A lobby: its host and one member; the stranger joins it with its
 	// address list, and the host sends the table, addresses and all, to
 	// the member, which dials every player it is not connected to.
-	host, member, stranger := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
+	host, member, stranger := p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t))
 	joined := make(chan struct{})
 	var once sync.Once
 	var wg sync.WaitGroup
 	lctx, lcancel := context.WithCancel(ctx)
 	defer func() { lcancel(); wg.Wait() }()
 	wg.Go(func() {
-		_, _ = Run(lctx, host, nil, nil, Config{Player: "H", Lobby: "leak", Players: 4, Create: true, Logger: testLogger(t)})
+		_, _ = Run(lctx, host, nil, nil, Config{Player: "H", Lobby: "leak", Players: 4, Create: true, Logger: p2ptest.Logger(t)})
 	})
 	wg.Go(func() {
-		_, _ = Run(lctx, member, nil, nil, Config{Player: "M", Lobby: "leak", FindFor: time.Hour, Logger: testLogger(t),
+		_, _ = Run(lctx, member, nil, nil, Config{Player: "M", Lobby: "leak", FindFor: time.Hour, Logger: p2ptest.Logger(t),
 			Connect: []peer.AddrInfo{{ID: host.Host().ID(), Addrs: host.Host().Addrs()}},
 			OnChange: func(v View) {
 				if len(v.Players) == 2 {
@@ -68,9 +69,9 @@ func TestStrangerLobbyMsgsDialNothingOutside(t *testing.T) {
 	// lobby, answers that the lobby's host is a peer that is nowhere, at
 	// the same addresses; the player dials it to join.
 	inet.Reset()
-	seeker := newTestTransport(t, fastConfig(t))
+	seeker := p2ptest.NewTransport(t, p2ptest.FastConfig(t))
 	wg.Go(func() {
-		_, _ = Run(lctx, seeker, nil, nil, Config{Player: "S", Lobby: "leak2", FindFor: time.Hour, Logger: testLogger(t),
+		_, _ = Run(lctx, seeker, nil, nil, Config{Player: "S", Lobby: "leak2", FindFor: time.Hour, Logger: p2ptest.Logger(t),
 			Connect: []peer.AddrInfo{{ID: stranger.Host().ID(), Addrs: stranger.Host().Addrs()}}})
 	})
 	for !stranger.Connected(seeker.Host().ID()) {
@@ -81,7 +82,7 @@ func TestStrangerLobbyMsgsDialNothingOutside(t *testing.T) {
 		}
 	}
 	redirect := lobbyMsg{T: lobbyRedirect, Lobby: "leak2",
-		Players: []rosterEntry{{ID: randomID(t).String(), Name: "ghost", Addrs: addrStrings(bad)}}}
+		Players: []rosterEntry{{ID: p2ptest.RandomID(t).String(), Name: "ghost", Addrs: addrStrings(bad)}}}
 	if err := stranger.Send(seeker.Host().ID(), p2p.KindLobby, encodeLobbyMsg(redirect)); err != nil {
 		t.Fatal(err)
 	}

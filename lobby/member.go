@@ -76,6 +76,7 @@ func (l *runner) onRoster(from peer.ID, m lobbyMsg) {
 		l.bots[b.Colour] = b.Kind
 	}
 	l.rules, _ = engine.ParseRules(m.Rules) // checked by decodeLobbyMsg
+	l.pace = paceOf(m.Pace)
 	l.readyAt = time.Time{}
 	l.updateView()
 	l.changed()
@@ -85,13 +86,13 @@ func (l *runner) onRoster(from peer.ID, m lobbyMsg) {
 // updateView shows the table: the host's own, or the host's last roster.
 func (l *runner) updateView() {
 	if l.hosting() {
-		l.view = View{Lobby: l.cfg.Lobby, Host: l.self, Free: l.table.Free(), Bots: l.table.Bots(), Rules: l.table.Rules(), Open: l.table.Open()}
+		l.view = View{Lobby: l.cfg.Lobby, Host: l.self, Free: l.table.Free(), Bots: l.table.Bots(), Rules: l.table.Rules(), Open: l.table.Open(), Pace: l.table.Pace()}
 		for _, m := range l.table.members {
 			l.view.Players = append(l.view.Players, Player(m))
 		}
 		return
 	}
-	l.view = View{Lobby: l.cfg.Lobby, Host: l.host, Free: l.free, Bots: l.bots, Rules: l.rules}
+	l.view = View{Lobby: l.cfg.Lobby, Host: l.host, Free: l.free, Bots: l.bots, Rules: l.rules, Pace: l.pace}
 	for _, r := range l.roster {
 		id, _ := peer.Decode(r.ID)
 		l.view.Players = append(l.view.Players, Player{ID: id, Name: r.Name, Colour: engine.Colour(r.Colour), Ready: r.Ready})
@@ -187,14 +188,14 @@ func (l *runner) started(m lobbyMsg) (Result, bool, error) {
 		return Result{}, false, nil
 	}
 	l.log.Info("game starting", "lobby", l.cfg.Lobby, "game", setup.GameID().String())
-	res := l.result(setup, m.Players)
+	res := l.result(setup, m.Players, paceOf(m.Pace))
 	res.NoWatchChat = m.Quiet
 	return res, true, nil
 }
 
 // result admits exactly the game's players to the transport and gives it
 // their addresses, so every pair connects (the transport re-dials members).
-func (l *runner) result(setup lockstep.Setup, roster []rosterEntry) Result {
+func (l *runner) result(setup lockstep.Setup, roster []rosterEntry, pace Pace) Result {
 	names := map[peer.ID]string{}
 	for _, r := range roster {
 		id, err := peer.Decode(r.ID)
@@ -217,12 +218,12 @@ func (l *runner) result(setup lockstep.Setup, roster []rosterEntry) Result {
 	if l.d != nil {
 		_ = l.d.Update(p2p.Advert{Name: l.cfg.Player, Lobby: l.cfg.Lobby})
 	}
-	return Result{Setup: setup, Names: names, Pending: pending}
+	return Result{Setup: setup, Names: names, Pending: pending, Pace: pace}
 }
 
 func (l *runner) sendHost(m lobbyMsg) error {
 	if err := l.t.Send(l.host, p2p.KindLobby, encodeLobbyMsg(m)); err != nil {
-		return fmt.Errorf("lobby: the game's creator cannot be reached (wait, or leave and join again): %w", err)
+		return fmt.Errorf("lobby: %w: %w", ErrUnreachable, err)
 	}
 	return nil
 }

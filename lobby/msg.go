@@ -62,6 +62,9 @@ type lobbyMsg struct {
 	Chat     bool   `json:"wc,omitempty"`
 	// In a start: the game's watchers may not chat (the creator's choice).
 	Quiet bool `json:"q,omitempty"`
+	// In a roster or start: the bots' pace the creator set (Pace.wire:
+	// milliseconds plus one; left out when each player keeps its own).
+	Pace int `json:"bp,omitempty"`
 }
 
 type rosterEntry struct {
@@ -149,6 +152,9 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	}
 	if m.Quiet && m.T != lobbyStart {
 		return bad("watchers' chat in a %s", m.T)
+	}
+	if m.Pace != 0 && (m.Pace < 0 || m.Pace > maxPaceWire || m.T != lobbyRoster && m.T != lobbyStart) {
+		return bad("bots' pace %d in a %s", m.Pace, m.T)
 	}
 	if m.Draw != 0 && m.T != lobbyInfo {
 		return bad("draw in a %s", m.T)

@@ -1,13 +1,14 @@
 package lobby
 
 import (
+	"aeroplane/internal/p2ptest"
 	"errors"
 	"reflect"
 	"testing"
 )
 
 func TestLobbyMsgRoundTrip(t *testing.T) {
-	id := testID(t).String()
+	id := p2ptest.RandomID(t).String()
 	cases := []lobbyMsg{
 		{T: lobbyJoin, Lobby: "g", Name: "Ada", Addrs: []string{"/ip4/10.213.0.2/tcp/1"}},
 		{T: lobbyJoin, Lobby: "g", Name: "Ada", Want: 4},
@@ -17,6 +18,8 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 		{T: lobbyFull, Lobby: "g"},
 		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo", Colour: 2, Ready: true}}, Free: 1,
 			Bots: []botEntry{{Colour: 0, Kind: "random"}, {Colour: 3, Kind: "greedy"}}, Rules: "takeoff=six,overshoot=stay,stack=off,flyjump=on", Ver: 7},
+		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Free: 2, Pace: 1001},
+		{T: lobbyStart, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Setup: []byte{1, 2, 3}, Pace: 1},
 		{T: lobbyColour, Lobby: "g", Colour: 3},
 		{T: lobbyReady, Lobby: "g", Ready: true, Ver: 9},
 		{T: lobbyLeave, Lobby: "g"},
@@ -31,7 +34,7 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 }
 
 func TestLobbyMsgRejects(t *testing.T) {
-	id := testID(t).String()
+	id := p2ptest.RandomID(t).String()
 	cases := map[string]string{
 		"not json":       `{`,
 		"type":           `{"t":"hack","l":"g"}`,
@@ -66,6 +69,10 @@ func TestLobbyMsgRejects(t *testing.T) {
 		"want negative":  `{"t":"join","l":"g","w":-1}`,
 		"taken range":    `{"t":"info","l":"g","f":2,"k":3}`,
 		"taken negative": `{"t":"info","l":"g","k":-1}`,
+		"pace in join":   `{"t":"join","l":"g","bp":5}`,
+		"pace in info":   `{"t":"info","l":"g","bp":5}`,
+		"pace too slow":  `{"t":"roster","l":"g","bp":5002,"p":[{"id":"` + id + `","n":"a"}]}`,
+		"pace negative":  `{"t":"roster","l":"g","bp":-3,"p":[{"id":"` + id + `","n":"a"}]}`,
 	}
 	for name, in := range cases {
 		if _, err := decodeLobbyMsg([]byte(in)); !errors.Is(err, errLobbyMsg) {

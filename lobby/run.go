@@ -58,6 +58,8 @@ type Config struct {
 	// Joiners ignore it.
 	StartNow <-chan struct{}
 	Rules    engine.Rules
+	// BotPace is the bots' pace the creator opens the table with.
+	BotPace Pace
 	// Connect lists peers dialled by hand (multicast blocked): they are
 	// asked for the lobby as well as the mDNS adverts. Their addresses are
 	// what the user typed (p2p.ResolveAddr), dialled whatever they are:
@@ -86,6 +88,7 @@ type View struct {
 	Bots  [engine.NumColours]string
 	Open  []engine.Colour
 	Rules engine.Rules
+	Pace  Pace // the bots' pace the creator set
 }
 
 // Player is one player in a lobby.
@@ -101,6 +104,7 @@ type Result struct {
 	Setup   lockstep.Setup
 	Names   map[peer.ID]string
 	Pending []p2p.Inbound // game frames that arrived before the lobby ended
+	Pace    Pace          // the bots' pace the creator set, as the game started
 	// NoWatchChat: the creator keeps the game's watchers from chatting
 	// (Config.NoWatchChat, told in the start).
 	NoWatchChat bool
@@ -130,6 +134,9 @@ func Run(ctx context.Context, t *p2p.Transport, d *p2p.Discovery, chat *p2p.Chat
 				return Result{}, fmt.Errorf("lobby: bot seats: %w", err)
 			}
 		}
+	}
+	if err := cfg.BotPace.check(); err != nil {
+		return Result{}, err
 	}
 	if cfg.Players < 1 || cfg.Bots < 0 || cfg.Players+cfg.Bots < 2 || cfg.Players+cfg.Bots > engine.NumColours {
 		return Result{}, fmt.Errorf("lobby: %d players and %d bots: want 2 to 4 seats in all, at least one player", cfg.Players, cfg.Bots)
@@ -177,6 +184,9 @@ type runner struct {
 
 	ctl  <-chan cmd
 	info infoCell // what Query is told
+	// infoKey is what info was last built from (refreshInfo).
+	infoKey   infoKey
+	infoBuilt bool
 
 	// Hosting: the table decides; addrs are the members' addresses the
 	// host relays (filtered as it would dial them); draw breaks ties
@@ -201,6 +211,7 @@ type runner struct {
 	free    int
 	bots    [engine.NumColours]string
 	rules   engine.Rules
+	pace    Pace
 	ver     uint32
 	readyAt time.Time // when it last said ready by itself
 }
@@ -278,7 +289,7 @@ func (l *runner) run(ctx context.Context) (Result, error) {
 		case c := <-l.ctl:
 			c.reply <- c.f(l)
 		}
-		l.info.store(l.infoMsg())
+		l.refreshInfo()
 		l.autoReady()
 		if l.mayStart() {
 			if open := l.table.Free(); open > 0 {
@@ -299,7 +310,7 @@ func (l *runner) inRoster() bool {
 }
 
 func (l *runner) advertise() {
-	l.info.store(l.infoMsg())
+	l.refreshInfo()
 	if l.d == nil {
 		return
 	}

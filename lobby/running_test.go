@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"aeroplane/engine"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/lockstep"
 )
 
 // A player's word about its running game goes through the lobby parser
 // and back unchanged, and the answer is told from a table's.
 func TestRunningRoundTrip(t *testing.T) {
-	id := testID(t)
+	id := p2ptest.RandomID(t)
 	var gid lockstep.GameID
 	for i := range gid {
 		gid[i] = byte(i)
@@ -37,7 +38,7 @@ func TestRunningRoundTrip(t *testing.T) {
 }
 
 func TestRunningRejects(t *testing.T) {
-	id := testID(t).String()
+	id := p2ptest.RandomID(t).String()
 	gid := strings.Repeat("ab", 32)
 	p := `"p":[{"id":"` + id + `","n":"a"}]`
 	cases := map[string]string{

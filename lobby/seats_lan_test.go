@@ -12,7 +12,9 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/lockstep"
+	"aeroplane/p2p"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -23,7 +25,7 @@ import (
 type seatedLobby struct {
 	t     *testing.T
 	ctx   context.Context
-	trs   []*Transport
+	trs   []*p2p.Transport
 	ctl   []*Control
 	views []chan View
 	res   []Result
@@ -39,13 +41,13 @@ var seatNames = []string{"Hana", "Arno", "Bea"}
 func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
 	s := &seatedLobby{t: t, ctx: ctx, res: make([]Result, n), errs: make([]error, n)}
 	for i := 0; i < n; i++ {
-		s.trs = append(s.trs, newTestTransport(t, fastConfig(t)))
+		s.trs = append(s.trs, p2ptest.NewTransport(t, p2ptest.FastConfig(t)))
 		s.views = append(s.views, make(chan View, 256))
 		s.ctl = append(s.ctl, NewControl(nil))
 		s.done = append(s.done, make(chan struct{}))
 	}
 	for i := 0; i < n; i++ {
-		cfg := Config{Player: seatNames[i], Lobby: "seats", ManualReady: true, Control: s.ctl[i], Logger: testLogger(t),
+		cfg := Config{Player: seatNames[i], Lobby: "seats", ManualReady: true, Control: s.ctl[i], Logger: p2ptest.Logger(t),
 			OnChange: func(v View) { s.views[i] <- v }}
 		if i == 0 {
 			cfg.Players, cfg.Create = n, true
@@ -261,8 +263,8 @@ func TestQueryLobby(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	host, asker := newTestTransport(t, fastConfig(t)), newTestTransport(t, fastConfig(t))
-	connectPair(t, asker, host)
+	host, asker := p2ptest.NewTransport(t, p2ptest.FastConfig(t)), p2ptest.NewTransport(t, p2ptest.FastConfig(t))
+	p2ptest.ConnectPair(t, asker, host)
 	if _, err := Query(ctx, asker.Host(), host.Host().ID()); err == nil {
 		t.Fatal("a peer outside any lobby named a game")
 	}
@@ -272,7 +274,7 @@ func TestQueryLobby(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		_, err := Run(ctx, host, nil, nil, Config{Player: "Ada", Lobby: "friday", Players: 3, Bots: 1, Rules: rules,
-			Create: true, Control: ctl, OnChange: func(v View) { views <- v }, Logger: testLogger(t)})
+			Create: true, Control: ctl, OnChange: func(v View) { views <- v }, Logger: p2ptest.Logger(t)})
 		done <- err
 	}()
 	<-views

@@ -26,6 +26,18 @@ var (
 	ErrNotSeated = errors.New("not seated at this table")
 	// ErrTooFew refuses a start with fewer than two seats taken.
 	ErrTooFew = errors.New("nobody has joined yet: wait for a player, or give a seat to a bot")
+	// ErrRemoveSelf refuses the creator removing itself.
+	ErrRemoveSelf = errors.New("you cannot remove yourself: leave the table instead")
+	// ErrRemoveReady refuses removing a player who said ready.
+	ErrRemoveReady = errors.New("only a player who is not ready can be removed")
+	// ErrNoOpenSeat refuses a bot when every player seat is taken.
+	ErrNoOpenSeat = errors.New("every player seat is taken: a bot can only take an open one")
+	// ErrNoBotKind refuses a bot kind engine does not know.
+	ErrNoBotKind = errors.New("no such bot kind")
+	// ErrNoColour refuses a colour beyond the four.
+	ErrNoColour = errors.New("no such colour")
+	// ErrUnreachable says the game's creator cannot be reached now.
+	ErrUnreachable = errors.New("the game's creator cannot be reached (wait, or leave and join again)")
 )
 
 // MaxBotKind bounds a bot kind's name, as a peer may send any.
@@ -52,6 +64,7 @@ type Table struct {
 	bots        [engine.NumColours]string
 	rules       engine.Rules
 	version     uint32
+	pace        Pace // the bots' pace on every player's screen (no part of the Setup)
 	early       bool // the creator asked to start with the seats taken
 	manualReady bool // the creator says ready by key; otherwise it always is
 }
@@ -71,6 +84,8 @@ type TableConfig struct {
 	// ManualReady: the creator says ready itself (SetReady, StartNow);
 	// without it the creator is ready after every change.
 	ManualReady bool
+	// Pace is the bots' pace at the table (a rematch keeps it).
+	Pace Pace
 }
 
 // New opens a table with the creator seated.
@@ -84,7 +99,10 @@ func New(cfg TableConfig) (*Table, error) {
 			return nil, fmt.Errorf("the bot at %s: no bot kind %q (have %s)", engine.Colour(c), k, strings.Join(engine.BotKinds(), ", "))
 		}
 	}
-	t := &Table{capacity: cfg.Players, bots: cfg.Bots, rules: cfg.Rules, manualReady: cfg.ManualReady}
+	if err := cfg.Pace.check(); err != nil {
+		return nil, err
+	}
+	t := &Table{capacity: cfg.Players, bots: cfg.Bots, rules: cfg.Rules, manualReady: cfg.ManualReady, pace: cfg.Pace}
 	m := cfg.Creator
 	m.Colour, m.Ready = t.seatFor(cfg.Prefer), false
 	t.members = []Member{m}
@@ -132,6 +150,22 @@ func (t *Table) Bots() [engine.NumColours]string { return t.bots }
 
 // Rules are the rules the game will be played with.
 func (t *Table) Rules() engine.Rules { return t.rules }
+
+// Pace is the bots' pace the creator set.
+func (t *Table) Pace() Pace { return t.pace }
+
+// SetPace changes the bots' pace and reports whether it changed. It is
+// how the game is shown, not what is played: nobody's ready is cleared.
+func (t *Table) SetPace(p Pace) (bool, error) {
+	if err := p.check(); err != nil {
+		return false, err
+	}
+	if p == t.pace {
+		return false, nil
+	}
+	t.pace = p
+	return true, nil
+}
 
 // Free is the number of player seats still open.
 func (t *Table) Free() int { return t.capacity - len(t.members) }
@@ -209,9 +243,9 @@ func (t *Table) Remove(by, id peer.ID) error {
 	case i < 0:
 		return fmt.Errorf("%w: nobody to remove", ErrNotSeated)
 	case i == 0:
-		return errors.New("you cannot remove yourself: leave the table instead")
+		return ErrRemoveSelf
 	case t.members[i].Ready:
-		return fmt.Errorf("%s is ready to play: only a player who is not ready can be removed", t.members[i].Name)
+		return fmt.Errorf("%s is ready to play: %w", t.members[i].Name, ErrRemoveReady)
 	}
 	t.members = slices.Delete(t.members, i, i+1)
 	t.changed()
@@ -224,7 +258,7 @@ func (t *Table) SetColour(id peer.ID, c engine.Colour) error {
 	i := t.index(id)
 	switch {
 	case c >= engine.NumColours:
-		return fmt.Errorf("colour %d does not exist", c)
+		return fmt.Errorf("%w: %d", ErrNoColour, c)
 	case i < 0:
 		return fmt.Errorf("%w: wait until the game's creator lets you in", ErrNotSeated)
 	case t.members[i].Colour == c:
@@ -255,10 +289,10 @@ func (t *Table) SetReady(id peer.ID, ready bool, version uint32) bool {
 // a bot on the last free colour closes an open player seat.
 func (t *Table) SetSeat(c engine.Colour, kind string) error {
 	if c >= engine.NumColours {
-		return fmt.Errorf("colour %d does not exist", c)
+		return fmt.Errorf("%w: %d", ErrNoColour, c)
 	}
 	if kind != "" && !ValidBotKind(kind) {
-		return fmt.Errorf("no bot kind %q: have %s", kind, strings.Join(engine.BotKinds(), ", "))
+		return fmt.Errorf("%w %q: have %s", ErrNoBotKind, kind, strings.Join(engine.BotKinds(), ", "))
 	}
 	if slices.ContainsFunc(t.members, func(m Member) bool { return m.Colour == c }) {
 		return fmt.Errorf("%w: %s sits at %s", ErrSeatTaken, t.Holder(c), c)
@@ -271,7 +305,7 @@ func (t *Table) SetSeat(c engine.Colour, kind string) error {
 		t.capacity++
 	case t.bots[c] == "" && t.capacity+countBots(t.bots) == engine.NumColours:
 		if t.capacity <= len(t.members) {
-			return errors.New("every player seat is taken: a bot can only take an open one")
+			return ErrNoOpenSeat
 		}
 		t.capacity--
 		t.bots[c] = kind

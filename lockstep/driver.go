@@ -30,9 +30,12 @@ type Link interface {
 }
 
 // Frame is a game frame a Link received. From is the authenticated sender,
-// which may be relaying another player's message.
+// which may be relaying another player's message. To is the seat it is
+// for when the link knows (a frame sent to one seat of a program holding
+// several, driver_hub.go); "" is every seat of the program.
 type Frame struct {
 	From peer.ID
+	To   peer.ID
 	Data []byte
 }
 

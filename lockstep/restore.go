@@ -54,24 +54,40 @@ func Restore(cfg Config, records []Record) (*Node, error) {
 func (n *Node) replay(records []Record) error {
 	for i, r := range records {
 		if r.Type != RecordMessage {
-			return fmt.Errorf("record %d at byte %d: unexpected record type %d", i+2, r.Offset, r.Type)
+			return &RecordError{Record: i + 2, Offset: r.Offset, Roll: n.g.k, Err: fmt.Errorf("unexpected record type %d", r.Type)}
 		}
 		m, err := decodeMessage(r.Data)
 		if err != nil {
-			return fmt.Errorf("record %d at byte %d: %w", i+2, r.Offset, err)
+			return &RecordError{Record: i + 2, Offset: r.Offset, Roll: n.g.k, Err: err}
 		}
 		if pi, ok := n.pidx[m.from]; ok && m.game == n.gid {
 			if held := uint64(len(n.players[pi].msgs)); m.seq != held+1 {
-				return fmt.Errorf("record %d at byte %d, roll %d: %w", i+2, r.Offset, n.g.k, seqGap(m, held))
+				return &RecordError{Record: i + 2, Offset: r.Offset, Roll: n.g.k, Err: seqGap(m, held)}
 			}
 		}
 		if err := n.receive("", m); err != nil {
-			return fmt.Errorf("record %d at byte %d: %w", i+2, r.Offset, err)
+			return &RecordError{Record: i + 2, Offset: r.Offset, Roll: n.g.k, Err: err}
 		}
 		n.progress()
 	}
 	return nil
 }
+
+// RecordError is a logged record that replay refuses although it passed
+// its checksum: Record counts from 1 (the setup), Offset is its byte in
+// the file, Roll the roll in play when it came.
+type RecordError struct {
+	Record int
+	Offset int64
+	Roll   uint64
+	Err    error
+}
+
+func (e *RecordError) Error() string {
+	return fmt.Sprintf("record %d at byte %d, roll %d: %v", e.Record, e.Offset, e.Roll, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
 
 // ErrLogGap is wrapped by the error for a log with records missing: a
 // hole in one sender's sequence, or (Verify) messages after which an

@@ -127,6 +127,10 @@ type sim struct {
 	// with randomness of their own.
 	watchers []*simWatcher
 	wrng     *rand.Rand
+	// host[i] is the program peer i's seat runs in (nil: a program each):
+	// seats of one program (hot seat, a Hub) reach each other at once and
+	// whole, whatever the network does (sim_hotseat_test.go).
+	host []int
 }
 
 type simAction struct {
@@ -235,6 +239,11 @@ func (s *sim) post(i int, to peer.ID, data []byte) {
 	}
 	for _, j := range dests {
 		s.frames++
+		if s.host != nil && s.host[i] == s.host[j] {
+			s.seq++
+			s.queue[s.now+1] = append(s.queue[s.now+1], delivery{at: s.now + 1, seq: s.seq, from: i, to: j, data: data})
+			continue
+		}
 		if s.cut[i][j] || (s.faults.drop > 0 && s.rng.Float64() < s.faults.drop) {
 			continue
 		}

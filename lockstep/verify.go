@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -32,6 +33,13 @@ type Verification struct {
 	// the records before it are the ones checked, as the game keeps them
 	// when it resumes.
 	Torn *LogError
+	// TailAltered is set when the torn tail is a record whose every byte
+	// was written (it runs exactly to the end of the file, not ending in
+	// zeros) and still fails its checksum: a crash cuts a record short or
+	// leaves zeros, it does not rewrite whole bytes, so the file was
+	// changed after it was written. The game still drops it as torn on
+	// resuming (TornTail is the one rule); verify reports it as damage.
+	TailAltered bool
 }
 
 // Verify re-checks a whole game log: every record's checksum, every
@@ -58,7 +66,54 @@ func Verify(data []byte) (*Verification, error) {
 		return nil, err
 	}
 	v.Torn = torn
+	v.TailAltered = torn != nil && wholeRecord(data, torn.Offset)
 	return v, nil
+}
+
+// wholeRecord reports whether the record framed at byte off runs exactly
+// to the end of data and its last byte is not zero: every byte of it was
+// written.
+func wholeRecord(data []byte, off int64) bool {
+	if off < logHeaderSize || off+8 > int64(len(data)) {
+		return false
+	}
+	n := int64(binary.BigEndian.Uint32(data[off:]))
+	return n >= 1 && n <= MaxRecordSize && off+8+n == int64(len(data)) && data[len(data)-1] != 0
+}
+
+// Damage locates, for a person, where a log that Verify rejected with err
+// goes bad: the byte offset and the roll in play there (the records
+// before it replayed as far as they go). ok is false for an error that
+// is about no one spot (no setup, records missing at the end).
+func Damage(data []byte, err error) (offset int64, roll uint64, ok bool) {
+	var re *RecordError
+	if errors.As(err, &re) {
+		return re.Offset, re.Roll, true
+	}
+	var le *LogError
+	if !errors.As(err, &le) {
+		return 0, 0, false
+	}
+	recs, _ := ParseLog(data)
+	return le.Offset, rollAfter(recs), true
+}
+
+// rollAfter is the roll in play after the good records recs (0 when there
+// is no valid setup among them, or none replays).
+func rollAfter(recs []Record) uint64 {
+	if len(recs) == 0 || recs[0].Type != RecordSetup {
+		return 0
+	}
+	setup, err := decodeSetup(recs[0].Data, true)
+	if err != nil {
+		return 0
+	}
+	n, err := newNode(Config{Setup: setup})
+	if err != nil {
+		return 0
+	}
+	_ = n.replay(recs[1:]) // as far as it goes: the damage is reported by the caller
+	return n.g.k
 }
 
 // VerifyRecords is Verify over records already read.

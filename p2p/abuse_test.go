@@ -1,4 +1,4 @@
-package p2p
+package p2p_test
 
 import (
 	"context"
@@ -8,29 +8,9 @@ import (
 	"time"
 
 	"aeroplane/internal/netlab"
-
-	"github.com/libp2p/go-libp2p/core/peer"
+	"aeroplane/internal/p2ptest"
+	"aeroplane/p2p"
 )
-
-// keepSending calls send until the stranger has been disconnected and has
-// kept trying for the whole of d more: a ban holds, and what it tried
-// while banned leaves no trace in the log.
-func keepSending(t *testing.T, evil, victim *Transport, d time.Duration, send func() error) (sent int) {
-	t.Helper()
-	info := peer.AddrInfo{ID: victim.Host().ID(), Addrs: victim.Host().Addrs()}
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if err := send(); err == nil {
-			sent++
-		} else if !evil.Connected(victim.Host().ID()) {
-			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-			_ = evil.Connect(ctx, info) // refused while banned
-			cancel()
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	return sent
-}
 
 // A stranger that never joined sends chat lines over the rate limit for
 // seconds: it is struck and disconnected, and the victim's log holds O(1)
@@ -39,12 +19,12 @@ func TestChatFloodStruckAndQuiet(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	out := newCapture()
-	cfg := fastConfig(t)
+	out := p2ptest.NewCapture()
+	cfg := p2ptest.FastConfig(t)
 	cfg.Logger = slog.New(out)
-	victim := newTestTransport(t, cfg)
-	evil := newTestTransport(t, fastConfig(t))
-	chat := NewChat(victim)
+	victim := p2ptest.NewTransport(t, cfg)
+	evil := p2ptest.NewTransport(t, p2ptest.FastConfig(t))
+	chat := p2p.NewChat(victim)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var accepted atomic.Int64
@@ -60,20 +40,20 @@ func TestChatFloodStruckAndQuiet(t *testing.T) {
 			}
 		}
 	}()
-	connectPair(t, evil, victim)
+	p2ptest.ConnectPair(t, evil, victim)
 	seq := uint64(0)
-	sent := keepSending(t, evil, victim, 3*time.Second, func() error {
+	sent := p2ptest.KeepSending(t, evil, victim, 3*time.Second, func() error {
 		seq++
-		return evil.Send(victim.Host().ID(), KindChat, EncodeChat(seq, "flood"))
+		return evil.Send(victim.Host().ID(), p2p.KindChat, p2p.EncodeChat(seq, "flood"))
 	})
 	if evil.Connected(victim.Host().ID()) {
 		t.Fatalf("after %d chat lines over the limit the stranger is still connected", sent)
 	}
-	lines := len(*out.recs)
+	lines := out.Len()
 	if lines > 20 {
 		t.Errorf("%d log lines for %d chat lines from one stranger", lines, sent)
 	}
-	if n := accepted.Load(); n > chatBurst+1 {
+	if n := accepted.Load(); n > p2p.ChatBurst+1 {
 		t.Errorf("%d of the flood's lines were accepted", n)
 	}
 	t.Logf("%d lines sent, %d accepted, %d log lines", sent, accepted.Load(), lines)

@@ -5,12 +5,15 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"io"
+	stdlog "log"
 	"net"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/hashicorp/mdns"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -22,7 +25,8 @@ import (
 //
 //	out: ready ID ADDR | found ID | lost ID | up ID | down ID REASON |
 //	     chat FROM SEQ TEXT | frame FROM TEXT | connected ID | error TEXT
-//	in:  chat TEXT | send ID TEXT | connect ADDR | quit
+//	     entry NAME | asked SERVICE
+//	in:  chat TEXT | send ID TEXT | connect ADDR | ask SERVICE | quit
 func init() {
 	if os.Getenv("P2P_AGENT") == "" {
 		return
@@ -35,6 +39,7 @@ func init() {
 }
 
 func runAgent() error {
+	stdlog.SetOutput(io.Discard) // hashicorp/mdns's client (ask) talks on the standard logger
 	var mu sync.Mutex
 	say := func(format string, a ...any) {
 		mu.Lock()
@@ -147,6 +152,23 @@ func runAgent() error {
 			} else {
 				say("connected %s", info.ID)
 			}
+		case "ask":
+			// A standard DNS-SD client's browse (hashicorp/mdns) for
+			// the service arg on this peer's LAN interface.
+			ifc, err := net.InterfaceByName("eth0")
+			entries := make(chan *mdns.ServiceEntry, 64)
+			if err == nil {
+				err = mdns.Query(&mdns.QueryParam{Service: arg, Domain: "local", Timeout: 2 * time.Second,
+					Interface: ifc, Entries: entries, DisableIPv6: true})
+			}
+			close(entries)
+			if err != nil {
+				say("error %v", err)
+			}
+			for e := range entries {
+				say("entry %s", e.Name)
+			}
+			say("asked %s", arg)
 		case "quit":
 			return nil
 		}

@@ -674,6 +674,11 @@ func (d *Discovery) contradicts(ad Advert) []net.IP {
 	return from
 }
 
+// Proven reports whether an authenticated connection has vouched for id,
+// so that an advert in its name is more than a hint (package lobby's
+// listing marks the others unverified).
+func (d *Discovery) Proven(id peer.ID) bool { return d.proven(id) }
+
 // proven reports whether an authenticated connection vouches for id: it is
 // connected now, or identify ran on a connection to it once (identify is
 // what records a peer's protocols).

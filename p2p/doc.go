@@ -78,7 +78,12 @@
 // game (SetMembers) have room of their own as large again, which a
 // connection gets only from a member's IP and keeps only if Noise proves
 // it is that member: strangers holding every other slot cannot keep the
-// table apart.
+// table apart. While a game runs (members set) the host admits no one
+// else: a stranger's connection is closed as soon as Noise names it (the
+// gater's InterceptSecured), and those open when the game starts are
+// closed then, so no stranger opens a stream during a game, and streams,
+// which libp2p counts in scopes every connection shares, are the
+// players' alone.
 //
 // What a stranger can grow is bounded. Discovery lists at most
 // DiscoveryConfig.MaxStrangers (256) peers never proven by a connection

@@ -29,11 +29,15 @@ const (
 	KindGame  Kind = 16 // an opaque lockstep message
 	KindChat  Kind = 17 // a chat line (chat.go)
 	KindLobby Kind = 18 // a lobby message (package lobby)
+	// KindSeat is a game message of one seat of a program that holds
+	// several (hot seat): the layer above names the seat that sent it
+	// and the seat it is for inside the body; opaque here, as KindGame.
+	KindSeat Kind = 19
 )
 
 func (k Kind) valid() bool {
 	switch k {
-	case KindPing, KindPong, KindBye, KindGame, KindChat, KindLobby:
+	case KindPing, KindPong, KindBye, KindGame, KindChat, KindLobby, KindSeat:
 		return true
 	}
 	return false
@@ -53,6 +57,8 @@ func (k Kind) String() string {
 		return "chat"
 	case KindLobby:
 		return "lobby"
+	case KindSeat:
+		return "seat"
 	}
 	return fmt.Sprintf("kind(%d)", byte(k))
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/control"
@@ -65,6 +66,16 @@ type floodGater struct {
 
 	mu  sync.Mutex
 	ips map[netip.Addr]*floodRecord
+
+	// only, while a game runs, holds its players (SetMembers): an inbound
+	// connection Noise names as anyone else is closed before it can open
+	// a stream (InterceptSecured). nil: everyone (lobby browsing).
+	only atomic.Pointer[map[peer.ID]bool]
+	// strangerLog is log limited per remote IP (ratelog.go): a flood of
+	// fresh identities from one address writes a few lines, not one each.
+	strangerLog *slog.Logger
+	// strangersRefused counts the connections InterceptSecured refused.
+	strangersRefused atomic.Int64
 }
 
 type floodRecord struct {
@@ -75,7 +86,24 @@ type floodRecord struct {
 
 func newFloodGater(log *slog.Logger, now func() time.Time) *floodGater {
 	return &floodGater{log: log, now: now, limit: floodLimit, loopbackLimit: floodLoopbackLimit, window: floodWindow, ban: floodBan,
-		ips: map[netip.Addr]*floodRecord{}}
+		ips: map[netip.Addr]*floodRecord{}, strangerLog: newRateLimiter().logger(log)}
+}
+
+// admitOnly makes ids the only peers whose inbound connections are kept
+// (nil: all). The set is replaced whole, so InterceptSecured reads it
+// without a lock.
+func (g *floodGater) admitOnly(ids map[peer.ID]bool) {
+	if ids == nil {
+		g.only.Store(nil)
+		return
+	}
+	g.only.Store(&ids)
+}
+
+// admits says whether an inbound connection from id may stay.
+func (g *floodGater) admits(id peer.ID) bool {
+	only := g.only.Load()
+	return only == nil || (*only)[id]
 }
 
 // allow records one inbound attempt from ip and says whether to take it.
@@ -155,8 +183,24 @@ func (g *floodGater) InterceptAddrDial(id peer.ID, a ma.Multiaddr) bool {
 	g.pol.refused(id, []ma.Multiaddr{a}, "dial")
 	return false
 }
-func (g *floodGater) InterceptSecured(network.Direction, peer.ID, network.ConnMultiaddrs) bool {
-	return true
+
+// InterceptSecured refuses, while a game runs, an inbound connection from
+// a peer that is not one of its players: the handshake has just proved
+// who it is, and no stream can be opened on it yet. So a stranger's
+// connections and streams take nothing from the players during a game
+// (libp2p counts every stream in scopes all connections share). Our own
+// dials are ours to judge and pass.
+func (g *floodGater) InterceptSecured(dir network.Direction, id peer.ID, c network.ConnMultiaddrs) bool {
+	if dir != network.DirInbound || g.admits(id) {
+		return true
+	}
+	n := g.strangersRefused.Add(1)
+	from := "?"
+	if ip, err := manet.ToIP(c.RemoteMultiaddr()); err == nil {
+		from = ip.String()
+	}
+	g.strangerLog.Info("connection from a stranger refused: a game is running", "peer", from, "id", short(id), "refused", n)
+	return false
 }
 func (g *floodGater) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) {
 	return true, 0

@@ -114,7 +114,7 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 		return nil, fmt.Errorf("p2p: starting the network host on %v: %w (check that the addresses belong to this machine, or pass other ones)", ips, err)
 	}
 	pol.setNetwork(h.Network())
-	return &gameHost{Host: h, pol: pol, allow: rcmgr.GetAllowlist(rm)}, nil
+	return &gameHost{Host: h, pol: pol, allow: rcmgr.GetAllowlist(rm), gater: gater}, nil
 }
 
 func listenAddrs(ip net.IP, port int) []string {
@@ -247,6 +247,7 @@ type gameHost struct {
 	host.Host
 	pol   *addrPolicy
 	allow *rcmgr.Allowlist // the resource manager's: the players' reserved room
+	gater *floodGater      // refuses strangers while a game runs (SetMembers)
 }
 
 // fallbackPolicy judges addresses for a host NewHost did not build: the

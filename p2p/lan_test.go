@@ -108,6 +108,29 @@ func (a *agent) expect(t *testing.T, what string, within time.Duration, match fu
 	}
 }
 
+// seen returns the first line of a's so far (held or arrived) whose verb
+// is verb, or "", without waiting.
+func (a *agent) seen(verb string) string {
+drain:
+	for {
+		select {
+		case l, ok := <-a.lines:
+			if !ok {
+				break drain
+			}
+			a.held = append(a.held, l)
+		default:
+			break drain
+		}
+	}
+	for _, l := range a.held {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == verb {
+			return l
+		}
+	}
+	return ""
+}
+
 // expectAll waits until a has printed verb for every id in ids.
 func (a *agent) expectAll(t *testing.T, verb string, ids []string, within time.Duration) {
 	t.Helper()

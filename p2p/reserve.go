@@ -26,8 +26,9 @@ import (
 // against its own IP only, which strangers on other addresses cannot
 // fill. The room is for connections only: libp2p counts every stream,
 // and the 256 KiB yamux reserves for each, in the shared transient and
-// system scopes whatever the connection's, so strangers that open many
-// streams can still starve the players' streams (not solved here).
+// system scopes whatever the connection's. Streams are kept for the
+// players otherwise: while a game runs, the gater closes every stranger's
+// connection before it can open one (SetMembers, gater.go).
 
 // allowlistOf returns h's resource manager's allowlist, or nil if it has
 // none.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
 	"sync"
@@ -170,12 +171,19 @@ func (t *Transport) Events() <-chan PeerEvent { return t.events }
 // Frames from others are dropped, logged and count as strikes. The members
 // are also re-dialled while they are away, and have room for their
 // connections that strangers cannot take (reserve.go).
+//
+// Members are set while a game runs, and then a host NewHost built admits
+// no one else: connections from other peers are closed (those open now,
+// and each new inbound one as soon as Noise has named it, in the gater),
+// so a stranger's connections and streams cannot starve the players'.
+// nil opens the host to everyone again (the lobby).
 func (t *Transport) SetMembers(ids []peer.ID) {
 	defer t.reserveMembers()
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if ids == nil {
 		t.members = nil
+		t.mu.Unlock()
+		t.admitOnly(nil)
 		return
 	}
 	t.members = map[peer.ID]bool{}
@@ -183,6 +191,33 @@ func (t *Transport) SetMembers(ids []peer.ID) {
 		if id != t.h.ID() {
 			t.members[id] = true
 			t.h.ConnManager().Protect(id, "aeroplane")
+		}
+	}
+	only := maps.Clone(t.members)
+	t.mu.Unlock()
+	t.admitOnly(only)
+}
+
+// admitOnly hands the members to the host's gater and closes every
+// connection to anyone else. Hosts NewHost did not build admit everyone.
+func (t *Transport) admitOnly(only map[peer.ID]bool) {
+	g, ok := t.h.(*gameHost)
+	if !ok || g.gater == nil {
+		return
+	}
+	g.gater.admitOnly(only)
+	t.closeStrangers()
+}
+
+// closeStrangers closes every connection the gater no longer admits.
+func (t *Transport) closeStrangers() {
+	g, ok := t.h.(*gameHost)
+	if !ok || g.gater == nil || g.gater.only.Load() == nil {
+		return
+	}
+	for _, c := range t.h.Network().Conns() {
+		if !g.gater.admits(c.RemotePeer()) {
+			c.Close()
 		}
 	}
 }
@@ -325,7 +360,9 @@ func (t *Transport) Close() error {
 }
 
 // maintain re-opens streams to members that are connected but have none,
-// re-dials members that are away, and forgets expired bans.
+// re-dials members that are away, forgets expired bans, and closes any
+// stranger's connection that was still in its handshake when the game
+// began (admitOnly).
 func (t *Transport) maintain() {
 	defer t.wg.Done()
 	tick := time.NewTicker(t.cfg.Heartbeat)
@@ -365,6 +402,7 @@ func (t *Transport) maintain() {
 		}
 		t.reserveMembers()
 		t.redialAway(away, now)
+		t.closeStrangers()
 	}
 }
 

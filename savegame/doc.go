@@ -10,6 +10,9 @@
 //	game-ID.closed     the game is not to be resumed, and why ("over", "left on purpose")
 //	game-DATE-TIME-ID.log  a game alone with bots (no secret: never resumed)
 //	current-HEX        a headless --games run: which game of the run is on
+//	seat-HEX.key       the seat key of a person playing at this program beside
+//	                   its owner (hot seat), a 32-byte Ed25519 seed, mode 0600;
+//	                   HEX is the person's name in hex
 //	.lock              held (flock) by the one running program using the directory
 //
 // ID is lockstep.GameID.String() (16 hex digits) and HEX the lobby name in

@@ -94,6 +94,6 @@ func (s *NetSession) Continue(lobby string) error {
 	if err := s.Resume(g); err != nil {
 		return err
 	}
-	s.q.push(ui.Notice{Text: fmt.Sprintf("continuing %q after %d rolls, saved %s", lobby, g.Rolls, g.At.Format("2006-01-02 15:04"))})
+	s.q.push(ui.Notice{Msg: ui.M("note.continuing", lobby, g.Rolls, g.At.Format("2006-01-02 15:04"))})
 	return nil
 }

@@ -17,6 +17,9 @@
 //	translate.go  lockstep Ready (Events + State) → ui events, and ui
 //	              commands (Roll, Choose) → node intents; no IO, no driver;
 //	              History: a resumed game's past, replayed from its log
+//	replay.go     ReplayOf: a verified log as ui.RunReplay steps through it
+//	explain.go    what the lobby, the game log and the protocol refuse, in
+//	              the player's words (ui.Error keys, translated by ui)
 //	queue.go      a never-blocking event channel, optionally paced; a
 //	              queued LobbyUpdate gives way to a newer one
 //	locallog.go   a local game's log: one that fails is reported once and
@@ -37,8 +40,8 @@
 //	              same NetSession with, a bot answering its choices
 //	setupwait.go  NetSession: a game whose setup is not confirmed within
 //	              SetupWait is abandoned and everyone goes back to the table
-//	netleave.go   NetSession: Leave (ui.Leaver: sign it, linger until the
-//	              others hold it), GoOn and EndGame (ui.GoOner: the lone
+//	netleave.go   NetSession: Leave (ui.Leaver: sign it and return; the
+//	              game lingers until the others hold it, then LeaveDone), GoOn and EndGame (ui.GoOner: the lone
 //	              player's answers)
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts

@@ -1,7 +1,9 @@
 package session
 
 import (
+	"context"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
 )
@@ -21,26 +24,21 @@ func bobLoop(t *testing.T, a, b *NetSession, moves int, act func()) <-chan []ui.
 	out := make(chan []ui.Event, 1)
 	go func() {
 		var seen []ui.Event
-		joined, n, acted := false, 0, false
+		n, acted := 0, false
 		p := &netPlayer{s: b}
+		join := joinOnce(t, a, b)
 		for e := range b.Events() {
 			seen = append(seen, e)
+			join(e)
 			switch e := e.(type) {
-			case ui.LobbyUpdate:
-				for _, g := range e.Games {
-					if g.Host.ID == a.ID().String() && !joined {
-						joined = true
-						if err := b.Join(g.ID); err != nil {
-							t.Errorf("join: %v", err)
-						}
-					}
-				}
 			case ui.TableUpdate:
 				p.sayReady(t, e)
 			case ui.Rolled:
 				if e.YouChoose {
 					_ = b.Choose(e.Moves[0]) // refused once he left: a bot flies
 				}
+			case ui.LeaveDone:
+				go b.Close() // as the interface does once the leave is out
 			case ui.Moved:
 				if n++; n == moves && !acted {
 					acted = true
@@ -56,12 +54,46 @@ func bobLoop(t *testing.T, a, b *NetSession, moves int, act func()) <-chan []ui.
 // annTable opens Ann's table for Bob with bots at Yellow and Green.
 func annTable(t *testing.T, a *NetSession) {
 	t.Helper()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+	openTable(t, a, engine.DefaultRules())
+}
+
+// openTable is the two-player LAN table of these tests: a creates a game
+// under rules with random bots at Yellow and Green, Blue open for the
+// other player.
+func openTable(t *testing.T, a *NetSession, rules engine.Rules) {
+	t.Helper()
+	if err := a.CreateGame(rules); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []engine.Colour{engine.Yellow, engine.Green} {
 		if err := a.SetSeat(c, "random"); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// gameOf is host's game, when e is a lobby that lists it.
+func gameOf(e ui.Event, host *NetSession) (ui.Game, bool) {
+	if u, ok := e.(ui.LobbyUpdate); ok {
+		for _, g := range u.Games {
+			if g.Host.ID == host.ID().String() {
+				return g, true
+			}
+		}
+	}
+	return ui.Game{}, false
+}
+
+// joinOnce is the guest's side of that table: fed the guest's events, it
+// joins host's game the first time a lobby lists it.
+func joinOnce(t *testing.T, host, guest *NetSession) func(ui.Event) {
+	joined := false
+	return func(e ui.Event) {
+		if g, ok := gameOf(e, host); ok && !joined {
+			joined = true
+			if err := guest.Join(g.ID); err != nil {
+				t.Errorf("join: %v", err)
+			}
 		}
 	}
 }
@@ -97,10 +129,11 @@ func verifyOver(t *testing.T, p *netPlayer) *lockstep.Verification {
 	return v
 }
 
-// Two people and two bots; Bob leaves for good mid-game (Leave, then
-// Close, as the interface does): Ann's session says "Bob left" for his
-// colour, a bot flies it, and her game ends with a full result, never
-// asking her a lone decision (the leave needs none).
+// Two people and two bots; Bob leaves for good mid-game (Leave, which
+// returns at once, then Close on its LeaveDone, as the interface does):
+// Ann's session says "Bob left" for his colour, a bot flies it, and her
+// game ends with a full result, never asking her a lone decision (the
+// leave needs none).
 func TestNetLeaveLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -113,7 +146,6 @@ func TestNetLeaveLAN(t *testing.T) {
 	bob := bobLoop(t, a, b, 6, func() {
 		defer left.Done()
 		leaveErr = b.Leave()
-		b.Close()
 	})
 	var lefts []ui.Left
 	asked := 0
@@ -126,9 +158,18 @@ func TestNetLeaveLAN(t *testing.T) {
 		}
 	})
 	left.Wait()
-	<-bob
+	seen := <-bob // its events end only with the Close after LeaveDone
 	if leaveErr != nil {
 		t.Fatalf("Leave: %v", leaveErr)
+	}
+	dones := 0
+	for _, e := range seen {
+		if _, ok := e.(ui.LeaveDone); ok {
+			dones++
+		}
+	}
+	if dones != 1 {
+		t.Fatalf("Bob's session said LeaveDone %d times, want once", dones)
 	}
 	if len(lefts) != 1 || lefts[0] != (ui.Left{Colour: engine.Blue, Name: "Bob"}) {
 		t.Fatalf("Ann saw %+v, want Bob leaving Blue once", lefts)
@@ -181,8 +222,10 @@ func TestNetAloneDecisionLAN(t *testing.T) {
 
 // Bob's program dies mid-game (no Close: nothing is marked) and starts
 // again with the same identity and data directory: it takes its seat
-// back by itself, and its table names Ann as she chose, not by her peer
-// ID (the names are saved beside the log).
+// back by itself, its table names Ann as she chose, not by her peer ID
+// (the names are saved beside the log), and it shows the game's chat as
+// it was (saved beside the log too), Ann's line and his own; it says it
+// is resuming (ui.Resuming) until it has caught up with Ann.
 func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -196,6 +239,9 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	crashed := make(chan struct{})
 	bob := bobLoop(t, a, b, 6, func() {
 		defer close(crashed)
+		if err := b.Chat("back soon"); err != nil {
+			t.Errorf("Bob's chat: %v", err)
+		}
 		b.cancel() // the game and the owner stop; nothing is marked closed
 		b.wg.Wait()
 		if b.d != nil {
@@ -208,7 +254,15 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	annDone := make(chan *netPlayer, 1)
 	go func() {
 		pa := &netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}
-		pa.run(t, nil, annDone)
+		chatted := false
+		pa.run(t, func(e ui.Event) {
+			if _, ok := e.(ui.GameStarted); ok && !chatted {
+				chatted = true
+				if err := a.Chat("good luck"); err != nil {
+					t.Errorf("Ann's chat: %v", err)
+				}
+			}
+		}, annDone)
 	}()
 	<-crashed
 	<-bob
@@ -216,7 +270,22 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 	var table *ui.TableUpdate
 	starts, moved := 0, 0
 	var first *ui.Moved
-	for e := range b2.Events() {
+	var chat []ui.ChatLine
+	guard := time.After(2 * time.Minute) // a hang guard, not a speed claim
+	var resuming []bool
+	for moved < 6 || len(chat) < 2 || len(resuming) < 2 {
+		var e ui.Event
+		select {
+		case e = <-b2.Events():
+		case <-guard:
+			t.Fatalf("the resumed program showed %d moves, the chat %+v, resuming %v", moved, chat, resuming)
+		}
+		if r, ok := e.(ui.Resuming); ok {
+			resuming = append(resuming, r.On)
+		}
+		if l, ok := e.(ui.ChatLine); ok {
+			chat = append(chat, l)
+		}
 		if tu, ok := e.(ui.TableUpdate); ok && tu.Started {
 			table = &tu
 		}
@@ -227,10 +296,15 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 			if first == nil {
 				first = &m
 			}
-			if moved++; moved >= 6 {
-				break // the history Bob had seen before the crash
-			}
+			moved++ // the history Bob had seen before the crash
 		}
+	}
+	if !reflect.DeepEqual(resuming, []bool{true, false}) {
+		t.Errorf("the resumed program said resuming %v, want on, then off once caught up", resuming)
+	}
+	wantChat := []ui.ChatLine{{From: "Ann", Colour: engine.Red, Text: "good luck"}, {From: "Bob", Colour: engine.Blue, Text: "back soon"}}
+	if !reflect.DeepEqual(chat, wantChat) {
+		t.Errorf("the resumed program's chat %+v, want the game's chat as it was %+v", chat, wantChat)
 	}
 	if table == nil {
 		t.Fatal("Bob's program did not resume the game")
@@ -363,4 +437,108 @@ func TestNetPauseLAN(t *testing.T) {
 	if len(games) != 1 || games[0].Setup.GameID() != gid {
 		t.Fatalf("Bob's games to continue: %d (%v)", len(games), skipped)
 	}
+}
+
+// TestNetLeaveWithBotsOnly: a person alone with bots on the LAN, bots'
+// pace on, leaves while the die waits for them: Leave returns at once,
+// the game stops where it is (nobody to tell; signing the Leave would
+// make the node play the bots' whole game first, seconds with expert
+// bots), its log verifies and is marked left, and LeaveDone comes ahead
+// of the paced rolls still queued, so the interface quits now.
+func TestNetLeaveWithBotsOnly(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTestWith(t, "Ann", func(o *NetOptions) { o.ManualRoll, o.BotDelay = true, 200*time.Millisecond })
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []engine.Colour{engine.Blue, engine.Yellow, engine.Green} {
+		if err := a.SetSeat(c, "expert"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	rolls, left := 0, false
+	guard := time.After(2 * time.Minute) // a hang guard, not a speed claim
+	for {
+		var e ui.Event
+		select {
+		case e = <-a.Events():
+		case <-guard:
+			t.Fatal("no LeaveDone")
+		}
+		switch e := e.(type) {
+		case ui.DiceWaiting:
+			if e.YouRoll && !left {
+				if rolls++; rolls == 3 {
+					left = true
+					if err := a.Leave(); err != nil {
+						t.Fatalf("Leave: %v", err)
+					}
+				} else if err := a.Roll(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case ui.Rolled:
+			if e.YouChoose && !left {
+				_ = a.Choose(e.Moves[0])
+			}
+		case ui.GameOver:
+			t.Fatal("the game's paced end came before LeaveDone")
+		case ui.LeaveDone:
+			if !left {
+				t.Fatal("LeaveDone before Leave")
+			}
+			a.mu.Lock()
+			gid := a.gameID
+			a.mu.Unlock()
+			if !a.dir.Closed(gid) {
+				t.Error("the game left is not marked closed")
+			}
+			data, err := os.ReadFile(a.dir.LogPath(gid))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, err := lockstep.Verify(data); err != nil || v.Phase == lockstep.PhaseOver {
+				t.Errorf("the left game's log: %v, phase %s; want unfinished, verifying", err, v.Phase)
+			}
+			return
+		}
+	}
+}
+
+// While a game runs the host admits only its players; once it is over
+// and the player is back in the lobby, a stranger (a peer that dials us
+// to offer its game) is admitted again. (Before, the last game's
+// members stayed the only ones admitted until the next table.)
+func TestNetAdmitsStrangersAfterTheGameLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newNetTest(t, "Ann"), newNetTest(t, "Bob")
+	annTable(t, a)
+	bob := bobLoop(t, a, b, 1<<30, func() {})
+	annPlays(t, a, nil)
+	stranger := p2ptest.NewHost(t)
+	stranger.Peerstore().AddAddrs(a.ID(), a.h.Addrs(), time.Hour)
+	deadline := time.Now().Add(30 * time.Second) // a hang guard: the linger, then the lobby
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		s, err := stranger.NewStream(ctx, a.ID(), "/ipfs/ping/1.0.0")
+		cancel()
+		if err == nil {
+			s.Reset()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a stranger is still refused after the game: %v", err)
+		}
+		stranger.Network().ClosePeer(a.ID())
+		time.Sleep(200 * time.Millisecond)
+	}
+	b.Close()
+	<-bob
 }

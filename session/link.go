@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
+	"aeroplane/ui"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -27,6 +29,28 @@ type TransportLink struct {
 	onChat  func(p2p.ChatLine)
 	frames  chan lockstep.Frame
 	reach   chan lockstep.Reach
+	// hosts names the program (transport peer) of every seat whose ID
+	// is not its program's (hot seat, SetSeatHosts); seats lists them by
+	// program. Set before run, read-only after.
+	hosts map[peer.ID]peer.ID
+	seats map[peer.ID][]peer.ID
+	// Refused counts seat frames from a program for a seat it does not
+	// host (or that do not decode): dropped, the sender struck.
+	Refused atomic.Int64
+}
+
+// SetSeatHosts tells the link which program hosts each seat of the game
+// whose ID is not that program's own (several people at one laptop: the
+// seats beyond the first have seat keys of their own). Call it before
+// Run; a game without such seats needs none.
+func (l *TransportLink) SetSeatHosts(hosts map[peer.ID]peer.ID) {
+	l.hosts, l.seats = map[peer.ID]peer.ID{}, map[peer.ID][]peer.ID{}
+	for seat, prog := range hosts {
+		if seat != prog {
+			l.hosts[seat] = prog
+			l.seats[prog] = append(l.seats[prog], seat)
+		}
+	}
 }
 
 // NewTransportLink makes the link; it reads nothing until run.
@@ -36,12 +60,40 @@ func NewTransportLink(t *p2p.Transport, pending []p2p.Inbound, chat *p2p.Chat, o
 		frames: make(chan lockstep.Frame, 64), reach: make(chan lockstep.Reach, 16)}
 }
 
-// Send implements lockstep.Link.
-func (l *TransportLink) Send(to peer.ID, data []byte) error {
-	if to == "" {
-		return l.t.Broadcast(p2p.KindGame, data)
+// hostOf is the program hosting seat id: its own unless SetSeatHosts
+// named another.
+func (l *TransportLink) hostOf(id peer.ID) peer.ID {
+	if h, ok := l.hosts[id]; ok {
+		return h
 	}
-	return l.t.Send(to, p2p.KindGame, data)
+	return id
+}
+
+// Send implements lockstep.Link: as this program's own seat.
+func (l *TransportLink) Send(to peer.ID, data []byte) error {
+	return l.SendAs(l.t.Host().ID(), to, data)
+}
+
+// SendAs implements lockstep.SeatLink: a frame of the program's own seat
+// to a seat that is its program's own (or to everyone) goes as a plain
+// game frame; any other goes as a seat frame naming both seats, to the
+// program hosting the seat it is for.
+func (l *TransportLink) SendAs(from, to peer.ID, data []byte) error {
+	prog := l.hostOf(to)
+	if from == l.t.Host().ID() && prog == to {
+		if to == "" {
+			return l.t.Broadcast(p2p.KindGame, data)
+		}
+		return l.t.Send(to, p2p.KindGame, data)
+	}
+	b, err := encodeSeatFrame(from, to, data)
+	if err != nil {
+		return err
+	}
+	if to == "" {
+		return l.t.Broadcast(p2p.KindSeat, b)
+	}
+	return l.t.Send(prog, p2p.KindSeat, b)
 }
 
 // Frames implements lockstep.Link.
@@ -67,10 +119,13 @@ func (l *TransportLink) run(ctx context.Context) {
 				return
 			}
 		case ev := <-l.t.Events():
-			select {
-			case l.reach <- lockstep.Reach{Peer: ev.Peer, Up: ev.Up, Reason: ev.Reason}:
-			case <-ctx.Done():
-				return
+			// A program's reach is that of every seat it hosts.
+			for _, id := range append([]peer.ID{ev.Peer}, l.seats[ev.Peer]...) {
+				select {
+				case l.reach <- lockstep.Reach{Peer: id, Up: ev.Up, Reason: ev.Reason}:
+				case <-ctx.Done():
+					return
+				}
 			}
 		}
 	}
@@ -82,6 +137,23 @@ func (l *TransportLink) route(ctx context.Context, in p2p.Inbound) bool {
 	case p2p.KindGame:
 		select {
 		case l.frames <- lockstep.Frame{From: in.From, Data: in.Data}:
+		case <-ctx.Done():
+			return false
+		}
+	case p2p.KindSeat:
+		from, to, data, err := decodeSeatFrame(in.Data)
+		if err == nil && l.hostOf(from) != in.From {
+			err = fmt.Errorf("%w: seat %s is not hosted by %s", errSeatFrame, lockstep.ShortID(from), lockstep.ShortID(in.From))
+		}
+		if err != nil {
+			// A program speaking for a seat it does not host: nothing
+			// of it reaches a node (which would verify and name it).
+			l.Refused.Add(1)
+			l.t.Strike(in.From, err.Error())
+			return true
+		}
+		select {
+		case l.frames <- lockstep.Frame{From: from, To: to, Data: data}:
 		case <-ctx.Done():
 			return false
 		}
@@ -154,7 +226,7 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		n, err = lockstep.NewNode(lc)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("starting the game: %w", err)
+		return nil, ui.Errorf("err.start", err)
 	}
 	link := NewTransportLink(t, cfg.Pending, cfg.Chat, cfg.OnChat)
 	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,

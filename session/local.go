@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"aeroplane/lockstep"
 	"aeroplane/savegame"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -42,6 +45,9 @@ type LocalOptions struct {
 	// Clock is the driver's (its ticks); nil is the machine's. Only
 	// tests pass another.
 	Clock lockstep.Clock
+	// People are more people playing at this laptop (hot seat), seated
+	// at every game created (AddPerson) after Name.
+	People []string
 }
 
 // You sits at Red in a local game, as in the solo session.
@@ -64,21 +70,33 @@ type LocalSession struct {
 	// The game being played: its driver (the only goroutine that touches
 	// the node and tr), its log, and whether it is over (set by the
 	// driver before the GameOver event is shown).
-	drv     *lockstep.Driver
-	tr      *Translator
-	dir     *savegame.Dir // opened at the first game
-	log     *savegame.Log // closed by the driver's goroutine when it is done
-	over    bool
+	drv  *lockstep.Driver
+	gid  lockstep.GameID
+	tr   *Translator
+	dir  *savegame.Dir // opened at the first game
+	log  *savegame.Log // closed by the driver's goroutine when it is done
+	over bool
+	// keys are the seat keys of the people at this laptop by seat ID;
+	// hot the other people's seats of the game being played (hotseat.go)
+	keys    map[peer.ID]crypto.PrivKey
+	hot     []*hotSeat
 	stop    context.CancelFunc
 	runDone chan struct{} // closes when the driver and the log are done
 	closed  bool
 }
 
 // errOffline answers the lobby commands a local game has no use for.
-var errOffline = errors.New("a local game has no network: start a networked game to play on the LAN")
+var errOffline = ui.Errorf("err.offline")
 
 // errClosed answers every command after Close.
-var errClosed = errors.New("the session is closed: start a new one")
+var errClosed = ui.Errorf("err.closed")
+
+// Refusals both sessions give.
+var (
+	errGameOn      = ui.Errorf("err.gameon")
+	errCreateFirst = ui.Errorf("err.createfirst")
+	errRematch     = ui.Errorf("err.rematch")
+)
 
 // NewLocal starts a local session and emits the lobby.
 func NewLocal(opts LocalOptions) (*LocalSession, error) {
@@ -108,10 +126,18 @@ func NewLocal(opts LocalOptions) (*LocalSession, error) {
 	if err != nil {
 		return nil, fmt.Errorf("local game: %w", err)
 	}
-	s := &LocalSession{opts: opts, key: key, self: self, name: opts.Name}
+	s := &LocalSession{opts: opts, key: key, self: self, name: opts.Name, keys: map[peer.ID]crypto.PrivKey{self: key}}
+	var people [engine.NumColours]bool // colours a person here plays, for the pace
 	s.q = newQueue(func(e ui.Event) time.Duration {
-		if r, ok := e.(ui.Rolled); ok && r.Colour != localSeat {
-			return opts.BotDelay
+		switch e := e.(type) {
+		case ui.TableUpdate:
+			for c, st := range e.Seats {
+				people[c] = st.You
+			}
+		case ui.Rolled:
+			if e.Colour < engine.NumColours && !people[e.Colour] {
+				return opts.BotDelay
+			}
 		}
 		return 0
 	})
@@ -136,7 +162,7 @@ func (s *LocalSession) SetName(name string) error {
 		return errClosed
 	}
 	if name == "" {
-		return errors.New("a name cannot be empty")
+		return ui.Errorf("err.emptyname")
 	}
 	s.name = name
 	if s.table != nil {
@@ -156,7 +182,7 @@ func (s *LocalSession) CreateGame(rules engine.Rules) error {
 		return errClosed
 	}
 	if s.playing() {
-		return errors.New("a game is on: finish it first")
+		return errGameOn
 	}
 	kinds := engine.BotKinds()
 	t := &ui.TableUpdate{GameID: "local", Host: true, Rules: rules}
@@ -171,6 +197,27 @@ func (s *LocalSession) CreateGame(rules engine.Rules) error {
 	}
 	s.table, s.rules = t, rules
 	s.q.push(*t)
+	for _, name := range s.opts.People {
+		s.mu.Unlock()
+		err := s.AddPerson(name)
+		s.mu.Lock()
+		if err != nil {
+			return fmt.Errorf("seating %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// openDir opens the data directory once; s.mu is held.
+func (s *LocalSession) openDir() error {
+	if s.dir != nil {
+		return nil
+	}
+	d, err := savegame.Open(s.opts.DataDir)
+	if err != nil {
+		return err
+	}
+	s.dir = d
 	return nil
 }
 
@@ -189,19 +236,19 @@ func (s *LocalSession) SetSeat(seat engine.Colour, kind string) error {
 	}
 	switch {
 	case s.table == nil:
-		return errors.New("create a game first")
+		return errCreateFirst
 	case s.playing():
-		return errors.New("seats are fixed once the game has started")
+		return ui.Errorf("err.seatsfixed")
 	case seat >= engine.NumColours:
-		return fmt.Errorf("seat %d does not exist", seat)
+		return ui.Errorf("err.noseat", int(seat))
 	case seat == localSeat:
-		return errors.New("that is your own seat")
+		return ui.Errorf("err.ownseat")
 	}
 	if kind == "" {
 		s.table.Seats[seat] = ui.Seat{Kind: ui.SeatOpen}
 	} else {
 		if _, err := engine.NewBot(kind); err != nil {
-			return err
+			return ui.Errorf("err.botkind", kind, strings.Join(engine.BotKinds(), ", "))
 		}
 		s.table.Seats[seat] = ui.Seat{Kind: ui.SeatBot, Name: kind, Present: true, Ready: true}
 	}
@@ -218,9 +265,9 @@ func (s *LocalSession) SetRules(r engine.Rules) error {
 	case s.closed:
 		return errClosed
 	case s.table == nil:
-		return errors.New("create a game first")
+		return errCreateFirst
 	case s.playing():
-		return errors.New("the rules are fixed once the game has started")
+		return ui.Errorf("err.rulesfixed")
 	}
 	s.table.Rules, s.rules = r, r
 	s.q.push(*s.table)
@@ -235,9 +282,9 @@ func (s *LocalSession) Start() error {
 	case s.closed:
 		err = errClosed
 	case s.table == nil:
-		err = errors.New("create a game first")
+		err = errCreateFirst
 	case s.playing():
-		err = errors.New("the game has already started")
+		err = ui.Errorf("err.started")
 	default:
 		err = s.start()
 	}
@@ -268,7 +315,7 @@ func (s *LocalSession) Rematch() error {
 	case s.closed:
 		err = errClosed
 	case s.drv == nil || s.playing():
-		err = errors.New("a rematch follows a finished game")
+		err = errRematch
 	default:
 		err = s.start()
 	}
@@ -279,19 +326,22 @@ func (s *LocalSession) Rematch() error {
 // setup is the lockstep Setup of the table as it is now.
 func (s *LocalSession) setup() (lockstep.Setup, error) {
 	st := lockstep.Setup{Version: lockstep.Version, Name: "local", Rules: s.rules}
+	cs, ids := s.localSeats()
 	for c, seat := range s.table.Seats {
 		switch {
 		case seat.You:
-			st.Seats = append(st.Seats, lockstep.Seat{Colour: engine.Colour(c), Player: s.self})
+			if i := slices.Index(cs, engine.Colour(c)); i >= 0 {
+				st.Seats = append(st.Seats, lockstep.Seat{Colour: engine.Colour(c), Player: ids[i]})
+			}
 		case seat.Kind == ui.SeatBot:
 			st.Seats = append(st.Seats, lockstep.Seat{Colour: engine.Colour(c), Bot: seat.Name})
 		}
 	}
 	if len(st.Seats) < 2 {
-		return st, errors.New("give at least one more seat to a bot")
+		return st, ui.Errorf("err.needbot")
 	}
 	if _, err := io.ReadFull(s.opts.Entropy, st.Nonce[:]); err != nil {
-		return st, fmt.Errorf("cannot draw the game nonce: %w", err)
+		return st, ui.Errorf("err.start", err)
 	}
 	return st, st.Validate()
 }
@@ -303,28 +353,42 @@ func (s *LocalSession) start() error {
 	if err != nil {
 		return err
 	}
-	cfg := lockstep.Config{Setup: setup, Self: s.self, Key: s.key}
+	// People at the keys are waited for: nobody else is there to vote
+	// one of them absent (with one person, nobody votes at all).
+	cfg := lockstep.Config{Setup: setup, Self: s.self, Key: s.key, AbsentTicks: -1}
 	if _, err := io.ReadFull(s.opts.Entropy, cfg.Entropy[:]); err != nil {
-		return fmt.Errorf("cannot draw the dice entropy: %w", err)
+		return ui.Errorf("err.start", err)
 	}
 	node, err := lockstep.NewNode(cfg)
 	if err != nil {
-		return fmt.Errorf("cannot start the game: %w", err)
+		return ui.Errorf("err.start", err)
 	}
 	if s.runDone != nil {
 		<-s.runDone
 	}
-	if s.dir == nil {
-		if s.dir, err = savegame.Open(s.opts.DataDir); err != nil {
-			return err
-		}
+	if err := s.openDir(); err != nil {
+		return err
+	}
+	cs, ids := s.localSeats()
+	names := map[peer.ID]string{}
+	for i, id := range ids {
+		names[id] = s.table.Seats[cs[i]].Name
+	}
+	hub, err := lockstep.NewHub(noLink{}, ids...)
+	if err != nil {
+		return fmt.Errorf("cannot start the game: %w", err)
+	}
+	hot, err := s.startHotSeats(setup, hub, names, cs, ids)
+	if err != nil {
+		return err
 	}
 	lg, err := s.dir.CreateLocal(node.GameID(), time.Now())
 	if err != nil {
 		return err
 	}
-	tr := NewTranslator(setup, s.self, map[peer.ID]string{s.self: s.name}, lg.Path())
-	drv, err := lockstep.NewDriver(node, lockstep.DriverConfig{Link: noLink{}, Log: &localLog{l: lg, s: s, tr: tr},
+	tr := NewTranslator(setup, s.self, names, lg.Path())
+	tr.SetHotSeats(ids...)
+	drv, err := lockstep.NewDriver(node, lockstep.DriverConfig{Link: hub.Link(s.self), Log: &localLog{l: lg, s: s, tr: tr},
 		Tick: s.opts.Tick, Linger: -1, Logger: s.opts.Logger, Clock: s.opts.Clock, OnReady: func(rd lockstep.Ready) {
 			evs := tr.Translate(rd.Events, rd.State)
 			if tr.Over() {
@@ -336,20 +400,27 @@ func (s *LocalSession) start() error {
 		}})
 	if err != nil {
 		lg.Close()
-		return fmt.Errorf("cannot start the game: %w", err)
+		return ui.Errorf("err.start", err)
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s.drv, s.tr, s.log, s.over, s.stop, s.runDone = drv, tr, lg, false, stop, done
+	s.drv, s.tr, s.log, s.over, s.stop, s.runDone, s.hot = drv, tr, lg, false, stop, done, hot
+	s.gid = node.GameID()
 	s.table.Started = true
-	s.table.Seats[localSeat].Ready = true
+	for _, c := range cs {
+		s.table.Seats[c].Ready = true
+	}
 	s.q.push(*s.table)
 	s.opts.Logger.Info("local game started", "game", node.GameID(), "log", lg.Path())
+	hotDone := runHotSeats(ctx, hub, hot, func(err error) {
+		s.opts.Logger.Error("local game: a hot seat", "err", err)
+	})
 	go func() {
 		defer close(done)
+		defer hotDone()
 		if _, err := drv.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 			s.opts.Logger.Error("local game", "err", err)
-			s.q.push(ui.Notice{Text: "the game stopped: " + err.Error()})
+			s.q.push(ui.Notice{Msg: ui.M("note.stopped", err)})
 		}
 		if err := lg.Close(); err != nil {
 			s.opts.Logger.Error("game log", "err", err)
@@ -366,25 +437,50 @@ func (noLink) Send(peer.ID, []byte) error    { return nil }
 func (noLink) Frames() <-chan lockstep.Frame { return nil }
 func (noLink) Reach() <-chan lockstep.Reach  { return nil }
 
-// Roll implements ui.Session.
+// Roll implements ui.Session: for the person whose turn it is.
 func (s *LocalSession) Roll() error {
-	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Roll(n) })
+	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Roll(n) },
+		(*Translator).HotRollCheck, (*Translator).HotRolled)
 }
 
-// Choose implements ui.Session.
+// Choose implements ui.Session: for the person whose turn it is.
 func (s *LocalSession) Choose(m engine.Move) error {
-	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Choose(n, m) })
+	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Choose(n, m) },
+		func(tr *Translator) error { return tr.HotChooseCheck(m) }, (*Translator).HotChose)
 }
 
-// act runs f on the game's driver (never holding s.mu, which the driver
-// takes to mark the end) and returns its answer.
-func (s *LocalSession) act(f func(*Translator, *lockstep.Node) error) error {
+// act runs f on the driver of the first seat, or, when another person
+// here is to move, on that seat's (hotseat.go: check and done are the
+// screen translator's side of it), never holding s.mu, which the driver
+// takes to mark the end; it returns f's answer.
+func (s *LocalSession) act(f func(*Translator, *lockstep.Node) error, check func(*Translator) error, done func(*Translator, uint64)) error {
 	s.mu.Lock()
 	err := s.canAct()
-	drv, tr := s.drv, s.tr
+	drv, tr, hot := s.drv, s.tr, s.hot
 	s.mu.Unlock()
 	if err != nil {
 		return err
+	}
+	if len(hot) > 0 {
+		var h *hotSeat
+		var herr error
+		var rolls uint64
+		_ = drv.Do(func(*lockstep.Node) error {
+			pos := tr.Position()
+			rolls = tr.Rolls()
+			for _, x := range hot {
+				if x.colour == pos.ToMove() {
+					h, herr = x, check(tr)
+				}
+			}
+			return nil
+		})
+		if h != nil {
+			if herr != nil {
+				return herr
+			}
+			return s.actHot(drv, tr, h, f, func(tr *Translator) { done(tr, rolls) })
+		}
 	}
 	err = drv.Do(func(n *lockstep.Node) error { return f(tr, n) })
 	if errors.Is(err, lockstep.ErrStopped) {
@@ -398,7 +494,7 @@ func (s *LocalSession) canAct() error {
 	case s.closed:
 		return errClosed
 	case s.drv == nil:
-		return errors.New("no game is on: create one and start it")
+		return ui.Errorf("err.nolocalgame")
 	}
 	return nil
 }
@@ -411,6 +507,34 @@ func (s *LocalSession) Chat(text string) error {
 		return errClosed
 	}
 	s.q.push(ui.ChatLine{From: s.name, Colour: localSeat, Text: text})
+	return nil
+}
+
+// Leave implements ui.Leaver: the player leaves the running game for
+// good, as on the LAN. Nobody else is there to be told, so no leave
+// message is signed: the game stops where it is, its log stays on disk
+// (it verifies as far as it went) marked closed as left on purpose, and
+// ui.LeaveDone follows once the log is closed. Leave returns at once.
+func (s *LocalSession) Leave() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return errClosed
+	case !s.playing():
+		return ui.Errorf("err.nogame")
+	}
+	gid := s.gid
+	if err := s.dir.MarkClosed(gid, "left on purpose"); err != nil {
+		s.opts.Logger.Warn("could not mark the game left", "err", err)
+	}
+	s.over = true // no command reaches the stopped game
+	stop, done := s.stop, s.runDone
+	stop()
+	go func() {
+		<-done
+		s.q.first(ui.LeaveDone{})
+	}()
 	return nil
 }
 
@@ -433,4 +557,7 @@ func (s *LocalSession) Close() error {
 	return nil
 }
 
-var _ ui.Session = (*LocalSession)(nil)
+var (
+	_ ui.Session = (*LocalSession)(nil)
+	_ ui.Leaver  = (*LocalSession)(nil)
+)

@@ -86,6 +86,18 @@ type checker struct {
 	refusedRolls    int
 	youChose, youRo int
 	autoRoll        bool // p2p reveals the player's share itself: never YouRoll
+	// people are the other colours people at this screen play (hot
+	// seat): their rolls and choices are asked here too
+	people   [engine.NumColours]bool
+	byColour [engine.NumColours]int // own rolls asked, by colour
+}
+
+// hotSeat is whether other people play at this screen.
+func (c *checker) hotSeat() bool { return c.people != [engine.NumColours]bool{} }
+
+// here is whether a person at this screen plays colour col.
+func (c *checker) here(col engine.Colour) bool {
+	return col == c.you || col < engine.NumColours && c.people[col]
 }
 
 func (c *checker) see(e ui.Event) {
@@ -112,7 +124,14 @@ func (c *checker) see(e ui.Event) {
 		if !c.started || c.pending != nil {
 			t.Fatalf("DiceWaiting out of place (started %v, pending roll %v)", c.started, c.pending)
 		}
-		if e.ToMove != c.pos.ToMove() || e.YouRoll != (e.ToMove == c.you && !c.autoRoll) {
+		// With other people here (hot seat) their reveals come as they
+		// apply the move: a roll is asked only of a person here, and of
+		// another one once the die waits for them alone.
+		hotSeat := c.hotSeat()
+		hot := e.ToMove < engine.NumColours && c.people[e.ToMove]
+		if e.ToMove != c.pos.ToMove() || !hotSeat && e.YouRoll != (e.ToMove == c.you && !c.autoRoll) ||
+			e.YouRoll && !c.here(e.ToMove) || hot && e.YouRoll && len(e.Waiting) != 1 {
+
 			t.Fatalf("DiceWaiting %+v with %s to move", e, c.pos.ToMove())
 		}
 		if len(e.Waiting) == 0 {
@@ -126,7 +145,7 @@ func (c *checker) see(e ui.Event) {
 		if e.Colour != c.pos.ToMove() || !reflect.DeepEqual(e.Moves, outs.Slice()) {
 			t.Fatalf("Rolled %+v, but %s is to move with outcomes %v", e, c.pos.ToMove(), outs.Slice())
 		}
-		if e.YouChoose && (e.Colour != c.you || len(e.Moves) < 2) {
+		if e.YouChoose && (!c.here(e.Colour) || len(e.Moves) < 2) {
 			t.Fatalf("Rolled asks to choose %+v", e)
 		}
 		c.pending = &e
@@ -146,7 +165,7 @@ func (c *checker) see(e ui.Event) {
 		}
 		c.over = true
 	case ui.Notice:
-		t.Fatalf("unexpected notice: %s", e.Text)
+		t.Fatalf("unexpected notice: %s", e.Msg.String())
 	case ui.Resync:
 		t.Fatalf("unexpected resync in an honest game: %s", e.Why)
 	}
@@ -165,6 +184,18 @@ func slicesContain(ms []engine.Move, m engine.Move) bool {
 // move, and try the commands that make no sense at each step.
 func playToEnd(t *testing.T, s *LocalSession, c *checker) ui.GameOver {
 	t.Helper()
+	mustRefuse := mustRefuse
+	if c.hotSeat() {
+		// The other seats here are nodes of their own, applying what
+		// reaches them while a command is refused: only the refusal is
+		// checked.
+		mustRefuse = func(t *testing.T, _ *LocalSession, what string, cmd func() error) {
+			t.Helper()
+			if err := cmd(); err == nil {
+				t.Fatalf("%s: accepted, want an error", what)
+			}
+		}
+	}
 	for e := range s.Events() {
 		c.see(e)
 		switch e := e.(type) {
@@ -173,13 +204,16 @@ func playToEnd(t *testing.T, s *LocalSession, c *checker) ui.GameOver {
 				continue
 			}
 			c.youRo++
+			c.byColour[e.ToMove]++
 			mustRefuse(t, s, "Choose before rolling", func() error {
 				return s.Choose(engine.Move{Kind: engine.PlaneMove, Colour: engine.Red})
 			})
 			if err := s.Roll(); err != nil {
-				t.Fatalf("Roll when asked: %v", err)
+				t.Fatalf("Roll when asked (%+v): %v", e, err)
 			}
-			if !s.probe().canRoll {
+			switch {
+			case c.hotSeat(): // as for Choose below
+			case !s.probe().canRoll:
 				mustRefuse(t, s, "Roll twice", s.Roll)
 				c.refusedRolls++
 			}
@@ -190,14 +224,18 @@ func playToEnd(t *testing.T, s *LocalSession, c *checker) ui.GameOver {
 			c.youChose++
 			mustRefuse(t, s, "Roll while choosing", s.Roll)
 			mustRefuse(t, s, "Choose a move not offered", func() error {
-				return s.Choose(engine.Move{Kind: engine.PlaneMove, Colour: engine.Blue, Plane: 3})
+				return s.Choose(engine.Move{Kind: engine.PlaneMove, Colour: (e.Colour + 1) % engine.NumColours, Plane: 3})
 			})
 			if err := s.Choose(e.Moves[0]); err != nil {
 				t.Fatalf("Choose %v of %v: %v", e.Moves[0], e.Moves, err)
 			}
 			// Choosing reveals the link for the next roll too, so an extra
 			// roll may already ask for the next choice.
-			if len(s.probe().choices) == 0 {
+			switch {
+			case c.hotSeat():
+				// Every seat here is in-process: the game may already be
+				// at the next person's choice, a second command theirs.
+			case len(s.probe().choices) == 0:
 				mustRefuse(t, s, "Choose twice", func() error { return s.Choose(e.Moves[0]) })
 			}
 		case ui.GameOver:

@@ -39,6 +39,6 @@ func (g *localLog) Sync() error {
 func (g *localLog) fail(err error) {
 	g.failed = true
 	g.s.opts.Logger.Error("game log", "err", err)
-	g.s.q.push(ui.Notice{Text: "the game log cannot be saved, the game goes on without it: " + err.Error()})
+	g.s.q.push(ui.Notice{Msg: ui.M("note.nolog", err)})
 	g.tr.SetLogPath("")
 }

@@ -18,6 +18,7 @@ import (
 	"aeroplane/p2p"
 	"aeroplane/savegame"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -68,12 +69,23 @@ type NetOptions struct {
 	// program killed between the table and the game) would hold the
 	// others there for ever. Past it the game is abandoned, marked closed,
 	// and everyone goes back to the table, where the creator reopens it
-	// and the others look for it (the rematch rule).
+	// and the others look for it (the rematch rule), each ready by itself
+	// (it confirmed); with SetupBot the creator's table has a bot in each
+	// seat whose player never confirmed, so it starts again at once.
 	SetupWait time.Duration
+	// SetupBot is the creator's choice for a game whose setup timed out
+	// (SetSetupBot changes it at the table): instead of everyone going
+	// back to the table to wait for a new player, the creator reopens it
+	// at once with a bot in each seat whose player never confirmed, and
+	// the game starts again as soon as the others are back.
+	SetupBot bool
 	// LeaveWait bounds how long Leave keeps the game running so the
 	// others get the Leave (default 3 s; it returns sooner once every
 	// other player holds it).
 	LeaveWait time.Duration
+	// OwnPace keeps BotDelay whatever pace the table's creator set
+	// (headless: nobody watches its screen).
+	OwnPace bool
 	// BotDelay pauses before showing each roll of a seat a bot flies (a
 	// bot seat, or the seat of a player absent or gone), so people see
 	// the bot think and its move before the next roll; 0 shows every
@@ -157,14 +169,21 @@ type NetSession struct {
 	cur       *lobbyPlan // the lobby being waited in
 	last      *lobbyPlan // the lobby of the last game that started, for Rematch
 	jobCancel context.CancelFunc
-	gen       uint64          // bumps on every launch and on leaving a lobby
-	rematch   bool            // Rematch asked while the last game lingered
-	gameOver  bool            // the game being driven has ended (the driver lingers a moment)
-	gameID    lockstep.GameID // the game being driven (or the last one)
-	sess      *Game
-	sessDone  chan struct{}
-	tr        *Translator
-	myColour  engine.Colour
+	gen       uint64 // bumps on every launch and on leaving a lobby
+	rematch   bool   // Rematch asked while the last game lingered
+	// setupBot is the creator's choice for a setup that times out
+	// (NetOptions.SetupBot); timedOut makes the next table's players
+	// ready by themselves (they confirmed the game it replaces).
+	setupBot, timedOut bool
+	// proveTried is when each advert's host was last dialled to prove it
+	// (netlobby.go), at most proveKept of them.
+	proveTried map[peer.ID]time.Time
+	gameOver   bool            // the game being driven has ended (the driver lingers a moment)
+	gameID     lockstep.GameID // the game being driven (or the last one)
+	sess       *Game
+	sessDone   chan struct{}
+	tr         *Translator
+	myColour   engine.Colour
 	// lastColour is the colour played in the last game, for a rematch.
 	lastColour engine.Colour
 	lastLobby  *ui.LobbyUpdate
@@ -187,6 +206,11 @@ type NetSession struct {
 	// pausing: the player quits keeping its game to continue (Pause).
 	paused  []*savegame.Saved
 	pausing bool
+	// tablePace is the bots' pace the game's table set (nil between
+	// games, or set false: BotDelay).
+	tablePace atomic.Pointer[lobby.Pace]
+	// chatWarn says once per session that chat lines are not being saved.
+	chatWarn sync.Once
 	// heard are the names the adverts and peers reached by address say
 	// now, replaced on every lobby view, so a stranger's flood of names
 	// lasts as long as discovery lists it; names keeps only the players
@@ -225,7 +249,8 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 		return nil, err
 	}
 	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), dir: dir, name: p2p.CleanName(opts.Name),
-		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour}
+		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour,
+		setupBot: opts.SetupBot, proveTried: map[peer.ID]time.Time{}}
 	s.names[s.self] = s.name
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)
@@ -259,11 +284,15 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 // roll of a seat a bot flies waits, anything else comes at once.
 func (s *NetSession) pace(e ui.Event) time.Duration {
 	r, ok := e.(ui.Rolled)
-	if !ok || s.opts.BotDelay <= 0 || r.Colour >= engine.NumColours {
+	if !ok || r.Colour >= engine.NumColours {
 		return 0
 	}
-	if f := s.flown.Load(); f != nil && f[r.Colour] {
-		return s.opts.BotDelay
+	delay := s.opts.BotDelay
+	if p := s.tablePace.Load(); p != nil && p.Set && !s.opts.OwnPace {
+		delay = p.Delay // the creator's, for every screen at the table
+	}
+	if f := s.flown.Load(); delay > 0 && f != nil && f[r.Colour] {
+		return delay
 	}
 	return 0
 }
@@ -289,7 +318,7 @@ func (s *NetSession) resumeInterrupted() {
 		return
 	}
 	s.log.Info("resuming an interrupted game", "game", g.Setup.GameID().String(), "log", g.Path, "rolls", g.Rolls)
-	s.q.push(ui.Notice{Text: fmt.Sprintf("resuming your game %q, cut short after %d rolls (its log: %s)", g.Setup.Name, g.Rolls, g.Path)})
+	s.q.push(ui.Notice{Msg: ui.M("note.resuming", g.Setup.Name, g.Rolls, g.Path)})
 	s.launch(lobbyPlan{resume: g})
 }
 
@@ -312,9 +341,9 @@ func (s *NetSession) SetName(name string) error {
 	case s.closed:
 		return errClosed
 	case name == "":
-		return errors.New("a name cannot be empty")
+		return ui.Errorf("err.emptyname")
 	case s.mode != modeIdle:
-		return errors.New("the name cannot change during a game: change it in the lobby")
+		return ui.Errorf("err.namegame")
 	}
 	s.name = name
 	s.names[s.self] = name
@@ -359,13 +388,13 @@ func (s *NetSession) idle() error {
 	case s.closed:
 		return errClosed
 	case s.mode == modeLobby && s.cur != nil && s.cur.hosting:
-		return errors.New("you are in your game's lobby: it starts when its seats are full and everyone is ready, or when you start it")
+		return ui.Errorf("err.inownlobby")
 	case s.mode == modeLobby:
-		return errors.New("you are waiting in a lobby: the game starts when everyone is ready")
+		return ui.Errorf("err.inlobby")
 	case s.mode == modeGame && s.gameOver:
-		return errors.New("the last game is still saying goodbye to the others: try again in a moment")
+		return ui.Errorf("err.goodbye")
 	case s.mode == modeGame:
-		return errors.New("a game is on: finish it first")
+		return errGameOn
 	}
 	return nil
 }
@@ -400,13 +429,13 @@ func (s *NetSession) lobbyCtl(hosting bool) (*lobby.Control, error) {
 		// Called without mu: the lobby calls back into the session.
 		return s.cur.ctl, nil
 	case s.mode == modeLobby:
-		return nil, errors.New("only the game's creator changes its seats")
+		return nil, ui.Errorf("err.creatorseats")
 	case s.mode == modeGame:
 		return nil, s.idle()
 	case hosting:
-		return nil, errors.New("create a game first: its seats belong to the player who created it")
+		return nil, ui.Errorf("err.createseats")
 	}
-	return nil, errors.New("create a game first, or join one from the lobby")
+	return nil, ui.Errorf("err.createorjoin")
 }
 
 // SetSeat implements ui.Session: the creator gives a free colour to a bot
@@ -417,7 +446,22 @@ func (s *NetSession) SetSeat(seat engine.Colour, kind string) error {
 	if err != nil {
 		return err
 	}
-	return ctl.SetSeat(seat, kind)
+	return explain(ctl.SetSeat(seat, kind))
+}
+
+// SetSetupBot implements ui.SetupBotChooser: the creator's choice of what
+// follows a setup that times out (NetOptions.SetupBot). The table shows it.
+func (s *NetSession) SetSetupBot(on bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	s.setupBot = on
+	if v := s.hostView; v != nil && s.mode == modeLobby && s.cur != nil && s.cur.hosting {
+		s.q.push(s.lobbyTable(*v, true))
+	}
+	return nil
 }
 
 // RemoveSeat takes back the seat at colour c from the guest sitting
@@ -443,11 +487,21 @@ func (s *NetSession) RemoveSeat(c engine.Colour) error {
 	s.mu.Unlock()
 	switch {
 	case who == "":
-		return fmt.Errorf("nobody sits at %s: pick a guest's seat", c)
+		return ui.Errorf("err.nobodyat", c)
 	case who == s.self:
-		return errors.New("that is your own seat: leave the game instead")
+		return ui.Errorf("err.ownseatleave")
 	}
-	return ctl.Remove(who)
+	return explain(ctl.Remove(who))
+}
+
+// SetBotPace implements ui.PaceSetter: the creator sets the bots' pace
+// for every screen at the table (set false: each player's own).
+func (s *NetSession) SetBotPace(delay time.Duration, set bool) error {
+	ctl, err := s.lobbyCtl(true)
+	if err != nil {
+		return err
+	}
+	return explain(ctl.SetPace(lobby.Pace{Set: set, Delay: delay}))
 }
 
 // SetRules implements ui.RulesSetter: the creator changes the game's
@@ -457,7 +511,7 @@ func (s *NetSession) SetRules(r engine.Rules) error {
 	if err != nil {
 		return err
 	}
-	return ctl.SetRules(r)
+	return explain(ctl.SetRules(r))
 }
 
 // ChooseColour asks the creator's lobby for a seat at colour c; the table
@@ -467,7 +521,7 @@ func (s *NetSession) ChooseColour(c engine.Colour) error {
 	if err != nil {
 		return err
 	}
-	return ctl.ChooseColour(c)
+	return explain(ctl.ChooseColour(c))
 }
 
 // SetReady says whether this player is ready for the table as it is now;
@@ -477,7 +531,7 @@ func (s *NetSession) SetReady(ready bool) error {
 	if err != nil {
 		return err
 	}
-	return ctl.SetReady(ready)
+	return explain(ctl.SetReady(ready))
 }
 
 // Start implements ui.Session. For a player who joined, it says ready.
@@ -501,7 +555,7 @@ func (s *NetSession) Start() error {
 	if errors.Is(err, lobby.ErrGone) {
 		return nil // pressed again as the game starts
 	}
-	return err
+	return explain(err)
 }
 
 // Join implements ui.Session: gameID is a Game.ID of a LobbyUpdate (the
@@ -515,7 +569,7 @@ func (s *NetSession) Join(gameID string) error {
 		return err
 	}
 	if p2p.CleanName(gameID) == "" || p2p.CleanName(gameID) != gameID {
-		return fmt.Errorf("%q is not a game of the lobby", gameID)
+		return ui.Errorf("err.nolobbygame", gameID)
 	}
 	// A joiner never creates the lobby: it keeps looking for its host.
 	s.launch(lobbyPlan{cfg: lobby.Config{Lobby: gameID, FindFor: 24 * time.Hour, ManualReady: true}})
@@ -536,7 +590,7 @@ func (s *NetSession) Rematch() error {
 		return err
 	}
 	if s.last == nil {
-		return errors.New("a rematch follows a finished game")
+		return errRematch
 	}
 	s.launch(s.rematchPlan())
 	return nil
@@ -547,6 +601,9 @@ func (s *NetSession) Rematch() error {
 // whatever order the players come back in. The caller holds mu.
 func (s *NetSession) rematchPlan() lobbyPlan {
 	p := *s.last
+	if s.timedOut {
+		p.cfg.ManualReady, s.timedOut = false, false
+	}
 	p.cfg.Prefer = nil
 	if s.lastColour < engine.NumColours {
 		p.cfg.Prefer = []engine.Colour{s.lastColour}
@@ -561,7 +618,7 @@ func (s *NetSession) launch(p lobbyPlan) {
 	p.gen = s.gen
 	p.startNow = make(chan struct{})
 	if v := s.hostView; p.hosting && v != nil && v.Lobby == p.cfg.Lobby {
-		p.cfg.Players, p.cfg.BotSeats, p.cfg.Rules = len(v.Players)+v.Free, v.Bots, v.Rules
+		p.cfg.Players, p.cfg.BotSeats, p.cfg.Rules, p.cfg.BotPace = len(v.Players)+v.Free, v.Bots, v.Rules, v.Pace
 	}
 	p.cfg.NoWatchChat = s.opts.NoWatchChat
 	p.ctl = lobby.NewControl(func(v lobby.View) { s.showLobby(p, v) })
@@ -596,13 +653,13 @@ func (s *NetSession) connect(addr string) {
 		}
 		if err != nil {
 			s.log.Warn("manual connect failed", "addr", addr, "err", err)
-			s.q.push(ui.Notice{Text: fmt.Sprintf("cannot connect to %s: %v", addr, err)})
+			s.q.push(ui.Notice{Msg: ui.M("note.connectfail", addr, err)})
 			return
 		}
 		s.mu.Lock()
 		s.manual = append(s.manual, info)
 		s.mu.Unlock()
-		s.q.push(ui.Notice{Text: "connected to " + addr})
+		s.q.push(ui.Notice{Msg: ui.M("note.connected", addr)})
 		s.emitLobby()
 	}()
 }
@@ -615,7 +672,7 @@ func (s *NetSession) Roll() error {
 		if _, err := s.game(); err != nil {
 			return err
 		}
-		return errors.New("in this LAN game your share of every roll is revealed by itself: just wait for the die")
+		return ui.Errorf("err.autoreveal")
 	}
 	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Roll(n) })
 }
@@ -641,7 +698,7 @@ func (s *NetSession) game() (gameRefs, error) {
 	case closed:
 		return g, errClosed
 	case g.sess == nil:
-		return g, errors.New("no game is on")
+		return g, ui.Errorf("err.nogame")
 	}
 	select {
 	case <-g.done:
@@ -690,7 +747,9 @@ func (s *NetSession) Chat(text string) error {
 	if err != nil {
 		s.log.Info("chat line not delivered to everyone", "err", err)
 	}
-	s.q.push(ui.ChatLine{From: name, Colour: colour, Text: line.Text})
+	l := ui.ChatLine{From: name, Colour: colour, Text: line.Text}
+	s.q.push(l)
+	s.keepChat(l)
 	s.toWatchers(name, line.Text)
 	return nil
 }
@@ -719,7 +778,9 @@ func (s *NetSession) onChat(l p2p.ChatLine) {
 	if name == "" {
 		name = shortID(l.From)
 	}
-	s.q.push(ui.ChatLine{From: name, Colour: colour, Text: l.Text})
+	line := ui.ChatLine{From: name, Colour: colour, Text: l.Text}
+	s.q.push(line)
+	s.keepChat(line)
 	s.toWatchers(name, l.Text)
 }
 
@@ -764,4 +825,5 @@ var (
 	_ ui.SeatChooser = (*NetSession)(nil)
 	_ ui.Leaver      = (*NetSession)(nil)
 	_ ui.GoOner      = (*NetSession)(nil)
+	_ ui.PaceSetter  = (*NetSession)(nil)
 )

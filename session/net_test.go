@@ -123,14 +123,7 @@ func TestNetGameOverLAN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.CreateGame(rules); err != nil {
-		t.Fatal(err)
-	}
-	for c, k := range map[engine.Colour]string{engine.Yellow: "random", engine.Green: "random"} {
-		if err := a.SetSeat(c, k); err != nil {
-			t.Fatal(err)
-		}
-	}
+	openTable(t, a, rules)
 	if err := a.SetSeat(engine.Red, "random"); err == nil {
 		t.Fatal("the creator gave its own seat away")
 	}
@@ -155,25 +148,21 @@ func TestNetGameOverLAN(t *testing.T) {
 			}
 		}
 	}, func(e ui.Event) {
-		u, ok := e.(ui.LobbyUpdate)
+		g, ok := gameOf(e, a)
 		if !ok || joined {
 			return
 		}
-		for _, g := range u.Games {
-			if g.Host.ID == a.ID().String() {
-				// The listing, from Ann's advert alone, shows her
-				// table: her rules, four seats, Ann and 0-2 bots in.
-				if g.Rules != rules || g.Seats != engine.NumColours || g.Taken < 1 || g.Taken > 3 {
-					t.Errorf("Bob's listing of Ann's game: rules %s, %d of %d seats taken; want rules %s, 1-3 of 4", g.Rules, g.Taken, g.Seats, rules)
-				}
-				joined = true
-				if err := b.Join(g.ID); err != nil {
-					t.Errorf("join: %v", err)
-				}
-				if err := b.Roll(); err == nil {
-					t.Errorf("Roll accepted in a lobby")
-				}
-			}
+		// The listing, from Ann's advert alone, shows her table: her
+		// rules, four seats, Ann and 0-2 bots in.
+		if g.Rules != rules || g.Seats != engine.NumColours || g.Taken < 1 || g.Taken > 3 {
+			t.Errorf("Bob's listing of Ann's game: rules %s, %d of %d seats taken; want rules %s, 1-3 of 4", g.Rules, g.Taken, g.Seats, rules)
+		}
+		joined = true
+		if err := b.Join(g.ID); err != nil {
+			t.Errorf("join: %v", err)
+		}
+		if err := b.Roll(); err == nil {
+			t.Errorf("Roll accepted in a lobby")
 		}
 	})
 	checkBoth(t, pa, pb)
@@ -278,19 +267,10 @@ func TestNetRematchAndRefusals(t *testing.T) {
 		}
 	}
 	badChoice := engine.Move{Kind: engine.PlaneMove, Colour: engine.Green, Plane: 3}
-	refused, joined := 0, false
+	refused, join := 0, joinOnce(t, a, b)
 	onB := func(e ui.Event) {
-		switch e := e.(type) {
-		case ui.LobbyUpdate:
-			for _, g := range e.Games {
-				if g.Host.ID == a.ID().String() && !joined {
-					joined = true
-					if err := b.Join(g.ID); err != nil {
-						t.Errorf("join: %v", err)
-					}
-				}
-			}
-		case ui.Rolled:
+		join(e)
+		if _, ok := e.(ui.Rolled); ok {
 			// Bob is Red: a Green plane is never his to move.
 			if err := b.Choose(badChoice); err == nil {
 				t.Errorf("Choose %v accepted", badChoice)
@@ -359,8 +339,8 @@ func TestNetManualConnect(t *testing.T) {
 		case e := <-b.Events():
 			switch e := e.(type) {
 			case ui.Notice:
-				failed = failed || strings.HasPrefix(e.Text, "cannot connect to nowhere:1")
-				connected = connected || e.Text == "connected to "+a.Addrs()[0]
+				failed = failed || strings.HasPrefix(e.Msg.String(), "Cannot connect to nowhere:1")
+				connected = connected || e.Msg.String() == "Connected to "+a.Addrs()[0]+"."
 			case ui.LobbyUpdate:
 				if e.Me.Addr != b.Addrs()[0] || e.Me.Name != "Bob" {
 					t.Fatalf("Me = %+v", e.Me)
@@ -390,7 +370,7 @@ func TestNetAloneWithBots(t *testing.T) {
 	}
 	// Alone, without a bot, there is no game to start; creating another
 	// game leaves that lobby.
-	if err := a.Start(); err == nil || !strings.Contains(err.Error(), "nobody has joined") {
+	if err := a.Start(); err == nil || !errors.Is(err, lobby.ErrTooFew) || !strings.Contains(err.Error(), "Nobody has joined") {
 		t.Fatalf("started alone: %v", err)
 	}
 	if err := a.CreateGame(engine.DefaultRules()); err != nil {
@@ -458,8 +438,8 @@ func TestNetManualJoinPlays(t *testing.T) {
 		select {
 		case e := <-b.Events():
 			if n, ok := e.(ui.Notice); ok {
-				if !strings.HasPrefix(n.Text, "connected to") {
-					t.Fatalf("connect: %s", n.Text)
+				if !strings.HasPrefix(n.Msg.String(), "Connected to") {
+					t.Fatalf("connect: %s", n.Msg.String())
 				}
 				connected = true
 			}
@@ -619,7 +599,7 @@ func TestNetGameListedByAddress(t *testing.T) {
 			case e := <-s.Events():
 				switch e := e.(type) {
 				case ui.Notice:
-					told = told || strings.Contains(e.Text, "Ann connected to you") && strings.Contains(e.Text, lobby)
+					told = told || strings.Contains(e.Msg.String(), "Ann connected to you") && strings.Contains(e.Msg.String(), lobby)
 				case ui.LobbyUpdate:
 					for _, g := range e.Games {
 						seen = seen || (g.ID == lobby && g.Host.ID == a.ID().String() && g.Host.Name == "Ann")

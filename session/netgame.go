@@ -12,6 +12,7 @@ import (
 	"aeroplane/p2p"
 	"aeroplane/savegame"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -34,7 +35,14 @@ func (s *NetSession) owner() {
 				s.launch(s.rematchPlan())
 			}
 			s.rematch, s.gameOver = false, false
+			idle := s.mode == modeIdle
 			s.mu.Unlock()
+			if idle {
+				// No game runs: the host admits strangers again (a
+				// peer that dials us to offer its game). Jobs run on
+				// this goroutine only, so none has set members since.
+				s.t.SetMembers(nil)
+			}
 		case in := <-s.t.Inbox():
 			if in.Kind == p2p.KindChat {
 				if l, err := s.chat.Receive(in); err == nil {
@@ -61,7 +69,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		s.t.SetMembers(nil)
 		if err := s.spectate(ctx, p.watch); err != nil && ctx.Err() == nil {
 			s.log.Error("watching", "err", err)
-			s.q.push(ui.Notice{Text: err.Error()})
+			s.q.push(ui.NoticeOf(explain(err)))
 			s.ended(nil, lockstep.State{}, err)
 		}
 		return
@@ -74,7 +82,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		s.t.SetMembers(p.resume.Setup.Players())
 		if err := s.play(ctx, p, lobby.Result{Setup: p.resume.Setup}); err != nil && ctx.Err() == nil {
 			s.log.Error("resumed game", "err", err)
-			s.q.push(ui.Notice{Text: err.Error()})
+			s.q.push(ui.NoticeOf(explain(err)))
 			s.ended(nil, lockstep.State{}, err)
 		}
 		return
@@ -96,7 +104,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 			}
 		}
 		if ctx.Err() == nil {
-			s.q.push(ui.Notice{Text: err.Error()})
+			s.q.push(ui.NoticeOf(explain(err)))
 			s.ended(nil, lockstep.State{}, err)
 		}
 		return
@@ -104,7 +112,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 	defer s.findPaused() // the game played is no longer one to continue
 	if err := s.play(ctx, p, res); err != nil && ctx.Err() == nil {
 		s.log.Error("game", "err", err)
-		s.q.push(ui.Notice{Text: err.Error()})
+		s.q.push(ui.NoticeOf(explain(err)))
 		s.ended(nil, lockstep.State{}, err)
 	}
 }
@@ -195,6 +203,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventYourRoll && s.opts.ManualRoll && rollWithin > 0 {
 					s.rollLater(sess, tr, e.Roll, rollWithin)
+					s.q.push(ui.RollCountdown{Colour: tr.pos.ToMove(), In: rollWithin, You: true})
 				}
 			}
 			if tr.Over() {
@@ -236,6 +245,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
 	table := s.setupTable(res.Setup, names, p.hosting)
+	table.BotPace, table.BotPaceSet = res.Pace.Delay, res.Pace.Set
+	pace := res.Pace
+	s.tablePace.Store(&pace) // before the game's first event is queued
 	s.mu.Unlock()
 	s.q.push(table)
 	if p.resume != nil && len(g.Records) > 0 {
@@ -243,7 +255,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		if hist, pos, ok := History(res.Setup, names, g.Records); ok {
 			tr.ResumeAt(pos) // before Run: the driver is not yet touching it
 			s.q.push(hist...)
+			s.q.push(ui.Resuming{On: true}) // until the translator's EventRecovered
 		}
+		s.q.push(savedChat(s.dir.Chat(gid))...)
 	}
 	if obs.Started != nil {
 		if err := obs.Started(info); err != nil {
@@ -258,11 +272,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	st, err := sess.Run(gctx)
 	close(done)
 	s.flown.Store(nil)
+	s.tablePace.Store(nil)
 	s.mu.Lock()
 	s.sess, s.lastColour, s.myColour = nil, s.myColour, engine.NoColour
 	s.mu.Unlock()
 	if missing, ok := setup.timedOut(); ok && ctx.Err() == nil {
-		return s.setupTimedOut(gid, missing, names)
+		return s.setupTimedOut(gid, res.Setup.Name, missing, names)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
@@ -309,7 +324,7 @@ func (s *NetSession) rollLater(sess *Game, tr *Translator, k uint64, after time.
 			if !tr.CanRoll() || tr.rollK != k {
 				return nil // rolled by key, or the roll is long gone
 			}
-			s.q.push(ui.Notice{Text: "your die was rolled for you: the others cannot wait longer"})
+			s.q.push(ui.Notice{Msg: ui.M("note.autoroll")})
 			return tr.Roll(n)
 		})
 	})
@@ -319,7 +334,15 @@ func (s *NetSession) rollLater(sess *Game, tr *Translator, k uint64, after time.
 // hosting says this player created the game: its seat may be at any
 // colour, so the setup's first seat does not tell.
 func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string, hosting bool) ui.TableUpdate {
-	t := ui.TableUpdate{GameID: setup.Name, Host: hosting, Rules: setup.Rules, Started: true}
+	t := tableOf(setup, names, s.self)
+	t.Host = hosting
+	return t
+}
+
+// tableOf is the table a game's Setup fixed, as self sees it (self ""
+// for someone watching a log): people by name, else a short ID.
+func tableOf(setup lockstep.Setup, names map[peer.ID]string, self peer.ID) ui.TableUpdate {
+	t := ui.TableUpdate{GameID: setup.Name, Rules: setup.Rules, Started: true}
 	for _, st := range setup.Seats {
 		if st.Player == "" {
 			t.Seats[st.Colour] = ui.Seat{Kind: ui.SeatBot, Name: st.Bot, Present: true, Ready: true}
@@ -330,7 +353,7 @@ func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string, 
 			n = shortID(st.Player)
 		}
 		t.Seats[st.Colour] = ui.Seat{Kind: ui.SeatHuman, Name: n, PeerID: st.Player.String(),
-			You: st.Player == s.self, Present: true, Ready: true}
+			You: self != "" && st.Player == self, Present: true, Ready: true}
 	}
 	return t
 }

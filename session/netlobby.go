@@ -2,16 +2,17 @@ package session
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"aeroplane/engine"
 	"aeroplane/lobby"
 	"aeroplane/p2p"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -77,6 +78,7 @@ func (s *NetSession) askPeers() {
 			advertised[ad.ID] = true
 		}
 	}
+	s.proveAdverts()
 	running := s.askRunning()
 	found := map[peer.ID]lobby.Info{}
 	for _, id := range s.h.Network().Peers() {
@@ -98,7 +100,7 @@ func (s *NetSession) askPeers() {
 		}
 		s.manual = append(s.manual, peer.AddrInfo{ID: id, Addrs: s.h.Peerstore().Addrs(id)})
 		s.log.Info("a peer that connected to us offers its game", "peer", id, "lobby", info.Lobby)
-		s.q.push(ui.Notice{Text: fmt.Sprintf("%s connected to you and offers the game %q: join it from the lobby", info.Name, info.Lobby)})
+		s.q.push(ui.Notice{Msg: ui.M("note.offer", info.Name, info.Lobby)})
 	}
 	s.peerGames = found
 	s.running = running
@@ -139,11 +141,72 @@ func (s *NetSession) askRunning() map[string]lobby.Running {
 	return out
 }
 
+// Proving adverts: each second at most proveAtOnce unverified hosts of the
+// list are dialled, each at most once per proveEvery, so a flood of ghost
+// adverts costs a few failed dials a second, and a real host's line loses
+// its "unverified" mark within about a second.
+const (
+	proveAtOnce = 4
+	proveEvery  = 10 * time.Second
+	proveKept   = 256 // dial times remembered; past it they are forgotten
+)
+
+// proveAdverts dials unverified hosts of the list: a Noise handshake with
+// the advert's peer ID is what proves it (lobby.Listing).
+func (s *NetSession) proveAdverts() {
+	if s.d == nil {
+		return
+	}
+	now := time.Now()
+	list := lobby.Listing(s.d.Peers(), s.d.Proven)
+	s.mu.Lock()
+	if len(s.proveTried) > proveKept {
+		clear(s.proveTried)
+	}
+	ids := lobby.ToProve(list, proveAtOnce, func(id peer.ID) bool { return now.Sub(s.proveTried[id]) < proveEvery })
+	for _, id := range ids {
+		s.proveTried[id] = now
+	}
+	s.mu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	// On a goroutine of its own: a ghost's dial may take its whole timeout,
+	// and the lobby's views must not wait for it.
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		var wg sync.WaitGroup
+		for _, id := range ids {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
+				defer cancel()
+				// The advert's addresses are in the peerstore, filtered.
+				if err := s.h.Connect(ctx, peer.AddrInfo{ID: id}); err != nil {
+					s.log.Debug("an advert's host could not be proven", "peer", p2p.ShortID(id), "err", err)
+				}
+			}()
+		}
+		wg.Wait()
+		s.emitLobby()
+	}()
+}
+
 // emitLobby sends the lobby as it is now, if it changed.
 func (s *NetSession) emitLobby() {
 	var ads []p2p.Advert
+	proven := map[peer.ID]bool{}
 	if s.d != nil {
 		ads = s.d.Peers()
+		for _, ad := range ads {
+			proven[ad.ID] = s.d.Proven(ad.ID)
+		}
+	}
+	games := map[peer.ID]lobby.Listed{}
+	for _, l := range lobby.Listing(ads, func(id peer.ID) bool { return proven[id] }) {
+		games[l.Host.ID] = l
 	}
 	addrs := p2p.DialableAddrs(s.h)
 	s.mu.Lock()
@@ -170,14 +233,14 @@ func (s *NetSession) emitLobby() {
 			continue
 		}
 		heard[ad.ID] = ad.Name
-		p := ui.Peer{ID: ad.ID.String(), Name: ad.Name}
+		p := ui.Peer{ID: ad.ID.String(), Name: ad.Name, Unverified: !proven[ad.ID]}
 		if len(ad.Addrs) > 0 {
 			p.Addr = ad.Addrs[0].String() + "/p2p/" + ad.ID.String()
 		}
 		seen[ad.ID] = true
 		u.Players = append(u.Players, p)
-		if g, ok := listedGame(ad, p); ok {
-			u.Games = append(u.Games, g)
+		if l, ok := games[ad.ID]; ok {
+			u.Games = append(u.Games, ui.Game{ID: ad.Lobby, Host: p, Taken: ad.Taken, Seats: ad.Taken + ad.Free, Rules: l.Rules})
 		}
 	}
 	for _, info := range s.manual {
@@ -254,12 +317,19 @@ func (s *NetSession) showLobby(p lobbyPlan, v lobby.View) {
 			s.names[pl.ID] = pl.Name
 		}
 	}
-	s.q.push(lobbyTable(v, s.self, p.hosting))
+	s.q.push(s.lobbyTable(v, p.hosting))
+}
+
+// lobbyTable turns a lobby view into the interface's table (s.mu held).
+func (s *NetSession) lobbyTable(v lobby.View, hosting bool) ui.TableUpdate {
+	t := lobbyTable(v, s.self, hosting)
+	t.SetupBot = hosting && s.setupBot
+	return t
 }
 
 // lobbyTable turns a lobby view into the interface's table.
 func lobbyTable(v lobby.View, self peer.ID, hosting bool) ui.TableUpdate {
-	t := ui.TableUpdate{GameID: v.Lobby, Host: hosting, Rules: v.Rules}
+	t := ui.TableUpdate{GameID: v.Lobby, Host: hosting, Rules: v.Rules, BotPace: v.Pace.Delay, BotPaceSet: v.Pace.Set}
 	for c := range t.Seats {
 		t.Seats[c] = ui.Seat{Kind: ui.SeatUnused}
 	}
@@ -278,18 +348,4 @@ func lobbyTable(v lobby.View, self peer.ID, hosting bool) ui.TableUpdate {
 		}
 	}
 	return t
-}
-
-// listedGame is the game a host's advert offers in the lobby's list, if
-// it offers one: a lobby with a free seat, whose rules (carried by p2p as
-// text) this engine reads exactly as written.
-func listedGame(ad p2p.Advert, host ui.Peer) (ui.Game, bool) {
-	if !ad.Host || ad.Lobby == "" || ad.Free <= 0 {
-		return ui.Game{}, false
-	}
-	r, err := engine.ParseRules(ad.Rules)
-	if err != nil || r.String() != ad.Rules {
-		return ui.Game{}, false // a stranger's text, not a game's rules
-	}
-	return ui.Game{ID: ad.Lobby, Host: host, Taken: ad.Taken, Seats: ad.Taken + ad.Free, Rules: r}, true
 }

@@ -7,6 +7,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+
 	"pgregory.net/rapid"
 )
 

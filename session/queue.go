@@ -12,7 +12,8 @@ import (
 // session emits while holding its lock, and the interface may be calling
 // that same session at that moment, so a bounded channel could deadlock.
 // pace, if set, says how long to pause before delivering an event, so a
-// person can follow bot turns that the protocol plays in one go; it is
+// person can follow bot turns that the protocol plays in one go (a roll
+// paused so is announced by a ui.RollCountdown as the pause starts); it is
 // asked as the event is pushed (what the game is then decides), never
 // while the session's lock might be wanted by it.
 type queue struct {
@@ -63,6 +64,18 @@ func (q *queue) push(evs ...ui.Event) {
 	q.mu.Unlock()
 }
 
+// first queues e ahead of everything waiting, without a pause: what the
+// interface must hear now (ui.LeaveDone: the player is quitting, the
+// paced rolls behind it no longer matter).
+func (q *queue) first(e ui.Event) {
+	q.mu.Lock()
+	if !q.closed {
+		q.items = slices.Insert(q.items, 0, item{e: e})
+		q.cond.Signal()
+	}
+	q.mu.Unlock()
+}
+
 // close delivers what is queued (without pauses), then closes the channel.
 func (q *queue) close() {
 	q.mu.Lock()
@@ -72,6 +85,16 @@ func (q *queue) close() {
 		q.cond.Signal()
 	}
 	q.mu.Unlock()
+}
+
+// stopped reports whether close was called (its pauses are skipped).
+func (q *queue) stopped() bool {
+	select {
+	case <-q.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 func (q *queue) pump() {
@@ -90,6 +113,10 @@ func (q *queue) pump() {
 		q.items = q.items[1:]
 		q.mu.Unlock()
 		if it.pause > 0 {
+			if r, ok := it.e.(ui.Rolled); ok && !q.stopped() {
+				// The turn line counts the pause down to the roll.
+				q.out <- ui.RollCountdown{Colour: r.Colour, In: it.pause}
+			}
 			t := time.NewTimer(it.pause)
 			select {
 			case <-t.C:

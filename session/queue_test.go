@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"aeroplane/engine"
-	"aeroplane/p2p"
 	"aeroplane/ui"
 )
 
@@ -21,14 +20,14 @@ func TestQueueOrderAndClose(t *testing.T) {
 		}
 		return 0
 	})
-	want := []ui.Event{ui.Notice{Text: "a"}, ui.Rolled{Roll: 3}, ui.Notice{Text: "b"}, ui.Rolled{Roll: 5}}
+	want := []ui.Event{ui.Notice{Msg: ui.M("a")}, ui.Rolled{Roll: 3}, ui.Notice{Msg: ui.M("b")}, ui.Rolled{Roll: 5}}
 	q.push(want[0])
 	if got := <-q.out; !reflect.DeepEqual(got, want[0]) {
 		t.Fatalf("first event %v", got)
 	}
 	q.push(want[1:]...)
 	q.close()
-	q.push(ui.Notice{Text: "after close"})
+	q.push(ui.Notice{Msg: ui.M("after close")})
 	got := []ui.Event{want[0]}
 	for e := range q.out {
 		got = append(got, e)
@@ -38,6 +37,26 @@ func TestQueueOrderAndClose(t *testing.T) {
 	}
 	if paused != 2 {
 		t.Fatalf("paced %d events, want the 2 rolls", paused)
+	}
+}
+
+// A paused roll is announced as its pause starts, so that the turn line
+// can count it down: the countdown, then the roll.
+func TestQueueAnnouncesPausedRolls(t *testing.T) {
+	const pause = 30 * time.Millisecond
+	q := newQueue(func(e ui.Event) time.Duration {
+		if r, ok := e.(ui.Rolled); ok && r.Colour == engine.Blue {
+			return pause
+		}
+		return 0
+	})
+	defer q.close()
+	q.push(ui.Rolled{Colour: engine.Red, Roll: 2}, ui.Rolled{Colour: engine.Blue, Roll: 4})
+	want := []ui.Event{ui.Rolled{Colour: engine.Red, Roll: 2}, ui.RollCountdown{Colour: engine.Blue, In: pause}, ui.Rolled{Colour: engine.Blue, Roll: 4}}
+	for i, w := range want {
+		if got := <-q.out; !reflect.DeepEqual(got, w) {
+			t.Fatalf("event %d: %#v, want %#v", i, got, w)
+		}
 	}
 }
 
@@ -62,7 +81,7 @@ func TestQueueCoalescesLobbyUpdates(t *testing.T) {
 				q.push(ui.LobbyUpdate{Me: ui.Peer{Name: "me"}, Players: []ui.Peer{{Name: "fake", ID: string(rune('a' + i%26))}}})
 				for _, n := range c.notices {
 					if n == i {
-						q.push(ui.Notice{Text: "n"})
+						q.push(ui.Notice{Msg: ui.M("n")})
 						want = append(want, "n")
 					}
 				}
@@ -82,7 +101,7 @@ func TestQueueCoalescesLobbyUpdates(t *testing.T) {
 					views = append(views, e.Players[0].ID)
 					last = e
 				case ui.Notice:
-					notices = append(notices, e.Text)
+					notices = append(notices, e.Msg.String())
 				}
 			}
 			if len(views) == 0 || len(views) > 2 {
@@ -98,29 +117,33 @@ func TestQueueCoalescesLobbyUpdates(t *testing.T) {
 	}
 }
 
-// A host's advert lists its game only with rules the engine reads exactly
-// as written: p2p carries the rules as text and checks only their shape.
-func TestListedGameRules(t *testing.T) {
-	host := ui.Peer{ID: "h", Name: "ann"}
-	off := engine.DefaultRules()
-	off.NoStacks = true
-	cases := []struct {
-		name  string
-		ad    p2p.Advert
-		ok    bool
-		rules engine.Rules
-	}{
-		{"canonical rules", p2p.Advert{Host: true, Lobby: "x", Free: 1, Taken: 1, Rules: off.String()}, true, off},
-		{"no rules said", p2p.Advert{Host: true, Lobby: "x", Free: 1}, false, engine.Rules{}},
-		{"unknown value", p2p.Advert{Host: true, Lobby: "x", Free: 1, Rules: "takeoff=seven"}, false, engine.Rules{}},
-		{"not canonical", p2p.Advert{Host: true, Lobby: "x", Free: 1, Rules: "stack=off"}, false, engine.Rules{}},
-		{"no free seat", p2p.Advert{Host: true, Lobby: "x", Free: 0, Rules: off.String()}, false, engine.Rules{}},
-		{"not a host", p2p.Advert{Lobby: "x", Free: 2}, false, engine.Rules{}},
-	}
-	for _, c := range cases {
-		g, ok := listedGame(c.ad, host)
-		if ok != c.ok || ok && g.Rules != c.rules {
-			t.Errorf("%s: listed %v with rules %v, want %v with %v", c.name, ok, g.Rules, c.ok, c.rules)
+// first goes ahead of everything still waiting (the pump may hold one
+// event already, in its pause), and nothing is lost behind it.
+func TestQueueFirst(t *testing.T) {
+	q := newQueue(func(e ui.Event) time.Duration {
+		if _, ok := e.(ui.Rolled); ok {
+			return time.Hour // close ends it
 		}
+		return 0
+	})
+	var rolls []ui.Event
+	for i := range 5 {
+		rolls = append(rolls, ui.Rolled{Roll: i + 1})
+	}
+	q.push(rolls...)
+	q.first(ui.LeaveDone{})
+	q.close()
+	var got, rest []ui.Event
+	at := -1
+	for e := range q.out {
+		if _, ok := e.(ui.LeaveDone); ok {
+			at = len(got)
+		} else {
+			rest = append(rest, e)
+		}
+		got = append(got, e)
+	}
+	if at < 0 || at > 1 || !reflect.DeepEqual(rest, rolls) {
+		t.Fatalf("got %v: LeaveDone at %d, want it first (behind at most the one in the pump), every roll after", got, at)
 	}
 }

@@ -54,6 +54,7 @@ func TestNetManualRoll(t *testing.T) {
 	prompts, rolledByKey := 0, 0
 	var leftAt time.Time // when the second die was left to roll by itself
 	rolledForAnn, stale := false, false
+	countdowns := 0       // RollCountdowns for Ann's dice: the turn line counts down to the roll made for her
 	presses := 0          // Ann's presses (and rolls made for her) not yet seen as her die
 	lastAnnChose := false // the last die was Ann's and she chose its move
 	extra := 0            // prompts for an extra roll after her own chosen move
@@ -69,10 +70,17 @@ func TestNetManualRoll(t *testing.T) {
 		case <-deadline:
 			t.Fatalf("the game did not end (%d prompts)", prompts)
 		}
+		if cd, ok := e.(ui.RollCountdown); ok {
+			if !cd.You || cd.Colour != engine.Red || cd.In != within {
+				t.Errorf("countdown %+v, want Ann's Red die in %v", cd, within)
+			}
+			countdowns++
+			continue
+		}
 		if n, ok := e.(ui.Notice); ok {
-			if strings.Contains(n.Text, "rolled for you") {
+			if strings.Contains(n.Msg.String(), "rolled for you") {
 				if leftAt.IsZero() {
-					t.Fatalf("a die rolled itself though Ann always pressed Roll: %q", n.Text)
+					t.Fatalf("a die rolled itself though Ann always pressed Roll: %q", n.Msg.String())
 				}
 				rolledForAnn = true
 				presses++
@@ -156,6 +164,9 @@ func TestNetManualRoll(t *testing.T) {
 		case ui.GameOver:
 			over = &e
 		}
+	}
+	if countdowns < prompts {
+		t.Errorf("%d countdowns for %d roll prompts: each of Ann's dice counts down", countdowns, prompts)
 	}
 	if prompts < 3 || !rolledForAnn || extra == 0 {
 		t.Fatalf("%d roll prompts (%d for an extra roll); the die left alone rolled itself: %v", prompts, extra, rolledForAnn)

@@ -1,11 +1,13 @@
 package session
 
 import (
-	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"aeroplane/engine"
+	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
 
@@ -79,7 +81,11 @@ func (w *setupWatch) timedOut() ([]peer.ID, bool) {
 
 // setupTimedOut closes a game whose setup never completed and sends the
 // player back to the table (the rematch rule reopens it, or looks for it).
-func (s *NetSession) setupTimedOut(gid lockstep.GameID, missing []peer.ID, names map[peer.ID]string) error {
+// The players who never confirmed are out of it: their seats are open
+// again, or, if the creator chose so (setupBot), flown by bots, so the
+// table is full with the others and starts again as soon as they are
+// back. Everyone who confirmed is ready by itself at the new table.
+func (s *NetSession) setupTimedOut(gid lockstep.GameID, lobbyName string, missing []peer.ID, names map[peer.ID]string) error {
 	var who []string
 	for _, id := range missing {
 		n := names[id]
@@ -88,17 +94,43 @@ func (s *NetSession) setupTimedOut(gid lockstep.GameID, missing []peer.ID, names
 		}
 		who = append(who, n)
 	}
-	s.log.Warn("the game's setup timed out: back to the table", "game", gid, "waiting-for", strings.Join(who, ","))
 	if err := s.dir.MarkClosed(gid, "setup timed out"); err != nil {
 		s.log.Warn("could not mark the game closed", "err", err)
 	}
-	text := "the game did not begin: not every player confirmed it; back to the table"
-	if len(who) > 0 {
-		text = fmt.Sprintf("the game did not begin: %s never confirmed it; back to the table", strings.Join(who, ", "))
-	}
-	s.q.push(ui.Notice{Text: text})
 	s.mu.Lock()
+	bots := false
+	if v := s.hostView; s.setupBot && v != nil && v.Host == s.self && v.Lobby == lobbyName {
+		nv := withBots(*v, missing)
+		s.hostView, bots = &nv, len(nv.Players) < len(v.Players)
+	}
+	s.timedOut = true
 	s.rematch = true // the owner reopens the table once this game lets go
 	s.mu.Unlock()
+	s.log.Warn("the game's setup timed out", "game", gid, "waiting-for", strings.Join(who, ","), "bots", bots)
+	waited := strings.Join(who, ", ")
+	msg := ui.M("note.nosetup")
+	switch {
+	case bots && len(who) > 0:
+		msg = ui.M("note.nosetup.bot.who", waited)
+	case bots:
+		msg = ui.M("note.nosetup.bot")
+	case len(who) > 0:
+		msg = ui.M("note.nosetup.who", waited)
+	}
+	s.q.push(ui.Notice{Msg: msg})
 	return nil
+}
+
+// withBots is the creator's table v with each of missing's seats given to
+// a bot (lockstep.DefaultBot) and the player dropped from it.
+func withBots(v lobby.View, missing []peer.ID) lobby.View {
+	v.Players = slices.Clone(v.Players)
+	v.Players = slices.DeleteFunc(v.Players, func(p lobby.Player) bool {
+		if !slices.Contains(missing, p.ID) || p.Colour >= engine.NumColours {
+			return false
+		}
+		v.Bots[p.Colour] = lockstep.DefaultBot
+		return true
+	})
+	return v
 }

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -21,10 +21,10 @@ type Actor interface {
 
 // Command errors: the interface shows them as notices.
 var (
-	ErrNotYourRoll   = errors.New("it is not your roll")
-	ErrAlreadyRolled = errors.New("you already rolled: the die waits for the other players' reveals")
-	ErrNoChoice      = errors.New("there is no move to choose now")
-	ErrGameOver      = errors.New("the game is over: start a rematch or a new game")
+	ErrNotYourRoll   = ui.Errorf("err.notyourroll")
+	ErrAlreadyRolled = ui.Errorf("err.alreadyrolled")
+	ErrNoChoice      = ui.Errorf("err.nochoice")
+	ErrGameOver      = ui.Errorf("err.gameover")
 )
 
 // Translator turns one game's lockstep output into ui events and guards the
@@ -40,7 +40,10 @@ type Translator struct {
 	logPath string
 
 	started, over bool
-	pos           engine.Position
+	// resuming: a resumed game catching up (ResumeAt) until the node has
+	// its own messages back (EventRecovered), when ui.Resuming ends it.
+	resuming bool
+	pos      engine.Position
 
 	// the local player's roll: EventYourRoll for rollK, and whether it rolled
 	mayRoll bool
@@ -62,6 +65,91 @@ type Translator struct {
 	// flown are the seats a bot flies now: bot seats, and the seats of
 	// players absent or gone (for the screen's pace, BotFlown)
 	flown [engine.NumColours]bool
+	// hot are the other seats of this program (hot seat, SetHotSeats):
+	// their people use this screen, so their rolls and choices are asked
+	// here too, and their own translators take the commands
+	hot map[peer.ID]bool
+	// hotAsked: the person of another seat here rolled this roll
+	// (HotRolled), so the screen no longer asks for it
+	hotAsked  bool
+	hotChoice []engine.Move // the choice the screen asks of another person here
+	rolls     uint64        // Rolled events so far: which ask a Hot* answer is for
+}
+
+// Rolls counts the rolls translated: pass it, read with the check, to
+// HotRolled and HotChose, so a late answer never closes a later ask.
+func (t *Translator) Rolls() uint64 { return t.rolls }
+
+// HotRolled tells the translator that the person of another seat here
+// rolled (through that seat's own translator) the roll asked after
+// rolls rolls: it is asked no more.
+func (t *Translator) HotRolled(rolls uint64) {
+	if rolls == t.rolls {
+		t.hotAsked = true
+	}
+}
+
+// HotChose tells the translator that the person of another seat here
+// chose the move of the roll rolls counts: it is asked no more.
+func (t *Translator) HotChose(rolls uint64) {
+	if rolls == t.rolls {
+		t.hotChoice = nil
+	}
+}
+
+// HotRollCheck says whether the screen asks another person here for a
+// roll now (nil), or why a roll key does nothing.
+func (t *Translator) HotRollCheck() error {
+	switch w := t.lastWait; {
+	case t.over:
+		return ErrGameOver
+	case t.hotAsked:
+		return ErrAlreadyRolled
+	case w == nil || !w.YouRoll || !t.hot[t.owner(w.ToMove)]:
+		return ErrNotYourRoll
+	}
+	return nil
+}
+
+// HotChooseCheck says whether the screen asks another person here to
+// choose m now (nil), or why not.
+func (t *Translator) HotChooseCheck(m engine.Move) error {
+	switch {
+	case t.over:
+		return ErrGameOver
+	case len(t.hotChoice) == 0:
+		return ErrNoChoice
+	case !slices.Contains(t.hotChoice, m):
+		return fmt.Errorf("%s is not one of the moves %v", m, t.hotChoice)
+	}
+	return nil
+}
+
+// SetHotSeats names the other seats this program holds (several people at
+// one laptop): the screen this translator feeds asks for their rolls and
+// choices as for its own seat's. Their commands go to their own nodes,
+// through translators of their own.
+func (t *Translator) SetHotSeats(ids ...peer.ID) {
+	t.hot = map[peer.ID]bool{}
+	for _, id := range ids {
+		if id != t.self {
+			t.hot[id] = true
+		}
+	}
+}
+
+// hotMover reports whether colour c is another seat of this program
+// that a person flies now (not a bot).
+func (t *Translator) hotMover(c engine.Colour) bool {
+	if c >= engine.NumColours || t.flown[c] {
+		return false
+	}
+	for _, st := range t.setup.Seats {
+		if st.Colour == c {
+			return t.hot[st.Player]
+		}
+	}
+	return false
 }
 
 // NewTranslator prepares for the game of setup as seen by self (empty for
@@ -141,7 +229,7 @@ func History(setup lockstep.Setup, names map[peer.ID]string, records []lockstep.
 // on, instead of starting the game again; call it before the first
 // Translate.
 func (t *Translator) ResumeAt(pos engine.Position) {
-	t.pos, t.started = pos, true
+	t.pos, t.started, t.resuming = pos, true, true
 }
 
 // BotFlown reports, by colour, the seats a bot flies now: bot seats and
@@ -169,7 +257,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				pos, err = pos.WithToMove(e.Colour)
 			}
 			if err != nil {
-				out = append(out, ui.Notice{Text: "cannot set up the board: " + err.Error()})
+				out = append(out, ui.Notice{Msg: ui.M("note.noboard", err)})
 				continue
 			}
 			t.pos, t.started = pos, true
@@ -185,13 +273,18 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			}
 			out = t.wait(out, e.Roll, e.Peers)
 		case lockstep.EventRolled:
-			t.mayRoll, t.asked = false, false
-			you := youMoveFollows(evs[i+1:], e.Roll) ||
-				(st.Phase == lockstep.PhaseMove && st.Roll == e.Roll && len(st.Moves) > 0)
+			t.mayRoll, t.asked, t.hotAsked, t.lastWait = false, false, false, nil
+			t.rolls++
 			outs := t.pos.Outcomes(t.setup.Rules, e.Value)
+			you := youMoveFollows(evs[i+1:], e.Roll) ||
+				(st.Phase == lockstep.PhaseMove && st.Roll == e.Roll && len(st.Moves) > 0) ||
+				(t.hotMover(e.Colour) && outs.Len() > 1)
 			t.rolledK, t.hasRolled, t.youChose = e.Roll, true, you
 			if you {
 				t.choice = outs.Slice()
+			}
+			if you && t.hotMover(e.Colour) {
+				t.hotChoice = outs.Slice()
 			}
 			out = append(out, ui.Rolled{Colour: e.Colour, Roll: e.Value, Moves: outs.Slice(), YouChoose: you})
 		case lockstep.EventYourMove:
@@ -205,7 +298,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.Rolled{Colour: e.Colour, Roll: e.Value, Moves: slices.Clone(e.Moves), YouChoose: true})
 		case lockstep.EventMoved:
 			before := t.pos
-			t.pos, t.choice, t.lastWait = e.Pos, nil, nil
+			t.pos, t.choice, t.lastWait, t.hotChoice = e.Pos, nil, nil, nil
 			out = append(out, ui.Moved{Before: before, After: e.Pos, Result: e.Result})
 		case lockstep.EventAbsent, lockstep.EventReturned:
 			if e.Colour < engine.NumColours {
@@ -222,11 +315,15 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				out = append(out, t.aloneAsked(e.Peers))
 			}
 		case lockstep.EventCheating:
-			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(), What: e.Cheat.String() + ": " + e.Detail})
+			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(), What: cheatMsg(e.Cheat, e.Detail)})
 		case lockstep.EventStateMismatch:
 			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(),
-				What: fmt.Sprintf("its game state differs from ours at roll %d (%s)", e.Roll, e.Detail)})
+				What: ui.M("cheat.state", e.Roll, e.Detail)})
 		case lockstep.EventRecovered:
+			if t.resuming {
+				t.resuming = false
+				out = append(out, ui.Resuming{On: false})
+			}
 			// Only a give-up is news to a player: it is the one way a
 			// machine crash can still stop the game (lockstep/recover.go).
 			if len(e.Peers) > 0 {
@@ -234,18 +331,17 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				for _, id := range e.Peers {
 					names = append(names, t.name(id))
 				}
-				out = append(out, ui.Notice{Text: "resumed after the restart without word from " + strings.Join(names, ", ") +
-					": if the crash lost moves of yours that they saw, the game will stop"})
+				out = append(out, ui.Notice{Msg: ui.M("note.recovered", strings.Join(names, ", "))})
 			}
 		case lockstep.EventHalted:
 			t.over, t.mayRoll, t.choice = true, false, nil
-			text := "the game stopped because it cannot go on safely: " + e.Detail
+			msg := ui.M("note.halted", e.Detail)
 			if t.logPath != "" {
-				text += "; the log so far is " + t.logPath
+				msg = ui.M("note.halted.log", e.Detail, t.logPath)
 			}
-			out = append(out, ui.Notice{Text: text})
+			out = append(out, ui.Notice{Msg: msg})
 		case lockstep.EventGameOver:
-			t.over, t.mayRoll, t.choice = true, false, nil
+			t.over, t.mayRoll, t.choice, t.hotChoice = true, false, nil, nil
 			out = append(out, ui.GameOver{Ranking: slices.Clone(e.Ranking), LogPath: t.logPath})
 		}
 	}
@@ -258,7 +354,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.GameStarted{Position: st.Pos, Rules: t.setup.Rules})
 		case t.pos != st.Pos:
 			t.pos = st.Pos
-			out = append(out, ui.Resync{Position: st.Pos, Why: "the board was corrected from the game protocol"})
+			out = append(out, ui.Resync{Position: st.Pos, Why: ui.M("note.resync")})
 		}
 	}
 	// The state is the authority on an open lone decision: once it is no
@@ -284,6 +380,16 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 		t.choice = nil
 	}
 	return out
+}
+
+// owner is the player of colour c ("" for a bot seat).
+func (t *Translator) owner(c engine.Colour) peer.ID {
+	for _, st := range t.setup.Seats {
+		if st.Colour == c {
+			return st.Player
+		}
+	}
+	return ""
 }
 
 // aloneAsked is the lone player's question about the players ids.
@@ -319,8 +425,15 @@ func (t *Translator) wait(out []ui.Event, k uint64, ids []peer.ID) []ui.Event {
 		if id == t.self && t.self != "" {
 			w.YouRoll = t.mayRoll && !t.asked && t.rollK == k
 		}
+		if len(ids) == 1 && t.hot[id] && t.hotMover(w.ToMove) && t.owner(w.ToMove) == id {
+			// Another person here, the die waiting for their key alone;
+			// their own translator checks the key.
+			w.YouRoll = !t.hotAsked
+		}
 	}
-	if l := t.lastWait; l != nil && l.ToMove == w.ToMove && l.YouRoll == w.YouRoll && slices.Equal(l.Waiting, w.Waiting) {
+	if l := t.lastWait; l != nil && l.ToMove == w.ToMove && l.YouRoll == w.YouRoll && (w.YouRoll || slices.Equal(l.Waiting, w.Waiting)) {
+		// While this screen asks for the roll, the others' reveals
+		// coming in are no news: the question stands as it was.
 		return out
 	}
 	t.lastWait = &w
@@ -339,7 +452,7 @@ func (t *Translator) Roll(a Actor) error {
 		return ErrAlreadyRolled
 	}
 	if err := a.Roll(); err != nil {
-		return fmt.Errorf("roll: %w", err)
+		return ui.Errorf("err.roll", err)
 	}
 	t.asked = true
 	return nil
@@ -354,7 +467,7 @@ func (t *Translator) Choose(a Actor, m engine.Move) error {
 	case len(t.choice) == 0:
 		return ErrNoChoice
 	case !slices.Contains(t.choice, m):
-		return fmt.Errorf("%s is not one of the moves %v", m, t.choice)
+		return ui.Errorf("err.notamove", m.String())
 	}
 	if err := a.Choose(m); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -94,11 +95,13 @@ func TestTranslate(t *testing.T) {
 		{"waiting for others names them", []batch{{[]lockstep.Event{started,
 			{Kind: lockstep.EventWaiting, Roll: 1, Peers: []peer.ID{f.other}}}, reveal}},
 			[]ui.Event{gs, ui.DiceWaiting{ToMove: engine.Red, Waiting: []string{"Bob"}}}, false, nil},
-		{"my roll and a slow peer", []batch{{[]lockstep.Event{started,
+		// While the screen asks for the roll, who else the die waits for
+		// is no news: the question is asked once (a screen reading its
+		// events late would take a second one for a second roll).
+		{"my roll and a slow peer: asked once", []batch{{[]lockstep.Event{started,
 			{Kind: lockstep.EventYourRoll, Roll: 1, Colour: engine.Red},
 			{Kind: lockstep.EventWaiting, Roll: 1, Peers: []peer.ID{f.me, f.other}}}, reveal}},
-			[]ui.Event{gs, ui.DiceWaiting{ToMove: engine.Red, Waiting: []string{"Ann"}, YouRoll: true},
-				ui.DiceWaiting{ToMove: engine.Red, Waiting: []string{"Ann", "Bob"}, YouRoll: true}}, true, nil},
+			[]ui.Event{gs, ui.DiceWaiting{ToMove: engine.Red, Waiting: []string{"Ann"}, YouRoll: true}}, true, nil},
 		{"rolled, mine to choose", []batch{{[]lockstep.Event{started,
 			{Kind: lockstep.EventRolled, Roll: 1, Colour: engine.Red, Value: 6},
 			{Kind: lockstep.EventYourMove, Roll: 1, Colour: engine.Red, Value: 6, Moves: six},
@@ -137,8 +140,8 @@ func TestTranslate(t *testing.T) {
 		{"cheating and mismatch name the peer", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventCheating, Peer: f.other, Cheat: lockstep.CheatBadReveal, Detail: "link 3"},
 			{Kind: lockstep.EventStateMismatch, Peer: f.other, Roll: 5, Detail: "x"}}, lockstep.State{}}},
-			[]ui.Event{ui.CheatDetected{Name: "Bob", PeerID: f.other.String(), What: "bad-reveal: link 3"},
-				ui.CheatDetected{Name: "Bob", PeerID: f.other.String(), What: "its game state differs from ours at roll 5 (x)"}}, false, nil},
+			[]ui.Event{ui.CheatDetected{Name: "Bob", PeerID: f.other.String(), What: ui.M("cheat.badreveal", "link 3")},
+				ui.CheatDetected{Name: "Bob", PeerID: f.other.String(), What: ui.M("cheat.state", uint64(5), "x")}}, false, nil},
 		{"game over carries the log path", []batch{{[]lockstep.Event{started,
 			{Kind: lockstep.EventYourRoll, Roll: 1},
 			{Kind: lockstep.EventGameOver, Ranking: []engine.Colour{engine.Blue, engine.Red, engine.Yellow}}},
@@ -149,11 +152,11 @@ func TestTranslate(t *testing.T) {
 			lockstep.State{Phase: lockstep.PhaseMove, Roll: 7, Value: 6, Moves: six, Pos: f.start}}},
 			[]ui.Event{gs, ui.Rolled{Colour: engine.Red, Roll: 6, Moves: six, YouChoose: true}}, false, six},
 		{"a board that differs from the state is corrected", []batch{{[]lockstep.Event{started}, lockstep.State{Phase: lockstep.PhaseReveal, Roll: 3, Pos: afterTwo}}},
-			[]ui.Event{gs, ui.Resync{Position: afterTwo, Why: "the board was corrected from the game protocol"}}, false, nil},
+			[]ui.Event{gs, ui.Resync{Position: afterTwo, Why: ui.M("note.resync")}}, false, nil},
 		{"recovery after a restart is news only when a player stayed silent", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventRecovered, Detail: "every other player told us"},
 			{Kind: lockstep.EventRecovered, Peers: []peer.ID{f.other}, Detail: "gave up"}}, lockstep.State{}}},
-			[]ui.Event{ui.Notice{Text: "resumed after the restart without word from Bob: if the crash lost moves of yours that they saw, the game will stop"}}, false, nil},
+			[]ui.Event{ui.Notice{Msg: ui.M("note.recovered", "Bob")}}, false, nil},
 		{"a leave names the player and the seat a bot flies", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventLeft, Peer: f.other, Colour: engine.Blue, Roll: 4}}, lockstep.State{}}},
 			[]ui.Event{ui.Left{Colour: engine.Blue, Name: "Bob"}}, false, nil},
@@ -170,7 +173,7 @@ func TestTranslate(t *testing.T) {
 			[]ui.Event{ui.SoloDice{On: true}, ui.SoloDice{On: false}}, false, nil},
 		{"halt is a notice and ends the game", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventHalted, Detail: "equivocation"}}, lockstep.State{Phase: lockstep.PhaseHalted}}},
-			[]ui.Event{ui.Notice{Text: "the game stopped because it cannot go on safely: equivocation; the log so far is /g/x.log"}}, false, nil},
+			[]ui.Event{ui.Notice{Msg: ui.M("note.halted.log", "equivocation", "/g/x.log")}}, false, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -113,7 +113,7 @@ type spectator struct {
 
 // spectate finds the game of lobbyName and watches it to its end.
 func (s *NetSession) spectate(ctx context.Context, lobbyName string) error {
-	s.q.push(ui.Notice{Text: fmt.Sprintf("looking for the running game %q on the LAN", lobbyName)})
+	s.q.push(ui.Notice{Msg: ui.M("note.watch.looking", lobbyName)})
 	sp := &spectator{s: s, lobby: lobbyName, bad: map[peer.ID]string{}}
 	host, run, err := s.findRunning(ctx, lobbyName)
 	if err != nil {
@@ -288,7 +288,7 @@ func (sp *spectator) cutOff(id peer.ID, why string) {
 	sp.bad[id] = why
 	sp.problem = why
 	s.log.Warn("a player's log failed the watcher's checks", "peer", p2p.ShortID(id), "why", why)
-	s.q.push(ui.Notice{Text: fmt.Sprintf("%s's log failed the checks (%s): watching from another player", sp.nameOf(id), why)})
+	s.q.push(ui.Notice{Msg: ui.M("note.watch.badlog", sp.nameOf(id), why)})
 	p2p.ClosePeer(s.h, id)
 	sp.next()
 	sp.status(id)

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"fmt"
-
 	"aeroplane/engine"
 	"aeroplane/lobby"
 	"aeroplane/lockstep"
@@ -26,7 +24,7 @@ func (s *NetSession) serveWatchers(gid lockstep.GameID, past []lockstep.Record, 
 	srv.onWatcher = func(id peer.ID, name string) {
 		s.log.Info("a watcher", "peer", p2p.ShortID(id), "name", name)
 		go func() {
-			s.q.push(ui.Notice{Text: fmt.Sprintf("%s is watching the game", name)})
+			s.q.push(ui.Notice{Msg: ui.M("note.watch.joined", name)})
 			s.q.push(ui.Watching{Watchers: srv.Watchers()})
 		}()
 	}

@@ -7,9 +7,9 @@ import (
 	"github.com/rivo/tview"
 )
 
-// asking: a question (leave, or the lone player's) is open and takes
-// every key.
-func (u *UI) asking() bool { return u.confirm || u.askAlone }
+// asking: a question (leave, or the lone player's) is open, or this
+// player is leaving: it takes every key.
+func (u *UI) asking() bool { return u.confirm || u.askAlone || u.leaving }
 
 // goOner is the session when it can answer the lone player's question.
 func (u *UI) goOner() (GoOner, bool) {
@@ -50,7 +50,7 @@ func (u *UI) endAlone() {
 // endGame forgets the game on the board (a rematch's table or the lobby
 // replaces it).
 func (u *UI) endGame() {
-	u.over, u.waiting, u.rolled, u.lastRoll, u.frames = nil, nil, nil, nil, nil
+	u.over, u.waiting, u.rolled, u.lastRoll, u.frames, u.flown = nil, nil, nil, nil, nil, nil
 	u.hasPos, u.confirm, u.askAlone, u.missing = false, false, false, nil
 	u.gen++
 	if u.overlay == overlayEnd {
@@ -68,7 +68,9 @@ func (u *UI) drawAlone(scr tcell.Screen, w, h int) {
 	}
 	keys, _ := u.activeKeys()
 	text := u.t("alone.text", strings.Join(u.missing, ", "))
-	lines := append(wrapAll([]string{text, ""}, inner), packLines(keys, nil, inner)...)
+	textLines := wrapAll([]string{text, ""}, inner)
+	keyLines, at := packPlaced(keys, nil, inner)
+	lines := append(textLines, keyLines...)
 	bh := min(len(lines)+2, h)
 	x, y := (w-bw)/2, max((h-bh)/2, 0)
 	box := tview.NewBox().SetBorder(true).SetTitle(" " + u.t("alone.title") + " ")
@@ -76,5 +78,12 @@ func (u *UI) drawAlone(scr tcell.Screen, w, h int) {
 	box.Draw(scr)
 	for i := 0; i < bh-2 && i < len(lines); i++ {
 		printLine(scr, x+2, y+1+i, inner, lines[i])
+	}
+	// Its answers are buttons, where the box shows them.
+	first := len(lines) - len(keyLines)
+	for _, p := range at {
+		if first+p.line < bh-2 {
+			u.keyHits(x+2, y+1+first, []placed{p})
+		}
 	}
 }

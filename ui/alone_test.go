@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
 	"aeroplane/engine"
+
 	"github.com/gdamore/tcell/v2"
 )
 
@@ -80,10 +80,10 @@ func TestAloneQuestion(t *testing.T) {
 	}
 	// A refused EndGame stays in the game and says why.
 	u, f := choosingUI(t)
-	u.sess = goOnSession{fakeSession: f, endErr: errors.New("cannot end")}
+	u.sess = goOnSession{fakeSession: f, endErr: Errorf("err.noend")}
 	u.Apply(AloneDecision{Missing: []string{"bob"}})
 	u.HandleKey(ch('e'))
-	if u.mode != modeGame || u.notice != "cannot end" {
+	if u.mode != modeGame || u.notice != "No game is on to end." {
 		t.Errorf("refused end: mode %d, notice %q", u.mode, u.notice)
 	}
 	// Without a GoOner the question is still asked (keep waiting is

@@ -11,8 +11,8 @@ import (
 
 // TestRunOnSimulationScreen drives the real tview loop: the session's
 // events reach the screen, keys reach the session, and q mid-game asks
-// first: only its confirmation leaves the game, ends Run and closes the
-// session.
+// first: only its confirmation leaves the game, and the session's
+// LeaveDone ends Run and closes the session.
 func TestRunOnSimulationScreen(t *testing.T) {
 	sim := tcell.NewSimulationScreen("UTF-8")
 	f := newFake()
@@ -49,6 +49,18 @@ func TestRunOnSimulationScreen(t *testing.T) {
 	}
 	sim.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 	sim.InjectKey(tcell.KeyRune, 'y', tcell.ModNone)
+	// Leave returned at once; the screen says leaving until the session's
+	// LeaveDone.
+	waitFor("the leave command", func() bool {
+		calls = append(calls, f.took()...)
+		return len(calls) > 0 && calls[len(calls)-1] == "leave"
+	})
+	select {
+	case <-done:
+		t.Fatal("Run ended before LeaveDone")
+	case <-time.After(50 * time.Millisecond):
+	}
+	f.ev <- LeaveDone{}
 	select {
 	case err := <-done:
 		if err != nil {
@@ -60,7 +72,7 @@ func TestRunOnSimulationScreen(t *testing.T) {
 	// (the fake session stays waiting, so queued spaces may roll again)
 	// Had q quit at once, Run would have closed the session without
 	// reading the y that leaves.
-	if got := f.took(); len(got) < 2 || got[len(got)-2] != "leave" || got[len(got)-1] != "close" {
+	if got := append(calls, f.took()...); len(got) < 2 || got[len(got)-2] != "leave" || got[len(got)-1] != "close" {
 		t.Fatalf("after q, y: %q, want the game left, then the session closed", got)
 	}
 }

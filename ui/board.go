@@ -15,6 +15,9 @@ type boardModel struct {
 	inPlay [engine.NumColours]bool
 	stacks bool
 	target *mark // where the chosen move would end, or a step being shown
+	// path is the way of the selected move (before it is played) or of the
+	// move just played (until the next roll), spot by spot: see pathKind.
+	path map[trackSpot]pathKind
 }
 
 type mark struct {
@@ -119,8 +122,6 @@ func inkStyle(c engine.Colour) tcell.Style {
 	return tcell.StyleDefault.Foreground(inkValue[c]).Bold(true)
 }
 
-func lower(c engine.Colour) string { return strings.ToLower(string(c.Letter())) }
-
 // boardLayout is where the board goes and how big a cell is.
 type boardLayout struct {
 	x, y   int
@@ -165,26 +166,64 @@ func (l boardLayout) spotAt(x, y int) (trackSpot, bool) {
 // drawBoard paints the cross-shaped board of rules.md section 2.
 func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 	occ := m.occupancy()
-	var target trackSpot
-	hasTarget := false
+	kinds := m.path
 	if m.target != nil {
-		target, hasTarget = board.placeSpot(m.target.colour, m.target.place)
+		if t, ok := board.placeSpot(m.target.colour, m.target.place); ok {
+			kinds = map[trackSpot]pathKind{t: pathEnd}
+			for s, k := range m.path {
+				kinds[s] = max(kinds[s], k)
+			}
+		}
 	}
-	paint := func(s trackSpot, st tcell.Style, caption string) {
-		label := ""
+	label := func(s trackSpot) string {
 		if o := occ[s]; o != nil {
 			crowded := s.half != whole && occ[trackSpot{cell: s.cell, half: 3 - s.half}] != nil
-			label = planeLabel(o, s.cell == board.launch[o.colour] && s.half == whole, crowded)
+			return planeLabel(o, s.cell == board.launch[o.colour] && s.half == whole, crowded)
 		}
-		hl := hasTarget && s == target
-		drawSpot(scr, l, s, st, caption, label, hl)
+		return ""
+	}
+	paint := func(s trackSpot, st tcell.Style, caption string) {
+		drawSpot(scr, l, s, st, spotLines(l, caption, label(s), kinds[s]), kinds[s])
+	}
+	// The halves of a corner square share one cell: a half's frame fits
+	// only where it leaves a blank between the two halves' texts.
+	captions := map[trackSpot]string{}
+	for a, s := range board.track {
+		captions[s] = trackCaption(l, a)
+	}
+	paintHalf := func(s trackSpot, st tcell.Style) {
+		k := kinds[s]
+		lines := spotLines(l, captions[s], label(s), k)
+		if len(lines) > 1 && lines[1] == "" && k != pathNone {
+			lines[1] = pathDot // the half's frame may not fit: the dot shows the way
+		}
+		if k > pathStep {
+			o := trackSpot{cell: s.cell, half: 3 - s.half}
+			other := spotLines(l, captions[o], label(o), kinds[o])
+			framed := kinds[o] > pathStep
+			_, _, w, _ := l.spotRect(s)
+			for i, t := range lines {
+				room := l.cw - 1 - len([]rune(other[i]))
+				if framed && s.half == rightHalf {
+					room-- // the left half's own frame
+				}
+				if n := len([]rune(t)); n > 0 && n+1 <= min(room, w) {
+					lines[i] = k.frame(t, s.half)
+				}
+			}
+		}
+		fillText(scr, l, s, k.style(st), lines)
 	}
 	for a, s := range board.track {
-		paint(s, squareStyle(engine.SquareColour(a)), lower(engine.SquareColour(a)))
+		if s.half != whole {
+			paintHalf(s, squareStyle(engine.SquareColour(a)))
+		} else {
+			paint(s, squareStyle(engine.SquareColour(a)), captions[s])
+		}
 	}
 	for c := engine.Colour(0); c < engine.NumColours; c++ {
 		for j := 1; j <= engine.HomeLast-engine.TrackEnd; j++ {
-			paint(trackSpot{cell: board.home[c][j]}, squareStyle(c), fmt.Sprintf("%s%d", lower(c), j))
+			paint(trackSpot{cell: board.home[c][j]}, squareStyle(c), engine.Place(engine.TrackEnd+j).Name(c))
 		}
 		st := inkStyle(c)
 		if !m.inPlay[c] {
@@ -194,6 +233,14 @@ func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 			dash := []string{dashRun(board.dashes[c], d, l.cw)}
 			if board.upDown[c] {
 				dash = []string{":", ":"}
+			}
+			if k := kinds[trackSpot{cell: d}]; k != pathNone {
+				dash = []string{pathDot} // a flight's way along the line
+				if board.upDown[c] {
+					dash = []string{pathDot, pathDot}
+				}
+				fillText(scr, l, trackSpot{cell: d}, k.style(st), dash)
+				continue
 			}
 			fillText(scr, l, trackSpot{cell: d}, st, dash)
 		}
@@ -214,7 +261,12 @@ func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 				text = ".."
 				s = tcell.StyleDefault.Dim(true)
 			}
-			fillText(scr, l, trackSpot{cell: slot}, s, []string{text})
+			k := kinds[trackSpot{cell: slot}]
+			lines := []string{text}
+			if k != pathNone {
+				s, lines = k.decorate(s, lines, l.cw)
+			}
+			fillText(scr, l, trackSpot{cell: slot}, s, lines)
 		}
 	}
 	centreText := "**"
@@ -225,27 +277,41 @@ func drawBoard(scr tcell.Screen, l boardLayout, m *boardModel) {
 	paint(trackSpot{cell: board.centre}, tcell.StyleDefault.Reverse(true), centreText)
 }
 
-// drawSpot fills a spot: with one line per cell the planes' label (or the
-// caption when empty); with two, the caption above the label. The
-// highlighted spot is reversed and, where there is room, bracketed.
-func drawSpot(scr tcell.Screen, l boardLayout, s trackSpot, st tcell.Style, caption, label string, hl bool) {
-	var lines []string
+// trackCaption is what an empty track square shows: its number.
+func trackCaption(l boardLayout, a int) string {
+	if l.cw < 5 && board.track[a].half != whole {
+		// Two numbers do not fit in one compact corner square with a
+		// blank between them: its halves show their colours' letters
+		// and are numbered by the squares beside them (15 b|r 18).
+		return strings.ToLower(string(engine.SquareColour(a).Letter()))
+	}
+	return engine.SquareName(a)
+}
+
+// spotLines is a spot's text: with one line per cell the planes' label
+// (or the caption when empty); with two, the caption above the label. A
+// square passed over shows a dot where it would show nothing or its
+// number.
+func spotLines(l boardLayout, caption, label string, k pathKind) []string {
 	if l.ch == 1 {
 		if label != "" {
 			caption = label
+		} else if k == pathStep {
+			caption = pathDot
 		}
-		lines = []string{caption}
-	} else {
-		lines = []string{caption, label}
+		return []string{caption}
 	}
-	if hl {
-		st = st.Reverse(true).Bold(true)
+	if label == "" && k == pathStep {
+		label = pathDot
+	}
+	return []string{caption, label}
+}
+
+// drawSpot fills a whole spot with its lines, marked as its path kind says.
+func drawSpot(scr tcell.Screen, l boardLayout, s trackSpot, st tcell.Style, lines []string, k pathKind) {
+	if k != pathNone {
 		_, _, w, _ := l.spotRect(s)
-		for i, t := range lines {
-			if len([]rune(t))+2 <= w {
-				lines[i] = "[" + align(t, w-2, whole) + "]"
-			}
-		}
+		st, lines = k.decorate(st, lines, w)
 	}
 	fillText(scr, l, s, st, lines)
 }

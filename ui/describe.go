@@ -37,8 +37,9 @@ func (u *UI) planeName(c engine.Colour, group uint8) string {
 	return u.tagged(c) + " " + strings.Join(nums, "+")
 }
 
-// placeName names a place of colour c's route in words.
-func (u *UI) placeName(p engine.Place) string {
+// placeName names place p of colour c's route in words, a square by the
+// board's name for it (engine.Place.Name), the same for every colour.
+func (u *UI) placeName(c engine.Colour, p engine.Place) string {
 	switch {
 	case p == engine.Hangar:
 		return u.t("place.hangar")
@@ -47,9 +48,9 @@ func (u *UI) placeName(p engine.Place) string {
 	case p == engine.Finished:
 		return u.t("place.centre")
 	case p >= engine.HomeFirst:
-		return u.t("place.home", int(p)-engine.TrackEnd)
+		return u.t("place.home", p.Name(c))
 	}
-	return u.t("place.square", int(p))
+	return u.t("place.square", p.Name(c))
 }
 
 // describe tells a move in words for the event log.
@@ -66,32 +67,33 @@ func (u *UI) describe(before *engine.Position, res engine.Result) string {
 	if res.From == engine.Hangar {
 		parts = append(parts, u.t("log.taxi", who, res.Roll))
 	} else {
-		parts = append(parts, u.t("log.move", who, res.Roll, u.placeName(res.Landed)))
+		parts = append(parts, u.t("log.move", who, res.Roll, u.placeName(c, res.Landed)))
 	}
 	if res.Bounced {
 		parts = append(parts, u.t("log.bounce"))
 	}
 	if res.JumpTo >= 0 {
-		parts = append(parts, u.t("log.jump", u.placeName(res.JumpTo)))
+		parts = append(parts, u.t("log.jump", u.placeName(c, res.JumpTo)))
 	}
 	if res.FlyTo >= 0 {
-		parts = append(parts, u.t("log.fly", u.placeName(res.FlyTo)))
+		parts = append(parts, u.t("log.fly", u.placeName(c, res.FlyTo)))
 	}
 	if res.FlyJumpTo >= 0 {
-		parts = append(parts, u.t("log.jump", u.placeName(res.FlyJumpTo)))
+		parts = append(parts, u.t("log.jump", u.placeName(c, res.FlyJumpTo)))
 	}
 	if res.NCaptures > 0 {
 		var caps []string
 		for _, k := range res.Captures[:res.NCaptures] {
 			caps = append(caps, u.planeName(k.Colour, 1<<k.Plane))
 		}
-		parts = append(parts, u.t("log.capture", strings.Join(caps, ", ")))
+		parts = append(parts, u.t("log.capture", strings.Join(caps, u.t("log.list"))))
 	}
-	s := strings.Join(parts, ", ")
+	// The joiners come from the catalogue: zh writes "，" and "。".
+	s := strings.Join(parts, u.t("log.sep"))
 	if res.ColourFinished {
-		s += ". " + u.t("log.finished", u.tagged(c))
+		s += u.t("log.stop") + u.t("log.finished", u.tagged(c))
 	} else if res.ExtraRoll {
-		s += ". " + u.t("log.again")
+		s += u.t("log.stop") + u.t("log.again")
 	}
 	return s
 }

@@ -23,16 +23,27 @@
 //
 // Commands return at once; their effects come back as events
 // (LobbyUpdate, TableUpdate, GameStarted, DiceWaiting, Rolled, Moved,
-// ChatLine, Presence, CheatDetected, GameOver, Notice, Resync). The
+// ChatLine, Presence, CheatDetected, GameOver, Notice, Resync,
+// RollCountdown). The
 // sessions of package session implement it (offline against bots, and
 // on the LAN), the networked one also SeatChooser (ChooseColour, SetReady): with it, the table's c key asks
 // for the colour under the cursor (or the next free one) and r toggles
 // the player's ready; the creator's lobby decides and answers with a
 // TableUpdate.
 //
+// A session never sends the screen a sentence: a Notice, a Resync's Why
+// and a CheatDetected's What are a Msg (a catalogue key and arguments),
+// and a refused command returns an Error holding one (Errorf, Wrap), so
+// the screen says it in the player's language (the session's keys note.*,
+// err.*, cheat.* are in i18n/session_*.go). An error no session explained
+// (the system's, the network's) shows inside the translated frame
+// note.failed.
+//
 // A session may also be a Leaver (Leave): q or Ctrl-C during a running
 // game only asks "leave the game for good?"; y calls Leave (a bot flies
-// the seat from then on), then Run closes the session; n or Esc stays.
+// the seat from then on), which returns at once: the screen says
+// "leaving…" and stays live (q quits without waiting) until the session's
+// LeaveDone, then Run closes the session; n or Esc stays.
 // Outside a game q quits at once. Without a Leaver, leaving is Close.
 //
 // An AloneDecision (this player's side of the table is no majority) asks
@@ -48,13 +59,28 @@
 // than cut a key (help, ?, always first); notices wrap; below 78×22 the
 // game shows a "window too small" screen instead of a cut board; the
 // event log (PgUp/PgDn) and an overflowing lobby scroll; the board has
-// one notation for planes on every spot (board.go; legend in help); the
+// one notation for planes on every spot (board.go; legend in help) and
+// numbers its squares as the moves list and the event log name them
+// (engine.Place.Name, replay's too); the selected move's path is drawn
+// before it is played, and the path of the move just played, anybody's,
+// until the next roll (path.go); the
 // bell rings (b turns it off) and the turn line is highlighted when it
-// becomes the player's turn. Files: ui.go state and events, view.go and
-// fit.go layout, board.go and geometry.go the board, keys.go the key
+// becomes the player's turn; before a roll made without a key (for the
+// player, or a bot's shown after a pause) the turn line counts down the
+// seconds (countdown.go). Files: ui.go state and events, view.go and
+// fit.go layout, board.go, path.go and geometry.go the board, keys.go the key
 // table, scroll.go, turn.go, leave.go, alone.go (the lone player's
 // question: keep waiting, go on, end the game), legend.go, run.go the
-// tview loop.
+// tview loop, msg.go the messages sessions send (Msg, Error), replay.go
+// the interactive replay of a finished game (RunReplay: the game's own
+// screen after each roll, made afresh from the events at every step),
+// statedir.go the state directory and the remembered name.
+//
+// The mouse: a left click on anything drawn that does something acts as
+// its key would: a key on the key lines or in a question's box, a move in
+// the list, the roll line, a game, the name or a rule in the lobby, a seat
+// or a rule at the table, a plane on the board (mouse.go; the draw records
+// where each is).
 //
 // Everything a peer chooses (names, chat, peer IDs, addresses, notices)
 // is hostile: it goes through clean before it is drawn. Keys are defined

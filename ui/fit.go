@@ -28,7 +28,22 @@ const maxKeyLines = 3
 // w gets a line of its own (and is cut there). spare parts are added only
 // where they fit on the lines the others took.
 func packLines(parts, spare []string, w int) []string {
+	lines, _ := packPlaced(parts, spare, w)
+	return lines
+}
+
+// placed is where packPlaced put a part: its line and first cell.
+type placed struct {
+	text    string
+	line, x int
+	width   int
+}
+
+// packPlaced is packLines, also saying where each part went (spare parts
+// left out are not listed), so that a click on a part finds it.
+func packPlaced(parts, spare []string, w int) ([]string, []placed) {
 	var lines []string
+	var at []placed
 	cur, curW := "", 0
 	for _, p := range parts {
 		pw := tview.TaggedStringWidth(p)
@@ -41,16 +56,18 @@ func packLines(parts, spare []string, w int) []string {
 			lines = append(lines, cur)
 			cur, curW = p, pw
 		}
+		at = append(at, placed{p, len(lines), curW - pw, pw})
 	}
 	for _, p := range spare {
 		if pw := tview.TaggedStringWidth(p); curW > 0 && curW+2+pw <= w {
 			cur, curW = cur+"  "+p, curW+2+pw
+			at = append(at, placed{p, len(lines), curW - pw, pw})
 		}
 	}
 	if curW > 0 {
 		lines = append(lines, cur)
 	}
-	return lines
+	return lines, at
 }
 
 // wrapTagged word-wraps a tagged line to w cells; style holds tags that

@@ -97,7 +97,7 @@ func TestNoticeWraps(t *testing.T) {
 	text := `your die was rolled for you: the others cannot wait any longer for your share; resuming your game "ann cb3c", cut short after 56 rolls`
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		u, _ := choosingUI(t)
-		u.Apply(Notice{Text: text})
+		u.Apply(Notice{Msg: M(text)})
 		got := render(t, u, size[0], size[1])
 		checkGolden(t, "notice-"+itoa(size[0])+"x"+itoa(size[1]), got)
 		flat := strings.Join(strings.Fields(got), " ")
@@ -135,7 +135,7 @@ func TestTooSmall(t *testing.T) {
 		u.Apply(tb)
 		for _, size := range [][2]int{{minWidth, minHeight}, {80, 24}} {
 			got := render(t, u, size[0], size[1])
-			for _, mv := range []string{"1) R0x2 13→29", "2) R2 L→3", "3) R3 H→L"} {
+			for _, mv := range []string{"1) R0x2 13→17", "2) R2 L→3", "3) R3 H→L"} {
 				if !strings.Contains(got, mv) {
 					t.Errorf("%s %v: move %q is not on screen:\n%s", lang, size, mv, got)
 				}

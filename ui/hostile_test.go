@@ -47,8 +47,8 @@ func TestHostileTextOnScreen(t *testing.T) {
 	u.Apply(ChatLine{From: evil, Colour: engine.Yellow, Text: evil + long})
 	u.Apply(ChatLine{From: long, Colour: engine.NumColours + 3, Text: "[::u]under"})
 	u.Apply(Presence{Colour: engine.Yellow, Name: evil})
-	u.Apply(CheatDetected{Name: evil, What: evil})
-	u.Apply(Notice{Text: evil})
+	u.Apply(CheatDetected{Name: evil, What: M("log.cheat", evil, evil)})
+	u.Apply(Notice{Msg: M("note.failed", evil)})
 	u.Apply(DiceWaiting{ToMove: engine.Yellow, Waiting: []string{evil}})
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		s := newSim(t, size[0], size[1])

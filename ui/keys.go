@@ -59,16 +59,24 @@ func (u *UI) quit() {
 }
 
 // leave is the confirmed answer: leave the game for good, then quit (Run
-// closes the session). A refused Leave is logged and the player still
-// quits, as they asked: the others then see them absent.
+// closes the session). Leave returns at once; while the session tells the
+// others, the screen says "leaving…" and stays live, and LeaveDone quits.
+// A refused Leave is logged and the player quits at once, as they asked:
+// the others then see them absent.
 func (u *UI) leave() {
 	u.confirm = false
-	if l, ok := u.sess.(Leaver); ok {
-		if err := l.Leave(); err != nil {
-			u.log.Warn("leave refused; quitting anyway", "err", err)
-		}
+	l, ok := u.sess.(Leaver)
+	if !ok {
+		u.stop()
+		return
 	}
-	u.stop()
+	if err := l.Leave(); err != nil {
+		u.log.Warn("leave refused; quitting anyway", "err", err)
+		u.stop()
+		return
+	}
+	u.leaving = true
+	u.addEvent(u.t("log.leaving"))
 }
 
 // pause quits keeping the game to continue another day: no Leave, so
@@ -171,9 +179,21 @@ func (u *UI) submitInput() {
 	case inputChat:
 		u.do("chat", func() error { return u.sess.Chat(text) })
 	case inputName:
-		u.do("name", func() error { return u.sess.SetName(text) })
+		u.do("name", func() error {
+			if err := u.sess.SetName(text); err != nil {
+				return err
+			}
+			if u.opts.NameSet != nil {
+				u.opts.NameSet(text)
+			}
+			return nil
+		})
 	case inputAddr:
 		u.do("connect", func() error { return u.sess.Connect(text) })
+	case inputPerson:
+		if pa, ok := u.sess.(PersonAdder); ok {
+			u.do("person", func() error { return pa.AddPerson(text) })
+		}
 	}
 }
 
@@ -264,9 +284,22 @@ var keyTable = []binding{
 			}
 			u.seatSel = (u.seatSel + d) % engine.NumColours
 		}},
+	{runes: "+", label: "+", help: "key.person",
+		when: func(u *UI) bool { _, ok := u.sess.(PersonAdder); return ok && u.hostSetup() },
+		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputPerson, "") }},
 	{runes: "b", label: "b", help: "key.bot",
 		when: (*UI).hostSetup,
 		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},
+	{runes: "w", label: "w", help: "key.setupbot", more: true,
+		when: (*UI).choosingSetupBot,
+		do: func(u *UI, _ *tcell.EventKey) {
+			sb := u.sess.(SetupBotChooser)
+			on := !u.table.SetupBot
+			u.do("setupbot", func() error { return sb.SetSetupBot(on) })
+		}},
+	{runes: "p", label: "p", help: "key.pace", more: true,
+		when: (*UI).settingPace,
+		do:   func(u *UI, _ *tcell.EventKey) { u.nextPace() }},
 	{runes: "x", label: "x", help: "key.remove", spare: true,
 		when: (*UI).canRemove,
 		do: func(u *UI, _ *tcell.EventKey) {
@@ -353,6 +386,10 @@ var keyTable = []binding{
 	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
 		when: func(u *UI) bool { return u.confirm },
 		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},
+	// Leaving: the session is telling the others; q quits without waiting.
+	{runes: "q", keys: []tcell.Key{tcell.KeyCtrlC}, label: "q", help: "key.quitnow", dialog: true,
+		when: func(u *UI) bool { return u.leaving },
+		do:   func(u *UI, _ *tcell.EventKey) { u.stop() }},
 	// The answers to the lone player's question (AloneDecision).
 	{runes: "w", keys: []tcell.Key{tcell.KeyEscape}, label: "w/esc", help: "key.wait", dialog: true,
 		when: func(u *UI) bool { return u.askAlone && !u.confirm },
@@ -410,6 +447,13 @@ func (u *UI) sit() {
 // cycleSeat gives the selected seat to the next bot kind, then opens it.
 // canRemove: the creator's cursor is on another player who is not ready,
 // and the session lets the creator take such a seat back.
+// choosingSetupBot: the creator of a table being set up chooses what
+// follows a player who never confirms the game.
+func (u *UI) choosingSetupBot() bool {
+	_, ok := u.sess.(SetupBotChooser)
+	return ok && u.hostSetup()
+}
+
 func (u *UI) canRemove() bool {
 	if _, ok := u.sess.(SeatRemover); !ok || !u.hostSetup() {
 		return false
@@ -459,6 +503,18 @@ func (u *UI) HandleKey(ev *tcell.EventKey) {
 	}
 }
 
+// keyText is how the key lines write an active binding.
+func (u *UI) keyText(b *binding) string {
+	label := b.label
+	if b.help == "key.choose" {
+		label = "1"
+		if n := len(u.rolled.Moves); n > 1 {
+			label += "-" + string(rune('0'+n))
+		}
+	}
+	return "[::b]" + label + "[::-] " + u.t(b.help)
+}
+
 // activeKeys is the bottom line: the keys that do something now, and
 // those of them to show only where there is room.
 func (u *UI) activeKeys() (out, spare []string) {
@@ -468,14 +524,7 @@ func (u *UI) activeKeys() (out, spare []string) {
 		if b.label == "" || b.more || !b.active(u) {
 			continue
 		}
-		label := b.label
-		if b.help == "key.choose" {
-			label = "1"
-			if n := len(u.rolled.Moves); n > 1 {
-				label += "-" + string(rune('0'+n))
-			}
-		}
-		s := "[::b]" + label + "[::-] " + u.t(b.help)
+		s := u.keyText(b)
 		if !seen[s] {
 			seen[s] = true
 			if b.spare {

@@ -16,9 +16,12 @@ var legend = []struct{ mark, key string }{
 	{"..", "legend.out"},
 	{"R0✓", "legend.home"},
 	{"**", "legend.centre"},
-	{"r b", "legend.squares"},
+	{"13", "legend.squares"},
 	{"--- :", "legend.shortcut"},
-	{"[r]", "legend.target"},
+	{"(R0)", "legend.from"},
+	{pathDot, "legend.step"},
+	{pathDot + "13" + pathDot, "legend.stop"},
+	{"[17]", "legend.target"},
 }
 
 // legendKeys are the catalog keys the legend uses (for the catalog tests).

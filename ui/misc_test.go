@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestStepsOfShortcut(t *testing.T) {
 	if p := steps[1].planes[engine.Red][0]; p != 29 || steps[1].planes[engine.Yellow][3] != engine.Hangar {
 		t.Errorf("step 2: R0 at %s, Y3 at %s", p, steps[1].planes[engine.Yellow][3])
 	}
-	if steps[2] != modelOf(&after, rules) {
+	if !reflect.DeepEqual(steps[2], modelOf(&after, rules)) {
 		t.Error("last step is not the position after the move")
 	}
 	u := New(newFake(), Options{Lang: "en"})
@@ -78,7 +79,10 @@ func TestDescribe(t *testing.T) {
 		{"5,5,H,H/H,H,H,H/-/- R 2:01 -", 6, engine.Move{Kind: engine.Penalty, Colour: engine.Red}, "Red rolled a third six: Red 0+1 back to the hangar"},
 		// a stack lands on its own colour, jumps +4 onto a Blue plane
 		{"3,3,H,H/48,H,H,H/-/- R 0 -", 2, engine.Move{Colour: engine.Red}, "Red 0+1 rolled 2 and moved to square 5, jumped to square 9, captured Blue 0"},
-		{"53,F,F,F/H,H,H,H/-/- R 0 -", 4, engine.Move{Colour: engine.Red}, "Red 0 rolled 4 and moved to home 4, bounced off the centre"},
+		{"53,F,F,F/H,H,H,H/-/- R 0 -", 4, engine.Move{Colour: engine.Red}, "Red 0 rolled 4 and moved to home r4, bounced off the centre"},
+		// squares are named as the board numbers them, the same for every colour
+		{"-/3,H,H,H/H,H,H,H/- B 0 -", 1, engine.Move{Colour: engine.Blue}, "Blue 0 rolled 1 and moved to square 17"},
+		{"H,H,H,H/H,H,H,H/21,H,H,H/- Y 0 -", 4, engine.Move{Colour: engine.Yellow}, "Yellow 0 rolled 4 and moved to square 51, jumped to square 3"},
 		{"53,F,F,F/H,H,H,H/H,H,H,H/- R 0 -", 2, engine.Move{Colour: engine.Red}, "Red 0 rolled 2 and moved to the centre. Red has brought every plane home!"},
 	}
 	u := New(newFake(), Options{Lang: "en"})
@@ -120,7 +124,7 @@ func TestStateDir(t *testing.T) {
 func TestResync(t *testing.T) {
 	u, _ := choosingUI(t)
 	p := mustPos(t, "L,H,H,H/H,H,H,H/H,H,H,H/H,H,H,H B 0 -")
-	u.Apply(Resync{Position: p, Why: "[red]rolled back to roll 7"})
+	u.Apply(Resync{Position: p, Why: M("[red]rolled back to roll 7")})
 	if u.pos != p || u.rolled != nil || u.choosing() {
 		t.Fatalf("after resync: pos %s, rolled %v", u.pos, u.rolled)
 	}

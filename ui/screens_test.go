@@ -15,6 +15,19 @@ func TestScreensGolden(t *testing.T) {
 		setup func() *UI
 	}{
 		{"lobby", func() *UI { u, _ := lobbyUI(); return u }},
+		// A game and a player only an mDNS advert names, not yet proven
+		// by a connection, beside a proven one.
+		{"lobby-unverified", func() *UI {
+			u := New(newFake(), Options{Lang: "en"})
+			ghost := Peer{ID: "12D3KooWghostGh0st11", Name: "bob", Addr: "/ip4/10.0.0.9/tcp/4001/p2p/12D3KooWghostGh0st11", Unverified: true}
+			carol := Peer{ID: "12D3KooWcarolCar0l22", Name: "carol", Addr: "/ip4/10.0.0.3/tcp/4001/p2p/12D3KooWcarolCar0l22"}
+			u.Apply(LobbyUpdate{
+				Me:      Peer{ID: "me", Name: "alice", Addr: "/ip4/10.0.0.1/tcp/4001"},
+				Games:   []Game{{ID: "g-bob", Host: ghost, Taken: 1, Seats: 2}, {ID: "g-carol", Host: carol, Taken: 1, Seats: 2}},
+				Players: []Peer{ghost, carol},
+			})
+			return u
+		}},
 		{"table", func() *UI {
 			u, _ := lobbyUI()
 			tb := table4(false)

@@ -76,18 +76,20 @@ func (u *UI) drawLog(scr tcell.Screen, x, y, w, h int) {
 }
 
 // drawScrolled draws lines from the lobby's scroll position, with an
-// arrow in the right margin where there is more above or below.
-func (u *UI) drawScrolled(scr tcell.Screen, x, y, w, h int, lines []string) {
+// arrow in the right margin where there is more above or below; a line
+// with an action (acts, by line) is clickable where it is shown.
+func (u *UI) drawScrolled(scr tcell.Screen, x, y, w, h int, lines []string, acts []func()) {
 	if h <= 0 || w <= 0 {
 		return
 	}
-	lines = wrapAll(lines, w)
+	lines, acts = wrapActs(lines, acts, w)
 	u.sc.lobbyRoom = h
 	u.sc.lobbyOver = len(lines) > h
 	u.sc.lobbyTop = min(u.sc.lobbyTop, max(len(lines)-h, 0))
 	top := u.sc.lobbyTop
 	for i := 0; i < h && top+i < len(lines); i++ {
 		printLine(scr, x, y+i, w, lines[top+i])
+		u.addHit(x, y+i, w, acts[top+i])
 	}
 	if top > 0 {
 		printLine(scr, x+w, y, 1, "↑")

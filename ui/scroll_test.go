@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"aeroplane/ui/i18n"
 	"github.com/gdamore/tcell/v2"
 )
 
@@ -98,7 +99,7 @@ func TestLobbyScrolls(t *testing.T) {
 	}
 	scr = render(t, u, 80, 24)
 	checkGolden(t, "lobby-scrolled-80x24", scr)
-	for _, want := range []string{"After the shortcut", "and 3 more games", "carol", "↑"} {
+	for _, want := range []string{"After the shortcut", "12) host11's game", "click any game", "carol", "↑"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("scrolled lobby lacks %q:\n%s", want, scr)
 		}
@@ -106,6 +107,22 @@ func TestLobbyScrolls(t *testing.T) {
 	u.HandleKey(ch('9'))
 	if got := f.took(); !reflect.DeepEqual(got, []string{"join g8"}) {
 		t.Errorf("9 sent %q", got)
+	}
+	// Every game is listed, in every language, at the top and scrolled
+	// to the end.
+	for _, lang := range i18n.Languages() {
+		u, _ := lobbyUI()
+		langUI(u, lang)
+		u.Apply(LobbyUpdate{Me: u.lobby.Me, Games: games, Players: []Peer{{ID: "12D3KooWaaaaaa", Name: "bob"}, {ID: "12D3KooWbbbbbb", Name: "carol"}}})
+		checkGolden(t, "lobby12-"+lang+"-80x24", render(t, u, 80, 24))
+		for i := 0; i < 6; i++ {
+			u.HandleKey(key(tcell.KeyPgDn))
+		}
+		scr := render(t, u, 80, 24)
+		checkGolden(t, "lobby12-"+lang+"-scrolled-80x24", scr)
+		if !strings.Contains(scr, "12) ") || !strings.Contains(scr, "host11") {
+			t.Errorf("%s: the twelfth game is not listed:\n%s", lang, scr)
+		}
 	}
 	// A lobby that fits offers no scroll key.
 	u, _ = lobbyUI()

@@ -75,8 +75,11 @@ type Watcher interface {
 // Leaver is a Session that can leave a running game for good: it tells
 // the other players so (the session signs a leave message) and a bot
 // flies this player's seat from then on. The interface calls Leave only
-// after the player confirmed it, and then Close; for a session without
-// it, leaving is Close alone.
+// after the player confirmed it. Leave returns at once, like every
+// command; while the session makes sure the others heard it, the screen
+// says "leaving…" and stays live, and LeaveDone (or the end of Events)
+// lets the interface close the session. For a session without it,
+// leaving is Close alone.
 type Leaver interface {
 	Leave() error
 }
@@ -100,6 +103,30 @@ type SeatRemover interface {
 	RemoveSeat(seat engine.Colour) error
 }
 
+// SetupBotChooser is a Session whose creator chooses what follows when a
+// seated player never confirms the game (the setup times out): everyone
+// back to the table, or at once again with a bot in that seat.
+type SetupBotChooser interface {
+	SetSetupBot(on bool) error
+}
+
+// PaceSetter is a Session whose creator may set the bots' pace at the
+// table: how long every player's screen waits before it shows a roll of
+// a seat a bot flies. With set false each player keeps its own
+// (--bot-delay). The table that comes back shows it to everyone at it.
+type PaceSetter interface {
+	SetBotPace(delay time.Duration, set bool) error
+}
+
+// PersonAdder is a Session where several people can play at this one
+// program (hot seat): AddPerson seats one more person here, by name, with
+// a key and a dice chain of their own, so that for everyone else the
+// dice are as fair as with one person per laptop. Each of them is a You
+// seat of the table; the screen names whose turn it is.
+type PersonAdder interface {
+	AddPerson(name string) error
+}
+
 // RulesSetter is a Session whose creator may change the rules at the
 // table until the game starts. The table that comes back shows them; where
 // players say ready, a change clears every player's Ready.
@@ -116,6 +143,9 @@ type Peer struct {
 	ID   string // peer ID (shown shortened)
 	Name string // chosen by the peer: hostile text, shown escaped
 	Addr string // how to reach it by hand
+	// Unverified: only an mDNS advert names this peer ID, and no
+	// connection has proved it yet (anyone can send an advert).
+	Unverified bool
 }
 
 // Game is an open game found in the lobby.
@@ -191,6 +221,15 @@ type TableUpdate struct {
 	Rules   engine.Rules
 	Seats   [engine.NumColours]Seat
 	Started bool
+	// SetupBot, for the creator, is its choice for a player who never
+	// confirms the game: a bot takes the seat and the game starts again
+	// (SetupBotChooser), rather than everyone waiting at the table.
+	SetupBot bool
+
+	// The bots' pace the creator set for every screen at the table
+	// (BotPace, when BotPaceSet), else each player's own.
+	BotPace    time.Duration
+	BotPaceSet bool
 }
 
 // GameStarted gives the first position; the seats are in TableUpdate.
@@ -253,6 +292,16 @@ type AloneDecision struct {
 	Missing []string
 }
 
+// LeaveDone says a Leave has done what it can (every other player holds
+// it, or the session stopped waiting for them): the interface quits.
+type LeaveDone struct{}
+
+// Resuming says this player's program, started again in the middle of a
+// game, is catching up with the others (On) before it plays its seat
+// again, or has caught up (!On). While it lasts the die is not waiting
+// for anyone the player could do anything about.
+type Resuming struct{ On bool }
+
 // SoloDice says whether this player's own dice chain alone makes the rolls
 // now (nobody else's reveal is in them): the player could foresee them,
 // and the screen says so honestly.
@@ -260,7 +309,8 @@ type SoloDice struct{ On bool }
 
 // CheatDetected reports a peer that broke the dice protocol.
 type CheatDetected struct {
-	Name, PeerID, What string
+	Name, PeerID string
+	What         Msg // what it did (its arguments hostile text, shown escaped)
 }
 
 // GameOver is the end: the ranking, first first, and the saved game log.
@@ -269,14 +319,25 @@ type GameOver struct {
 	LogPath string
 }
 
-// Notice is a message for the player, such as why a command failed.
-type Notice struct{ Text string }
+// RollCountdown says that the die of Colour is rolled without a key In
+// from now: for this player (You) the session rolls it, as the others
+// cannot wait longer; for a seat a bot flies, its roll is shown then. The
+// turn line counts the seconds down until the roll comes.
+type RollCountdown struct {
+	Colour engine.Colour
+	In     time.Duration
+	You    bool
+}
+
+// Notice is a message for the player, such as why something failed
+// (NoticeOf an error).
+type Notice struct{ Msg Msg }
 
 // Resync replaces the position shown, when the session had to undo or
 // correct steps (lockstep's roll-back); Why is said in the event log.
 type Resync struct {
 	Position engine.Position
-	Why      string
+	Why      Msg
 }
 
 // Watching is the state of a game this program watches without a seat:
@@ -308,6 +369,9 @@ func (CheatDetected) event() {}
 func (Left) event()          {}
 func (AloneDecision) event() {}
 func (SoloDice) event()      {}
+func (LeaveDone) event()     {}
+func (Resuming) event()      {}
 func (GameOver) event()      {}
 func (Notice) event()        {}
+func (RollCountdown) event() {}
 func (Resync) event()        {}

@@ -8,7 +8,8 @@ import (
 )
 
 // TestMoveShownStepByStep: with a step delay the board shows the landing,
-// then the flight with its capture, then the position after the move.
+// then the flight with its capture, then the position after the move,
+// its way drawn all along.
 func TestMoveShownStepByStep(t *testing.T) {
 	u, _ := gameUI(t, "15,H,H,H/H,H,H,H/H,H,H,52/H,H,H,H R 0 -", engine.DefaultRules())
 	u.opts.StepDelay = time.Second
@@ -31,6 +32,9 @@ func TestMoveShownStepByStep(t *testing.T) {
 	}
 	look := func() view {
 		m := u.shown()
+		if end, _ := board.placeSpot(engine.Red, 29); m.path[end] != pathEnd || m.path[board.track[16]] != pathStep {
+			t.Errorf("the move's way is not drawn along with its steps: %v", m.path)
+		}
 		v := view{m.planes[engine.Red][0], m.planes[engine.Yellow][3], -9}
 		if m.target != nil {
 			v.target = m.target.place

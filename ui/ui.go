@@ -18,6 +18,10 @@ type Options struct {
 	// stays on screen; 0 shows the end of the move at once.
 	StepDelay time.Duration
 	Logger    *slog.Logger // nil: discard
+	// NameSet is told each name the player gives in the lobby once the
+	// session took it, so it can be offered next time (RememberName); nil:
+	// forgotten.
+	NameSet func(name string)
 }
 
 type mode uint8
@@ -35,6 +39,7 @@ const (
 	inputChat
 	inputName
 	inputAddr
+	inputPerson
 )
 
 type overlay uint8
@@ -79,11 +84,16 @@ type UI struct {
 	back     [engine.NumColours]bool // came back, until the seat's next move
 	solo     bool                    // this player's own dice alone make the rolls (SoloDice)
 	watch    *Watching               // the game watched, or who watches this player's (Watching)
+	resuming bool                    // this resumed program is catching up (Resuming)
 	missing  []string                // the players a lone decision is about (nil: none open)
 	askAlone bool                    // the lone player's question is open; it takes every key
 
-	frames []boardModel // steps of a move still to show
-	gen    uint64       // bumps when frames are replaced, so stale timers do nothing
+	flown  map[trackSpot]pathKind // the path of the move just played, shown until the next roll
+	frames []boardModel           // steps of a move still to show
+	gen    uint64                 // bumps when frames are replaced, so stale timers do nothing
+
+	cd  countdown        // an automatic roll on its way
+	now func() time.Time // the clock of countdowns (nil: time.Now; tests set it)
 
 	input   inputMode
 	editor  []rune
@@ -93,6 +103,7 @@ type UI struct {
 	sc      scrolling
 	turn    turnSignal
 	confirm bool // the leave-the-game question is open; it takes every key
+	leaving bool // Leave was called: "leaving…" until LeaveDone quits
 
 	layout layout // where things were last drawn, for the mouse
 
@@ -136,7 +147,8 @@ func (u *UI) Apply(e Event) {
 	case GameStarted:
 		u.mode, u.pos, u.hasPos, u.playing = modeGame, e.Position, true, e.Rules
 		u.stats, u.over, u.waiting, u.rolled, u.lastRoll = diceStats{}, nil, nil, nil, nil
-		u.frames = nil
+		u.frames, u.flown = nil, nil
+		u.stopCountdown()
 		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
 		u.missing, u.askAlone, u.solo = nil, false, false
 		if u.watch != nil && u.watch.Lobby == "" {
@@ -149,10 +161,14 @@ func (u *UI) Apply(e Event) {
 	case DiceWaiting:
 		w := e
 		u.waiting, u.rolled = &w, nil
+		if e.ToMove != u.cd.colour {
+			u.stopCountdown()
+		}
 		u.turn.saw(e.YouRoll)
 	case Rolled:
 		r := e
-		u.rolled, u.lastRoll, u.sel = &r, &r, 0
+		u.rolled, u.lastRoll, u.sel, u.flown = &r, &r, 0, nil
+		u.stopCountdown()
 		u.stats.add(e.Roll)
 		if !e.YouChoose {
 			u.rolled = nil
@@ -161,11 +177,13 @@ func (u *UI) Apply(e Event) {
 		}
 	case Moved:
 		u.rolled, u.waiting = nil, nil
+		u.stopCountdown()
 		if c := e.Result.Move.Colour; c < engine.NumColours {
 			u.back[c] = false
 		}
 		u.addEvent(u.describe(&e.Before, e.Result))
 		u.pos, u.hasPos = e.After, true
+		u.flown = pathOf(e.Result.Move.Colour, e.Result)
 		u.showSteps(stepsOf(&e.Before, &e.After, u.playing, e.Result))
 	case ChatLine:
 		who := clean(e.From, maxName)
@@ -196,7 +214,7 @@ func (u *UI) Apply(e Event) {
 		for _, n := range e.Missing {
 			u.missing = append(u.missing, clean(n, maxName))
 		}
-		u.askAlone = len(u.missing) > 0 && u.inGame()
+		u.askAlone = len(u.missing) > 0 && u.inGame() && !u.leaving
 		if u.askAlone {
 			u.addEvent(u.t("log.alone", strings.Join(u.missing, ", ")))
 		}
@@ -208,26 +226,43 @@ func (u *UI) Apply(e Event) {
 		}
 		u.addEvent("[yellow]" + u.t(key) + "[-]")
 	case CheatDetected:
-		u.addEvent("[red::b]" + u.t("log.cheat", clean(e.Name, maxName), clean(e.What, maxChat)) + "[-::-]")
+		u.addEvent("[red::b]" + u.t("log.cheat", clean(e.Name, maxName), clean(e.What.In(u.cat), maxChat)) + "[-::-]")
 	case GameOver:
 		o := e
 		u.over, u.waiting, u.rolled = &o, nil, nil
+		u.stopCountdown()
+		u.resuming = false
 		u.turn.saw(false)
 		u.confirm = false // there is no game left to leave
 		u.missing, u.askAlone = nil, false
 		u.overlay = overlayEnd
 		u.input = inputNone
 		u.addEvent(u.t("log.over"))
+	case Resuming:
+		if e.On != u.resuming {
+			key := "log.caughtup"
+			if e.On {
+				key = "log.resuming"
+			}
+			u.addEvent("[yellow]" + u.t(key) + "[-]")
+		}
+		u.resuming = e.On
+	case LeaveDone:
+		if u.leaving {
+			u.stop()
+		}
 	case Notice:
-		u.notice = clean(e.Text, maxChat)
+		u.notice = clean(e.Msg.In(u.cat), maxChat)
 	case Watching:
 		w := e
 		u.watch = &w
+	case RollCountdown:
+		u.startCountdown(e)
 	case Resync:
 		u.pos, u.hasPos = e.Position, true
-		u.rolled, u.waiting, u.frames = nil, nil, nil
+		u.rolled, u.waiting, u.frames, u.flown = nil, nil, nil, nil
 		u.gen++
-		u.addEvent(clean(e.Why, maxChat))
+		u.addEvent(clean(e.Why.In(u.cat), maxChat))
 	}
 }
 
@@ -250,6 +285,9 @@ func (u *UI) showSteps(frames []boardModel) {
 		u.frames = nil
 		return
 	}
+	for i := range frames {
+		frames[i].path = u.flown // the way stays drawn while the plane goes along it
+	}
 	u.frames = frames
 	u.scheduleStep(u.gen)
 }
@@ -269,15 +307,17 @@ func (u *UI) scheduleStep(gen uint64) {
 }
 
 // shown is what the board shows now: a step of a move, or the position
-// with the chosen move's destination highlighted.
+// with the selected move's path (before it is played) or the path of the
+// move just played.
 func (u *UI) shown() boardModel {
 	if len(u.frames) > 0 {
 		return u.frames[0]
 	}
 	m := modelOf(&u.pos, u.playing)
+	m.path = u.flown
 	if mv, ok := u.selectedMove(); ok {
 		if _, res, err := u.pos.Play(u.playing, u.rolled.Roll, mv); err == nil {
-			m.target = &mark{mv.Colour, res.To}
+			m.path = pathOf(mv.Colour, res)
 		}
 	}
 	return m
@@ -295,7 +335,7 @@ func (u *UI) do(what string, f func() error) {
 	u.notice = ""
 	if err := f(); err != nil {
 		u.log.Info("command refused", "command", what, "err", err)
-		u.notice = clean(err.Error(), maxChat)
+		u.notice = clean(ErrorMsg(err).In(u.cat), maxChat)
 	}
 }
 

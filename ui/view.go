@@ -13,6 +13,7 @@ import (
 type layout struct {
 	board    boardLayout
 	hasBoard bool
+	hits     []hit // clickable places (mouse.go)
 }
 
 // compact is the layout for screens smaller than 120×36: one text line
@@ -40,7 +41,7 @@ func (u *UI) draw(scr tcell.Screen, w, h int) {
 		}
 	}
 	u.layout = layout{}
-	keys := u.statusLines(w)
+	keys, keyAt := u.statusLines(w)
 	if len(keys) > max(h-1, 0) {
 		keys = keys[:max(h-1, 0)]
 	}
@@ -61,12 +62,19 @@ func (u *UI) draw(scr tcell.Screen, w, h int) {
 	}
 	switch {
 	case u.confirm:
-		u.drawConfirm(scr, w, body)
+		u.drawQuestion(scr, w, body, "leave.title", "leave.text")
+	case u.leaving:
+		u.drawQuestion(scr, w, body, "leaving.title", "leaving.text")
 	case u.askAlone:
 		u.drawAlone(scr, w, body)
 	}
 	for i, l := range keys {
 		printLine(scr, 0, body+i, w, l)
+	}
+	for _, p := range keyAt {
+		if p.line < len(keys) {
+			u.keyHits(0, body, []placed{p})
+		}
 	}
 }
 
@@ -102,18 +110,18 @@ func panel(scr tcell.Screen, x, y, w, h int, title string, lines []string, fromE
 
 // statusLines are the bottom lines: what is being typed, then the keys
 // that do something now, wrapped onto at most maxKeyLines lines of w.
-func (u *UI) statusLines(w int) []string {
+func (u *UI) statusLines(w int) ([]string, []placed) {
 	var parts []string
 	if u.input != inputNone {
-		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr"}[u.input]
+		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr", inputPerson: "prompt.person"}[u.input]
 		parts = append(parts, "[::r]"+u.t(prompt)+" "+escapeTags(string(u.editor))+"_[::-]")
 	}
 	keys, spare := u.activeKeys()
-	lines := packLines(append(parts, keys...), spare, w)
+	lines, at := packPlaced(append(parts, keys...), spare, w)
 	if len(lines) > maxKeyLines {
 		lines = lines[:maxKeyLines]
 	}
-	return lines
+	return lines, at
 }
 
 // noticeLines is the notice wrapped to w cells, each line in the notice's
@@ -127,13 +135,28 @@ func (u *UI) noticeLines(w int) []string {
 
 func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	var lines []string
+	var acts []func() // what a click on each line does (nil: nothing)
 	add := func(s ...string) { lines = append(lines, s...) }
+	addAct := func(f func(), s ...string) {
+		for len(acts) < len(lines) {
+			acts = append(acts, nil)
+		}
+		for range s {
+			acts = append(acts, f)
+		}
+		add(s...)
+	}
+	lobbyFree := func() bool { return u.free() && u.mode == modeLobby }
 	add("[::b]"+u.t("app.title")+"[::-] — "+u.t("lobby.title"), "")
 	name := clean(u.lobby.Me.Name, maxName)
 	if u.input == inputName {
 		name = "[::r]" + escapeTags(string(u.editor)) + "_[::-]"
 	}
-	add(u.t("lobby.name", name))
+	addAct(func() {
+		if lobbyFree() {
+			u.startInput(inputName, plain(u.lobby.Me.Name, maxName))
+		}
+	}, u.t("lobby.name", name))
 	if u.lobby.Me.Addr == "" {
 		add(u.t("lobby.addr", u.t("lobby.offline")))
 	} else {
@@ -143,26 +166,33 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	if len(u.lobby.Games) == 0 {
 		add("  " + u.t("lobby.none"))
 	}
+	// Every game is listed (the list scrolls), tables, then running games,
+	// then games to continue, numbered on through the three lists; keys
+	// 1-9 take the first nine, a click any of them.
+	digits := len(fmt.Sprint(len(u.lobby.Games) + len(u.lobby.Running) + len(u.lobby.Continue)))
 	for i, g := range u.lobby.Games {
-		if i == 9 {
-			add("  " + u.t("lobby.more", len(u.lobby.Games)-9))
-			break
-		}
 		seats := g.Seats
 		if seats <= 0 {
 			seats = engine.NumColours
 		}
 		rules := strings.ReplaceAll(g.Rules.String(), ",", " ")
-		add(wrapTagged(fmt.Sprintf("  %d) ", i+1)+u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, rules), "", w-2, 5)...)
+		id := g.ID
+		addAct(func() {
+			if lobbyFree() {
+				u.do("join", func() error { return u.sess.Join(id) })
+			}
+		}, wrapTagged(fmt.Sprintf("  %*d) ", digits, i+1)+u.t("lobby.game", clean(g.Host.Name, maxName), g.Taken, seats, rules)+u.unverified(g.Host), "", w-2, 4+digits)...)
+	}
+	if len(u.lobby.Games) > 9 {
+		add("  [::d]" + u.t("lobby.more") + "[::-]")
 	}
 	if len(u.lobby.Running) > 0 {
 		add("", "[::u]"+u.t("lobby.running")+"[::-]")
 	}
+	// A running game's players answered a query over a proven connection
+	// (lobby.QueryRunning), so its line needs no "unverified" mark.
 	for i, g := range u.lobby.Running {
 		k := len(u.lobby.Games) + i
-		if k >= 9 {
-			break
-		}
 		var names []string
 		for _, n := range g.Players {
 			names = append(names, clean(n, maxName))
@@ -171,36 +201,57 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 		if g.Leader < engine.NumColours {
 			line = u.t("lobby.runninglead", strings.Join(names, ", "), g.Roll, u.colourName(g.Leader), g.Watchers)
 		}
-		add(wrapTagged(fmt.Sprintf("  %d) ", k+1)+line, "", w-2, 5)...)
+		name := g.Lobby
+		addAct(func() {
+			if ws, ok := u.sess.(Watcher); ok && lobbyFree() {
+				u.do("watch", func() error { return ws.Watch(name) })
+			}
+		}, wrapTagged(fmt.Sprintf("  %*d) ", digits, k+1)+line, "", w-2, 4+digits)...)
 	}
 	if len(u.lobby.Continue) > 0 {
 		add("", "[::u]"+u.t("lobby.continue")+"[::-]")
 	}
 	for i, g := range u.lobby.Continue {
 		k := len(u.lobby.Games) + len(u.lobby.Running) + i
-		if k >= 9 {
-			break
-		}
 		var names []string
 		for _, n := range g.Players {
 			names = append(names, clean(n, maxName))
 		}
 		day := u.t(fmt.Sprintf("weekday.%d", int(g.Saved.Weekday())))
 		line := u.t("lobby.continuegame", strings.Join(names, ", "), g.Roll, day, g.Saved.Format("2006-01-02"))
-		add(wrapTagged(fmt.Sprintf("  %d) ", k+1)+line, "", w-2, 5)...)
+		name := g.Lobby
+		addAct(func() {
+			if c, ok := u.sess.(Continuer); ok && lobbyFree() {
+				u.do("continue", func() error { return c.Continue(name) })
+			}
+		}, wrapTagged(fmt.Sprintf("  %*d) ", digits, k+1)+line, "", w-2, 4+digits)...)
 	}
 	add("", "[::u]"+u.t("lobby.players")+"[::-]")
 	if len(u.lobby.Players) == 0 {
 		add("  " + u.t("lobby.none"))
 	}
 	for _, p := range u.lobby.Players {
-		add("  " + clean(p.Name, maxName) + "  " + shortID(p.ID) + "  " + clean(p.Addr, 80))
+		add("  " + clean(p.Name, maxName) + "  " + shortID(p.ID) + "  " + clean(p.Addr, 80) + u.unverified(p))
 	}
 	add("", "[::u]"+u.t("lobby.rules")+"[::-]")
-	add(u.optionLines(u.rules, lobbyRuleKeys)...)
+	for i, l := range u.optionLines(u.rules, lobbyRuleKeys) {
+		addAct(func() {
+			if lobbyFree() {
+				u.rules = nextRule(u.rules, i)
+			}
+		}, l)
+	}
 	add("", u.t("lobby.hint"))
 	add(u.noticeLines(w - 2)...)
-	u.drawScrolled(scr, 1, 1, w-2, h-1, lines)
+	u.drawScrolled(scr, 1, 1, w-2, h-1, lines, acts)
+}
+
+// unverified marks a line whose peer only an advert names (Peer.Unverified).
+func (u *UI) unverified(p Peer) string {
+	if !p.Unverified {
+		return ""
+	}
+	return "  [yellow](" + u.t("lobby.unverified") + ")[-]"
 }
 
 // shortID is the end of a peer ID, enough to tell peers apart by eye.
@@ -274,6 +325,8 @@ func (u *UI) seatLine(c engine.Colour, s Seat) string {
 
 func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 	switch {
+	case s.You && u.resuming && u.mode == modeGame:
+		return "[yellow]" + u.t("status.resuming") + "[-]"
 	case s.You:
 		return u.t("status.you")
 	case s.Kind == SeatBot, s.Kind == SeatOpen, s.Kind == SeatUnused:
@@ -293,6 +346,13 @@ func (u *UI) seatStatus(c engine.Colour, s Seat) string {
 func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	t := u.table
 	var lines []string
+	var acts []func() // what a click on each line does (nil: nothing)
+	act := func(f func()) {
+		for len(acts) < len(lines)-1 {
+			acts = append(acts, nil)
+		}
+		acts = append(acts, f)
+	}
 	lines = append(lines, "[::b]"+u.t("app.title")+"[::-] — "+u.t("table.title", clean(t.GameID, 40)), "")
 	for c := engine.Colour(0); c < engine.NumColours; c++ {
 		s := t.Seats[c]
@@ -309,13 +369,56 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 			ready = " — [yellow]" + u.t("status.notready") + "[-]"
 		}
 		lines = append(lines, cursor+u.seatLine(c, s)+"  "+u.seatStatus(c, s)+ready)
+		// A click puts the cursor on the seat, for the keys that act on it.
+		act(func() {
+			if u.choosingSeat() {
+				u.seatSel = int(c)
+			}
+		})
 	}
 	lines = append(lines, "", "[::u]"+u.t("panel.rules")+"[::-]")
 	keys := ""
 	if u.settingRules() {
 		keys = tableRuleKeys
 	}
-	lines = append(lines, u.optionLines(t.Rules, keys)...)
+	for i, l := range u.optionLines(t.Rules, keys) {
+		lines = append(lines, l)
+		act(func() {
+			if u.settingRules() {
+				r := nextRule(u.table.Rules, i)
+				rs := u.sess.(RulesSetter)
+				u.do("rules", func() error { return rs.SetRules(r) })
+			}
+		})
+	}
+	if u.choosingSetupBot() {
+		mark := func(on bool, s string) string {
+			if on {
+				return "[::r]*" + s + "[::-]"
+			}
+			return s
+		}
+		lines = append(lines, "  [::b]w[::-] "+u.t("table.setupbot")+": "+
+			mark(!t.SetupBot, u.t("table.setupbot.wait"))+"  "+mark(t.SetupBot, u.t("table.setupbot.bot")))
+		act(func() { // as the w key
+			if sb, ok := u.sess.(SetupBotChooser); ok && u.choosingSetupBot() {
+				on := !u.table.SetupBot
+				u.do("setupbot", func() error { return sb.SetSetupBot(on) })
+			}
+		})
+	}
+	paceKey := ""
+	if u.settingPace() {
+		paceKey = "p"
+	}
+	if _, ok := u.paceSetter(); ok {
+		lines = append(lines, u.paceLine(t, paceKey))
+		act(func() { // as the p key
+			if u.settingPace() {
+				u.nextPace()
+			}
+		})
+	}
 	hint := "table.guest"
 	if t.Host {
 		hint = "table.hint"
@@ -323,8 +426,14 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	lines = append(lines, "", u.t(hint))
 	lines = append(lines, u.noticeLines(w-2)...)
 	top := 1
-	for _, l := range lines {
-		top += max(len(tview.WordWrap(l, w-2)), 1)
+	for i, l := range lines {
+		n := max(len(tview.WordWrap(l, w-2)), 1)
+		if i < len(acts) {
+			for k := 0; k < n; k++ {
+				u.addHit(1, top+k, w-2, acts[i])
+			}
+		}
+		top += n
 	}
 	panel(scr, 1, 0, w-2, top, "", lines, false)
 	u.drawChat(scr, 1, top, w-2, h-top)
@@ -355,13 +464,15 @@ func (u *UI) drawGame(scr tcell.Screen, w, h int) {
 	players := wrapAll(u.playerLines(rw), rw)
 	panel(scr, rx, y, rw, len(players)+1, u.t("panel.players"), players, false)
 	y += len(players) + 1
-	turn := wrapAll(u.turnLines(), rw)
+	turnText, turnActs := u.turnLines()
+	turn, turnActs := wrapActs(turnText, turnActs, rw)
 	th := 6
 	if !compact {
 		th = 8
 	}
 	th = max(th, len(turn)+1)
 	panel(scr, rx, y, rw, th, u.t("panel.turn"), turn, false)
+	u.linesHits(rx, y+1, rw, turnActs[:min(len(turnActs), th-1)])
 	y += th
 	if !compact {
 		opts := wrapAll(u.optionLines(u.playing, ""), rw)
@@ -417,8 +528,17 @@ func (u *UI) playerLines(w int) []string {
 	return out
 }
 
-func (u *UI) turnLines() []string {
+// turnLines is the turn panel, with what a click on each line does: a
+// move plays it, the line asking this player to roll rolls.
+func (u *UI) turnLines() ([]string, []func()) {
 	var out []string
+	var acts []func()
+	act := func(f func()) {
+		for len(acts) < len(out)-1 {
+			acts = append(acts, nil)
+		}
+		acts = append(acts, f)
+	}
 	if w := u.watch; w != nil && w.Lobby != "" {
 		switch {
 		case w.Problem != "" && !w.Over:
@@ -431,7 +551,9 @@ func (u *UI) turnLines() []string {
 		}
 	}
 	if r := u.lastRoll; r != nil {
-		if u.rolled != nil && u.rolled.YouChoose {
+		if u.rolled != nil && u.rolled.YouChoose && u.hotSeat() {
+			out = append(out, yourTurnStyle+" "+u.t("turn.hotchoice", u.seatName(u.rolled.Colour), tview.Escape(fmt.Sprintf("[%d]", r.Roll)))+" [-:-:-]")
+		} else if u.rolled != nil && u.rolled.YouChoose {
 			out = append(out, yourTurnStyle+" "+u.t("turn.yourchoice", tview.Escape(fmt.Sprintf("[%d]", r.Roll)))+" [-:-:-]")
 		} else {
 			out = append(out, u.t("turn.rolled", u.tagged(r.Colour), "[::b]"+tview.Escape(fmt.Sprintf("[%d]", r.Roll))+"[::-]"))
@@ -447,9 +569,24 @@ func (u *UI) turnLines() []string {
 				s = "[::r]" + s + "[::-]"
 			}
 			out = append(out, s)
+			act(func() {
+				if u.choosing() {
+					u.choose(i)
+				}
+			})
 		}
+	case u.resuming && u.over == nil:
+		// Not "the die waits for X": nobody keeps this player waiting.
+		out = append(out, "[yellow]"+u.t("turn.resuming")+"[-]")
+	case u.waiting != nil && u.waiting.YouRoll && u.hotSeat():
+		out = append(out, yourTurnStyle+" "+u.t("turn.hotroll", u.seatName(u.waiting.ToMove))+" [-:-:-]")
 	case u.waiting != nil && u.waiting.YouRoll:
 		out = append(out, yourTurnStyle+" "+u.t("turn.yourroll")+" [-:-:-]")
+		act(func() {
+			if u.canRoll() {
+				u.do("roll", u.sess.Roll)
+			}
+		})
 	case u.waiting != nil:
 		var names []string
 		for _, n := range u.waiting.Waiting {
@@ -464,14 +601,42 @@ func (u *UI) turnLines() []string {
 		}
 		out = append(out, "[::d]"+u.t("watch.by", strings.Join(names, ", "))+"[::-]")
 	}
+	if l := u.countdownLine(); l != "" {
+		out = append(out, l)
+	}
 	if u.solo && u.over == nil {
 		// Said while it lasts: this player could foresee the dice.
 		out = append(out, "[yellow]"+u.t("turn.solo")+"[-]")
 	}
-	return out
+	return out, acts
 }
 
-// moveSummary is "R0+2 12→20 jump, captures 1" for the moves list.
+// hotSeat is whether several people play at this screen (several You
+// seats): the turn line then names whose turn it is.
+func (u *UI) hotSeat() bool {
+	if u.table == nil {
+		return false
+	}
+	n := 0
+	for _, s := range u.table.Seats {
+		if s.You && s.Kind == SeatHuman {
+			n++
+		}
+	}
+	return n > 1
+}
+
+// seatName is the name of the person at colour c, escaped for the screen.
+func (u *UI) seatName(c engine.Colour) string {
+	if u.table == nil || c >= engine.NumColours {
+		return "?"
+	}
+	return clean(u.table.Seats[c].Name, maxName)
+}
+
+// moveSummary is "R0x2 13→17 flight→29 captures 1" for the moves list:
+// the squares by the board's names (engine.Place.Name), where the roll
+// ends, then each jump or flight, a bounce at the centre and captures.
 func (u *UI) moveSummary(mv engine.Move) string {
 	if mv.Kind != engine.PlaneMove {
 		return mv.String()
@@ -484,21 +649,28 @@ func (u *UI) moveSummary(mv engine.Move) string {
 	if n := u.pos.StackSize(u.playing, mv.Colour, int(mv.Plane)); n > 1 {
 		name += fmt.Sprintf("x%d", n)
 	}
-	s := fmt.Sprintf("%s %s→%s", name, res.From, shortPlace(res.To))
-	if res.JumpTo >= 0 || res.FlyTo >= 0 {
-		s += " " + u.t("move.jump")
+	return name + " " + u.wayOf(mv.Colour, res)
+}
+
+// wayOf is a move's way in the board's names: "13→17 flight→29".
+func (u *UI) wayOf(c engine.Colour, res engine.Result) string {
+	s := res.From.Name(c) + "→" + res.Landed.Name(c)
+	if res.Bounced {
+		s += " " + u.t("move.bounce")
+	}
+	if res.JumpTo >= 0 {
+		s += " " + u.t("move.jump") + "→" + res.JumpTo.Name(c)
+	}
+	if res.FlyTo >= 0 {
+		s += " " + u.t("move.fly") + "→" + res.FlyTo.Name(c)
+	}
+	if res.FlyJumpTo >= 0 {
+		s += " " + u.t("move.jump") + "→" + res.FlyJumpTo.Name(c)
 	}
 	if res.NCaptures > 0 {
 		s += " " + u.t("move.capture", res.NCaptures)
 	}
 	return s
-}
-
-func shortPlace(p engine.Place) string {
-	if p >= engine.HomeFirst && p <= engine.HomeLast {
-		return fmt.Sprintf("H%d", int(p)-engine.TrackEnd)
-	}
-	return p.String()
 }
 
 func (u *UI) statsLines() []string {
@@ -624,18 +796,4 @@ func (u *UI) rulesText(r engine.Rules) []string {
 	}
 	out = append(out, "", "[::u]"+u.t("rules.options")+"[::-]")
 	return append(out, u.optionLines(r, "")...)
-}
-
-// HandleMouse turns a click on the board into a move choice.
-func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
-	if action != tview.MouseLeftClick || !u.layout.hasBoard || !u.free() {
-		return false
-	}
-	x, y := ev.Position()
-	s, ok := u.layout.board.spotAt(x, y)
-	if !ok {
-		return false
-	}
-	u.chooseAt(s, s.cell)
-	return true
 }

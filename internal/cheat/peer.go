@@ -31,6 +31,10 @@ type Config struct {
 	Attacks []string
 	// Think delays this peer's own honest moves.
 	Think time.Duration
+	// NeverConfirm sits down, says ready, and then never sends the game's
+	// Confirm, holding the connection until ctx ends: the stranger who
+	// joins an open table only to hold the game in its setup.
+	NeverConfirm bool
 	// Out gets one line per attack made and the final result.
 	Out    io.Writer
 	Logger *slog.Logger
@@ -111,6 +115,11 @@ func Run(ctx context.Context, cfg Config) error {
 		Player: cfg.Name, Lobby: cfg.Lobby, FindFor: 10 * time.Second, Logger: cfg.Logger})
 	if err != nil {
 		return err
+	}
+	if cfg.NeverConfirm {
+		fmt.Fprintf(cfg.Out, "never-confirm game %s\n", res.Setup.GameID())
+		<-ctx.Done()
+		return nil
 	}
 	p, err := newPeer(cfg, res.Setup, h.ID())
 	if err != nil {

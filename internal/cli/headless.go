@@ -29,7 +29,7 @@ import (
 func init() {
 	register(command{
 		name:    "headless",
-		usage:   "(--lobby LOBBY | --spectate LOBBY) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N]",
+		usage:   "(--lobby LOBBY | --spectate LOBBY) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--web ADDR | --no-web]",
 		summary: "play games over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
 		run:     runHeadless,
 	})
@@ -42,7 +42,8 @@ type headlessOpts struct {
 	connect                                 multiFlag
 	players, bots, games                    int
 	think, findFor                          time.Duration
-	verbose                                 bool
+	verbose, setupBot                       bool
+	web                                     *webFlags
 }
 
 // multiFlag collects a repeatable string flag.
@@ -69,7 +70,9 @@ func runHeadless(e *env) error {
 	fs.Var(&o.connect, "connect", "peer address to dial when multicast is blocked: a multiaddr or HOST:PORT (repeatable)")
 	fs.DurationVar(&o.think, "think", 0, "wait this long before each of this peer's moves")
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
+	o.web = addWebFlags(fs)
 	fs.BoolVar(&o.verbose, "v", false, "also log the network's debug lines to stderr")
+	fs.BoolVar(&o.setupBot, "setup-bot", false, "creator only: if a seated player never confirms the game, start again at once\nwith a bot in its seat (default: everyone goes back to the table and waits)")
 	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch at the same table,\nwhich its creator reopens; one progress line per game on stderr")
 	pos, err := parseFlags(fs, e.args)
 	if err != nil {
@@ -87,6 +90,9 @@ func runHeadless(e *env) error {
 		}
 	case o.lobby == "" || p2p.CleanName(o.lobby) == "":
 		return usageError("--lobby names the game to join or create")
+	}
+	if err := o.web.check(false); err != nil {
+		return err
 	}
 	if o.games < 1 {
 		return usageError("--games %d: want 1 or more", o.games)
@@ -144,7 +150,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 	}
-	key, err := p2p.LoadOrCreateIdentity(idPath)
+	key, err := loadIdentity(idPath)
 	if err != nil {
 		return err
 	}
@@ -157,7 +163,9 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		watching: o.spectate != ""}
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
 		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true, NoWatchChat: o.noWatchChat,
-		GoOnAlone: true} // nobody watches: a peer gone for good never holds it hostage
+		SetupBot:  o.setupBot,
+		GoOnAlone: true, // nobody watches: a peer gone for good never holds it hostage
+		OwnPace:   true} // nor the bots' pace a table's creator set for people
 	s, err := session.NewNet(opts)
 	if err != nil && len(o.connect) > 0 {
 		out.printf("discovery off: %v", err)
@@ -172,6 +180,16 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	out.printf("peer %s name=%q", s.ID(), o.name)
 	for _, a := range s.Addrs() {
 		out.printf("address %s", a)
+	}
+	ws, err := o.web.start(logger)
+	if err != nil {
+		return err
+	}
+	if ws != nil {
+		defer ws.Close()
+		for _, u := range ws.URLs() {
+			out.printf("web %s", u)
+		}
 	}
 	if fe.watching {
 		if err := s.Watch(o.spectate); err != nil {
@@ -339,7 +357,7 @@ func (f *frontEnd) show(ev ui.Event) {
 			f.out.printf("%s", line)
 		}
 	case ui.Notice:
-		f.out.printf("notice %s", ev.Text)
+		f.out.printf("notice %s", ev.Msg) // English: headless output is for scripts
 	case ui.Watching:
 		switch {
 		case ev.Lobby != "" && ev.Over:
@@ -369,16 +387,16 @@ func (f *frontEnd) started(g session.GameInfo) error {
 	f.lastChosen, f.ranking, f.halted = -1, nil, ""
 	id := g.Setup.GameID()
 	if f.watching {
-		f.out.printf("game %s watching: %s", id, seatsLine(g.Setup))
+		f.out.printf("game %s watching: %s", id, seatsLine(g.Setup, nil))
 		return nil
 	}
 	switch {
 	case g.Resumed:
 		f.out.printf("game %s resuming from %s (%d records)", id, g.Log, g.Records)
 	case f.game > 1:
-		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup))
+		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup, nil))
 	default:
-		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup))
+		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup, nil))
 	}
 	run := savegame.Run{Game: id.String(), Number: f.game}
 	if f.game > 1 && f.prev != (lockstep.GameID{}) {

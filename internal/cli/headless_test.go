@@ -167,6 +167,7 @@ func TestHeadlessUsage(t *testing.T) {
 		{[]string{"--headless", "--lobby", "x", "--bot", "nosuch"}, "--bot"},
 		{[]string{"--headless", "--lobby", "x", "--rules", "nonsense=1"}, "--rules"},
 		{[]string{"--headless", "--lobby", "x", "extra"}, "unexpected argument"},
+		{[]string{"--headless", "--lobby", "x", "--web", "127.0.0.1:0", "--no-web"}, "give one"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -419,6 +420,23 @@ func TestHeadlessDataDirInUse(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "another aeroplane is using this data directory") || strings.Count(string(out), "--data") != 1 {
 		t.Errorf("second program: %v, output %q: want one error naming --data once", err, out)
+	}
+}
+
+// A second program playing as the identity this one holds, with a data
+// directory of its own, stops with one error that names --identity and
+// what to do, before any network starts.
+func TestHeadlessIdentityInUse(t *testing.T) {
+	id := filepath.Join(t.TempDir(), "id.key")
+	if _, err := loadIdentity(id); err != nil { // this process holds it now
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "--headless", "--lobby", "x", "--data", t.TempDir(), "--identity", id)
+	cmd.Env = append(os.Environ(), "AEROPLANE_AS_MAIN=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "another aeroplane is playing as this identity") ||
+		strings.Count(string(out), "--identity") != 1 || strings.Contains(string(out), "Usage") {
+		t.Errorf("second program: %v, output %q: want one error naming --identity once", err, out)
 	}
 }
 

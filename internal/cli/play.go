@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,6 +22,7 @@ import (
 	"aeroplane/session"
 	"aeroplane/ui"
 	"aeroplane/ui/i18n"
+	"github.com/libp2p/go-libp2p/core/crypto"
 )
 
 func init() {
@@ -33,7 +35,7 @@ func init() {
 }
 
 // playSynopsis is play's usage line, in help and after a usage error.
-const playSynopsis = "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE]"
+const playSynopsis = "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE] [--web ADDR | --no-web]"
 
 // playEnv is what play reads from the system; tests replace it.
 var playEnv = os.Getenv
@@ -42,6 +44,7 @@ var playEnv = os.Getenv
 type playSetup struct {
 	opts        ui.Options
 	name        string
+	people      []string // more people at this laptop (hot seat, --names)
 	offline     bool
 	connect     []string
 	identity    string // "" offline without --identity: a fresh key per game
@@ -51,6 +54,7 @@ type playSetup struct {
 	botDelay    time.Duration
 	logPath     string // diagnostics, never the screen
 	stateDir    string
+	web         *webFlags
 }
 
 func play(e *env, run func(playSetup) error) error {
@@ -62,7 +66,8 @@ func play(e *env, run func(playSetup) error) error {
 	fs := newFlags(e, "play")
 	var connect multiFlag
 	offline := fs.Bool("offline", false, "play alone against bots on this machine: no network at all")
-	name := fs.String("name", defaultName(), "your `NAME` as other players see it")
+	name := fs.String("name", defaultName(), "your `NAME` as other players see it (default: the name you gave last time,\nelse your user name)")
+	names := fs.String("names", "", "`LIST` of the people playing at this laptop, comma-separated, the first one\nthe owner (hot seat, --offline): each has a seat, a key and dice of their own;\nat the table p adds one more")
 	fs.Var(&connect, "connect", "`ADDR` of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
 	identity := fs.String("identity", "", "identity key `FILE`: the same key is the same player to the others\n(default "+defaultIdentityHint()+", created on first use)")
 	data := fs.String("data", "", "`DIR` for the saved game logs (default "+defData+")")
@@ -70,6 +75,7 @@ func play(e *env, run func(playSetup) error) error {
 	noDiscovery := fs.Bool("no-discovery", false, "do not use mDNS: find players only with --connect or the connect key")
 	lang := fs.String("lang", "", "`CODE` of the interface language: "+fmt.Sprint(i18n.Languages())+" (default: from LC_ALL, LC_MESSAGES or LANG)")
 	rulesText := fs.String("rules", "", "`RULES` of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
+	webFl := addWebFlags(fs)
 	botDelay := new(time.Duration)
 	*botDelay = 700 * time.Millisecond
 	fs.Var(pauseFlag{botDelay}, "bot-delay", "`PAUSE` before each roll of a seat a bot flies is shown, so that people can follow (e.g. 1s; 0: at once)")
@@ -94,8 +100,27 @@ func play(e *env, run func(playSetup) error) error {
 	if p2p.CleanName(*name) == "" {
 		return usageError("--name %q: a name needs at least one printable character", *name)
 	}
+	var people []string
+	if *names != "" {
+		list := strings.Split(*names, ",")
+		for i, n := range list {
+			if list[i] = p2p.CleanName(n); list[i] == "" {
+				return usageError("--names %q: every name needs a printable character", *names)
+			}
+		}
+		if len(list) > engine.NumColours {
+			return usageError("--names: at most %d people at one table", engine.NumColours)
+		}
+		if !*offline {
+			return usageError("--names: several people at one laptop play --offline (on the LAN, one person a program)")
+		}
+		*name, people = list[0], list[1:]
+	}
 	if *offline && len(connect) > 0 {
 		return usageError("--offline plays without a network: drop --connect")
+	}
+	if err := webFl.check(*offline); err != nil {
+		return err
 	}
 	rules, err := engine.ParseRules(*rulesText)
 	if err != nil {
@@ -110,6 +135,7 @@ func play(e *env, run func(playSetup) error) error {
 	s := playSetup{
 		opts:        ui.Options{Lang: i18n.Choose(*lang, playEnv), Rules: rules, StepDelay: 350 * time.Millisecond},
 		name:        *name,
+		people:      people,
 		offline:     *offline,
 		connect:     connect,
 		identity:    *identity,
@@ -119,9 +145,15 @@ func play(e *env, run func(playSetup) error) error {
 		botDelay:    *botDelay,
 		logPath:     filepath.Join(dir, "aeroplane.log"),
 		stateDir:    dir,
+		web:         webFl,
 	}
 	if s.dataDir == "" {
 		s.dataDir = defData
+	}
+	if !flagSet(fs, "name") {
+		if n := p2p.CleanName(ui.RememberedName(s.dataDir)); n != "" {
+			s.name = n
+		}
 	}
 	if s.identity == "" && !s.offline {
 		if s.identity, err = p2p.DefaultIdentityPath(); err != nil {
@@ -129,6 +161,13 @@ func play(e *env, run func(playSetup) error) error {
 		}
 	}
 	return run(s)
+}
+
+// flagSet reports whether the command line gave the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // playUsage is `aeroplane play -h`: what the command does and where it
@@ -174,6 +213,11 @@ func runTerminal(s playSetup) error {
 	defer f.Close()
 	logger := slog.New(slog.NewTextHandler(f, nil))
 	s.opts.Logger = logger
+	s.opts.NameSet = func(n string) { // offered next time, unless --name says otherwise
+		if err := ui.RememberName(s.dataDir, p2p.CleanName(n)); err != nil {
+			logger.Warn("the name is not remembered", "err", err)
+		}
+	}
 	if err := probeTerminal(); err != nil {
 		return err
 	}
@@ -183,6 +227,15 @@ func runTerminal(s playSetup) error {
 		return err
 	}
 	logger.Info("play", "offline", s.offline, "data", s.dataDir, "identity", s.identity)
+	ws, err := s.web.start(logger)
+	if err != nil {
+		sess.Close()
+		return err
+	}
+	if ws != nil {
+		defer ws.Close()
+		logger.Info("web client served", "urls", ws.URLs())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// Run closes the session, whatever happens.
@@ -213,9 +266,12 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 		return nil, err
 	}
 	if s.offline {
-		opts := session.LocalOptions{Name: p2p.CleanName(s.name), DataDir: s.dataDir, BotDelay: s.botDelay, Logger: logger}
+		opts := session.LocalOptions{Name: p2p.CleanName(s.name), People: s.people, DataDir: s.dataDir, BotDelay: s.botDelay, Logger: logger}
 		if s.identity != "" {
-			key, err := p2p.LoadOrCreateIdentity(s.identity)
+			key, err := loadIdentity(s.identity)
+			if errors.Is(err, savegame.ErrIdentityInUse) {
+				return nil, err // it says what to do with --identity already
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%w (pass another --identity FILE, or leave it out to play offline with a fresh key)", err)
 			}
@@ -223,7 +279,10 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 		}
 		return session.NewLocal(opts)
 	}
-	key, err := p2p.LoadOrCreateIdentity(s.identity)
+	key, err := loadIdentity(s.identity)
+	if errors.Is(err, savegame.ErrIdentityInUse) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w (pass --identity FILE in a writable place)", err)
 	}
@@ -246,6 +305,20 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 func checkDataDir(dir string) error {
 	_, err := openDataDir(dir)
 	return err
+}
+
+// loadIdentity reads (or makes) the player's key and holds its file's lock
+// while the program runs: a second program on the same identity, even
+// with another --data, stops here with savegame.ErrIdentityInUse.
+func loadIdentity(path string) (crypto.PrivKey, error) {
+	key, err := p2p.LoadOrCreateIdentity(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := savegame.LockIdentity(path); err != nil {
+		return nil, err
+	}
+	return key, nil
 }
 
 func openDataDir(dir string) (*savegame.Dir, error) {

@@ -47,6 +47,10 @@ func TestPlayFlags(t *testing.T) {
 			want: playSetup{connect: []string{"10.0.0.2:4001", "/ip4/10.0.0.3/tcp/5/p2p/x"}, identity: "/i", dataDir: "/g", port: 4001, noDiscovery: true, botDelay: 700 * time.Millisecond}},
 		{args: []string{"--rules", "takeoff=six,stack=off"},
 			want: playSetup{identity: defIdentity, dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
+		{args: []string{"--web", "192.168.1.5:8080"},
+			want: playSetup{identity: defIdentity, dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
+		{args: []string{"--no-web"},
+			want: playSetup{identity: defIdentity, dataDir: "/tmp/st/aeroplane/games", botDelay: 700 * time.Millisecond}},
 		{args: []string{"--rules", "takeoff=seven"}, usageErr: "takeoff"},
 		{args: []string{"--lang", "xx"}, usageErr: "no such language"},
 		{args: []string{"--bot-delay", "-1s"}, usageErr: "bot-delay"},
@@ -54,6 +58,13 @@ func TestPlayFlags(t *testing.T) {
 		{args: []string{"--name", "\x1b\x07"}, usageErr: "--name"},
 		{args: []string{"--offline", "--connect", "1.2.3.4:5"}, usageErr: "drop --connect"},
 		{args: []string{"stray"}, usageErr: "unexpected argument"},
+		{args: []string{"--web", "127.0.0.1:0", "--no-web"}, usageErr: "give one"},
+		{args: []string{"--offline", "--web", "127.0.0.1:0"}, usageErr: "drop --web"},
+		{args: []string{"--offline", "--names", "ann,bob,cat", "--bot-delay", "0"},
+			want: playSetup{name: "ann", people: []string{"bob", "cat"}, offline: true, dataDir: "/tmp/st/aeroplane/games"}},
+		{args: []string{"--names", "ann,bob"}, usageErr: "--offline"},
+		{args: []string{"--offline", "--names", "ann,\x1b"}, usageErr: "--names"},
+		{args: []string{"--offline", "--names", "a,b,c,d,e"}, usageErr: "at most 4"},
 	}
 	for _, c := range cases {
 		var got *playSetup
@@ -82,14 +93,50 @@ func TestPlayFlags(t *testing.T) {
 			t.Errorf("%q: name %q, want %q (or the user's name)", c.args, got.name, c.want.name)
 		}
 		w := c.want
+		if !slices.Equal(got.people, w.people) {
+			t.Errorf("%q: people %q, want %q", c.args, got.people, w.people)
+		}
 		if got.offline != w.offline || !slices.Equal(got.connect, w.connect) || got.identity != w.identity ||
 			got.dataDir != w.dataDir || got.port != w.port || got.noDiscovery != w.noDiscovery || got.botDelay != w.botDelay {
 			t.Errorf("%q: got offline=%v connect=%q identity=%q data=%q port=%d nodisc=%v delay=%v\nwant %+v",
 				c.args, got.offline, got.connect, got.identity, got.dataDir, got.port, got.noDiscovery, got.botDelay, w)
 		}
+		if wantWeb := flagValue(c.args, "--web"); got.web.addr != wantWeb || got.web.off != slices.Contains(c.args, "--no-web") {
+			t.Errorf("%q: web %+v, want addr %q", c.args, *got.web, wantWeb)
+		}
 		if got.logPath != filepath.Join("/tmp/st", "aeroplane", "aeroplane.log") {
 			t.Errorf("%q: diagnostics in %s", c.args, got.logPath)
 		}
+	}
+}
+
+// The name the player gave last time in this data directory is offered
+// again; --name overrides it, and a damaged name file is no name.
+func TestPlayNameRemembered(t *testing.T) {
+	withPlayEnv(t, map[string]string{"XDG_STATE_HOME": t.TempDir()})
+	data := t.TempDir()
+	if err := ui.RememberName(data, "Mei Lin"); err != nil {
+		t.Fatal(err)
+	}
+	name := func(args ...string) string {
+		var got playSetup
+		if err := play(&env{args: append([]string{"--data", data, "--offline"}, args...), stderr: &bytes.Buffer{}},
+			func(s playSetup) error { got = s; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return got.name
+	}
+	if got := name(); got != "Mei Lin" {
+		t.Errorf("no --name: %q, want the remembered %q", got, "Mei Lin")
+	}
+	if got := name("--name", "ann"); got != "ann" {
+		t.Errorf("--name ann: %q", got)
+	}
+	if err := os.WriteFile(filepath.Join(data, "player-name"), []byte("\x1b\x07\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := name(); got != defaultName() {
+		t.Errorf("an unprintable remembered name: %q, want the user's %q", got, defaultName())
 	}
 }
 
@@ -104,7 +151,7 @@ func TestPlayHelp(t *testing.T) {
 	}
 	help := stdout.String()
 	want := []string{"/var/st/aeroplane/games", "/var/st/aeroplane/aeroplane.log", "aeroplane verify", "mDNS", "--offline"}
-	for _, f := range []string{"offline", "name", "connect", "identity", "data", "port", "no-discovery", "lang", "rules", "bot-delay"} {
+	for _, f := range []string{"offline", "name", "names", "connect", "identity", "data", "port", "no-discovery", "lang", "rules", "bot-delay"} {
 		want = append(want, "  -"+f)
 	}
 	for _, w := range want {
@@ -295,4 +342,12 @@ func TestPlayIsDefaultCommand(t *testing.T) {
 		}
 	}
 	t.Fatal("no play command registered: `go run .` would have nothing to run")
+}
+
+// flagValue is the argument after name in args, "" if name is absent.
+func flagValue(args []string, name string) string {
+	if i := slices.Index(args, name); i >= 0 && i+1 < len(args) {
+		return args[i+1]
+	}
+	return ""
 }

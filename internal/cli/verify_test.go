@@ -99,6 +99,28 @@ func TestVerifyCommandGaps(t *testing.T) {
 	clear(zeroTail[recs[len(recs)-3].Offset:])
 	flipped := bytes.Clone(data)
 	flipped[recs[mid].Offset+20] ^= 1
+	last := recs[len(recs)-1]
+	tamperedTail := bytes.Clone(data)
+	tamperedTail[last.Offset+20] ^= 1
+	// A middle record changed and given a fresh checksum: only the game's
+	// own checks (the game ID, the signature) catch it.
+	rechecked := bytes.Clone(data)
+	{
+		r := recs[mid]
+		r.Data = bytes.Clone(r.Data)
+		r.Data[20] ^= 1
+		copy(rechecked[r.Offset:], lockstep.EncodeRecords(r))
+	}
+	// The roll in play at a record: the rolls a log cut cleanly before it
+	// checks out up to, plus one (verify's own "unfinished" answer).
+	rollAt := func(i int) string {
+		code, out, errs := runCLI(t, "verify", writeTemp(t, encode(recs[:i])))
+		var r int
+		if _, err := fmt.Sscanf(out[strings.Index(out, "up to roll "):], "up to roll %d", &r); code != 0 || err != nil {
+			t.Fatalf("cut before record %d: exit %d, %v\n%s%s", i, code, err, out, errs)
+		}
+		return fmt.Sprintf("in roll %d", r+1)
+	}
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name string
@@ -106,12 +128,15 @@ func TestVerifyCommandGaps(t *testing.T) {
 		code int
 		want []string // in stdout for 0, stderr otherwise
 	}{
+		{"the last record tampered", tamperedTail, 1, []string{fmt.Sprintf("altered at byte %d", last.Offset), rollAt(len(recs) - 1), "whole but fails its checksum", "verify theirs"}},
+		{"a middle record tampered", flipped, 1, []string{fmt.Sprintf("altered or damaged at byte %d", recs[mid].Offset), rollAt(mid), "not the torn tail a crash leaves", "verify theirs"}},
+		{"a middle record re-checksummed", rechecked, 1, []string{fmt.Sprintf("altered at byte %d", recs[mid].Offset), rollAt(mid), "passes its checksum", "verify theirs"}},
 		{"a middle record dropped", encode(dropMid), 1, []string{"records are missing", ", roll ", fmt.Sprintf("%s's reveal has sequence %d", short(midFrom), midSeq+1), fmt.Sprintf("its message %d is not in the log", midSeq)}},
 		{"the last records dropped", encode(recs[:len(recs)-20]), 0, []string{"unfinished: the log is whole", "waiting for "}},
 		{"one sender's tail removed", encode(senderTail), 1, []string{"records are missing", "waiting for " + short(victim), "sequence 40", "removed"}},
-		{"zero-filled tail", zeroTail, 0, []string{fmt.Sprintf("torn tail at byte %d", recs[len(recs)-3].Offset), "unfinished"}},
+		{"zero-filled tail", zeroTail, 0, []string{fmt.Sprintf("torn tail at byte %d", recs[len(recs)-3].Offset), rollAt(len(recs) - 3), "nothing to do", "unfinished"}},
 		{"a byte flipped", flipped, 1, []string{fmt.Sprintf("corrupt at byte %d: checksum", recs[mid].Offset)}},
-		{"cut inside the last record", data[:len(data)-5], 0, []string{fmt.Sprintf("torn tail at byte %d", recs[len(recs)-1].Offset)}},
+		{"cut inside the last record", data[:len(data)-5], 0, []string{fmt.Sprintf("torn tail at byte %d", last.Offset), rollAt(len(recs) - 1), "what a crash in the middle of writing leaves"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
@@ -131,8 +156,20 @@ func TestVerifyCommandGaps(t *testing.T) {
 					t.Fatalf("output lacks %q:\n%s", w, got)
 				}
 			}
+			if strings.Contains(out+errs, "truncate") {
+				t.Errorf("damage advised as a crash to truncate:\n%s%s", out, errs)
+			}
 		})
 	}
 }
 
 func short(id peer.ID) string { return lockstep.ShortID(id) }
+
+func writeTemp(t *testing.T, b []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "game.log")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

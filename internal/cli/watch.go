@@ -82,18 +82,20 @@ func describe(r engine.Result) string {
 	case engine.Penalty:
 		return " (third six: the planes moved by sixes go home)"
 	}
-	fmt.Fprintf(&b, " %s→%s", r.From, r.Landed)
+	// Squares by the names the game's board shows (engine.Place.Name).
+	c := r.Move.Colour
+	fmt.Fprintf(&b, " %s→%s", r.From.Name(c), r.Landed.Name(c))
 	if r.Bounced {
 		b.WriteString(" bounced")
 	}
 	if r.JumpTo >= 0 {
-		fmt.Fprintf(&b, " jump→%s", r.JumpTo)
+		fmt.Fprintf(&b, " jump→%s", r.JumpTo.Name(c))
 	}
 	if r.FlyTo >= 0 {
-		fmt.Fprintf(&b, " shortcut→%s", r.FlyTo)
+		fmt.Fprintf(&b, " shortcut→%s", r.FlyTo.Name(c))
 	}
 	if r.FlyJumpTo >= 0 {
-		fmt.Fprintf(&b, " flyjump→%s", r.FlyJumpTo)
+		fmt.Fprintf(&b, " flyjump→%s", r.FlyJumpTo.Name(c))
 	}
 	for _, c := range r.Captures[:r.NCaptures] {
 		fmt.Fprintf(&b, " captures %c%d", c.Colour.Letter(), c.Plane)

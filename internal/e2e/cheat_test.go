@@ -17,9 +17,20 @@ import (
 // peer i's namespace and returns it with its peer ID.
 func startCheater(t *testing.T, lan *netlab.LAN, i int, lobby string, attacks ...string) (*peer, string) {
 	t.Helper()
+	return startCheaterArgs(t, lan, i, lobby, "--attacks", strings.Join(attacks, ","))
+}
+
+// startNeverConfirmer is the cheater that sits down and never confirms.
+func startNeverConfirmer(t *testing.T, lan *netlab.LAN, i int, lobby string) (*peer, string) {
+	t.Helper()
+	return startCheaterArgs(t, lan, i, lobby, "--never-confirm")
+}
+
+func startCheaterArgs(t *testing.T, lan *netlab.LAN, i int, lobby string, args ...string) (*peer, string) {
+	t.Helper()
 	c := newPeer(t, lan, i)
-	c.startCmd(os.Getenv(cheatEnv), "--lobby", lobby, "--name", "cheater", "--identity", filepath.Join(c.dir, "id.key"),
-		"--think", "20ms", "--attacks", strings.Join(attacks, ","))
+	c.startCmd(os.Getenv(cheatEnv), append([]string{"--lobby", lobby, "--name", "cheater", "--identity", filepath.Join(c.dir, "id.key"),
+		"--think", "20ms"}, args...)...)
 	deadline := time.Now().Add(30 * time.Second)
 	re := regexp.MustCompile(`(?m)^peer (\S+)$`)
 	for {
@@ -227,4 +238,30 @@ func TestCheaterEquivocation(t *testing.T) {
 		t.Errorf("the honest peers finalised different rolls before halting: %d and %d, not one a prefix of the other by at most one\n%s\n--\n%s",
 			len(a), len(b), strings.Join(a, "\n"), strings.Join(b, "\n"))
 	}
+}
+
+// A stranger joins an open table, says ready and never confirms the game
+// (cheatpeer --never-confirm). The creator chose --setup-bot: when the
+// setup times out (20 s), it reopens the table at once with a bot in the
+// stranger's seat, the other player comes back ready by itself, and the
+// two finish one game with one hash and three colours ranked. (Before,
+// the game waited in its setup for ever; without --setup-bot the table
+// waits for a new player.)
+func TestNeverConfirmingSeatGetsABot(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 3)
+	creator := newPeer(t, lan, 0, "--bot", "random", "--lobby", "hold", "--players", "3", "--think", "20ms", "--setup-bot")
+	creator.start("--find-for", "200ms")
+	creator.mustLog(regexp.MustCompile(`lobby "[^"]*" players=\S+`), 30*time.Second)
+	guest := newPeer(t, lan, 1, "--bot", "random", "--lobby", "hold", "--think", "20ms")
+	guest.start()
+	creator.mustLog(regexp.MustCompile(`lobby "[^"]*" players=(\S+,){1}`), 30*time.Second)
+	_, id := startNeverConfirmer(t, lan, 2, "hold")
+	r := finishEqual(t, []*peer{creator, guest}, 3, 3*time.Minute)
+	if !strings.Contains(creator.stderr.String(), "starting again with a bot in the seat") {
+		t.Errorf("the creator did not restart with a bot:\n%s", creator.report())
+	}
+	t.Logf("the stranger %s held the setup until it timed out; the game went on without it: %s", shortID(id), r.order)
 }

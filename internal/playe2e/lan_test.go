@@ -121,10 +121,7 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 	if !chatSeen {
 		t.Errorf("the chat line %q never showed in the chat panel", chat)
 	}
-	var order string
-	for _, m := range rankLine.FindAllStringSubmatch(end, -1) {
-		order += letters[m[2]]
-	}
+	order := finishOrder(end)
 	logs, _ := filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-*.log"))
 	if len(logs) != 1 {
 		t.Fatalf("saved games in the default data dir: %q, want one", logs)

@@ -3,8 +3,6 @@ package playe2e
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -35,24 +33,15 @@ func TestPlayLANRematchAndResume(t *testing.T) {
 	guest := startHeadless(t, lan, 1, "--bot", "greedy", "--lobby", "party", "--think", "0", "--find-for", "1m", "--games", "2")
 	host.waitLog(t, "players=p0,p1 free=1", 300)
 
-	home := t.TempDir()
-	inPeer2 := func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }
-	argv := []string{binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0"}
+	alice := program{home: t.TempDir(), argv: []string{binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0"},
+		wrap: func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }}
 	peers := func() string {
 		return "p0:\n" + tail(host.stderr.String(), 15) + "\np1:\n" + tail(guest.stderr.String(), 15)
 	}
-	tm := startTerm(t, inPeer2, playerEnv(home), argv...)
-	tm.waitFor("the peers' game in the lobby", 400, contains("1) p0's game"), peers)
-	tm.keys(keyJoin1)
-	tm.waitFor("alice seated, not ready", 400, contains("alice", "you — not ready"), peers)
-	tm.keys(keyReady)
-	tm.waitFor("game 1", 400, contains("The game begins."), peers)
+	tm := alice.start(t)
+	tm.joinFirstAndStart("1) p0's game", peers)
 	_, before := playUntil(tm, 6, peers)
-
-	tm.kill9()
-	tm.waitFor("the program gone", 100, contains("exit=137"), peers)
-	tm = startTerm(t, inPeer2, playerEnv(home), argv...)
-	tm.waitFor("game 1 resumed", 400, contains(`resuming your game "party"`), peers)
+	tm = tm.killAndResume(alice, "party", peers)
 	end1, _ := playUntil(tm, 0, peers)
 	tGame1 := time.Since(t0)
 
@@ -83,32 +72,19 @@ func TestPlayLANRematchAndResume(t *testing.T) {
 
 	hostRes := results(t, host, 2)
 	guestRes := results(t, guest, 2)
-	logs, _ := filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-*.log"))
-	if len(logs) != 2 {
-		t.Fatalf("saved games of the player: %q, want two", logs)
-	}
-	byHash := map[string]string{}
-	for _, l := range logs {
-		out, err := exec.Command(binary(), "verify", l).CombinedOutput()
-		m := regexp.MustCompile(`history ([0-9a-f]{64})`).FindStringSubmatch(string(out))
-		if err != nil || !strings.Contains(string(out), "ok: every signature") || m == nil {
-			t.Fatalf("verify %s: %v\n%s", l, err, out)
-		}
-		byHash[m[1]] = l
+	byHash := tm.verifiedLogs(alice.home)
+	if len(byHash) != 2 {
+		t.Fatalf("saved games of the player: %v, want two", byHash)
 	}
 	for g, end := range []string{end1, end2} {
 		h, gr := hostRes[g], guestRes[g]
 		if h != gr {
 			t.Errorf("game %d: the headless peers disagree: p0 %v, p1 %v", g+1, h, gr)
 		}
-		if _, ok := byHash[h[1]]; !ok {
+		if saved, ok := byHash[h[1]]; !ok || !saved.over {
 			t.Errorf("game %d: no log of the player verifies to the peers' hash %s (the player's: %v)", g+1, h[1], byHash)
 		}
-		var order string
-		for _, m := range rankLine.FindAllStringSubmatch(end, -1) {
-			order += letters[m[2]]
-		}
-		if order != h[0] {
+		if order := finishOrder(end); order != h[0] {
 			t.Errorf("game %d: finishing order on the screen %q, the peers' %q", g+1, order, h[0])
 		}
 	}

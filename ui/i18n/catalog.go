@@ -14,8 +14,26 @@ var catalogs = map[string]map[string]string{}
 var names = map[string]string{}
 
 func add(code, name string, msgs map[string]string) {
-	catalogs[code] = msgs
+	extend(code, msgs)
 	names[code] = name
+}
+
+// extend adds more messages to a language's catalog: a language's
+// messages may come in several files (the session's notices and errors
+// are in session_*.go), in any init order. A key given twice panics at
+// start-up, so no file silently overrides another.
+func extend(code string, msgs map[string]string) {
+	c := catalogs[code]
+	if c == nil {
+		c = map[string]string{}
+		catalogs[code] = c
+	}
+	for k, v := range msgs {
+		if _, dup := c[k]; dup {
+			panic("i18n: " + code + " has key " + k + " twice")
+		}
+		c[k] = v
+	}
 }
 
 // Catalog translates message keys into one language.

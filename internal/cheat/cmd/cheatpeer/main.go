@@ -26,6 +26,7 @@ func main() {
 		attacks  = flag.String("attacks", "", "comma-separated attacks, in order: "+strings.Join(cheat.Attacks, ","))
 		think    = flag.Duration("think", 0, "wait before each honest move")
 		verbose  = flag.Bool("v", false, "debug log to stderr")
+		never    = flag.Bool("never-confirm", false, "sit down, say ready, and never confirm the game")
 	)
 	flag.Parse()
 	level := slog.LevelInfo
@@ -50,7 +51,7 @@ func main() {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	err = cheat.Run(ctx, cheat.Config{Key: key, Name: *name, Lobby: *lobby, Attacks: list, Think: *think, Out: os.Stdout, Logger: logger})
+	err = cheat.Run(ctx, cheat.Config{Key: key, Name: *name, Lobby: *lobby, Attacks: list, Think: *think, NeverConfirm: *never, Out: os.Stdout, Logger: logger})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cheatpeer:", err)
 		os.Exit(1)

@@ -1,0 +1,139 @@
+package playe2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The steps a person takes in the LAN tests, written once: join the
+// first game listed and start it, kill the program and start it again,
+// read the end screen, verify the saved logs.
+
+// joinFirstAndStart joins the first game the lobby lists (waiting for it
+// to show want), says ready, and waits for the game to begin.
+func (tm *term) joinFirstAndStart(want string, more func() string) {
+	tm.t.Helper()
+	tm.waitFor("the game in the lobby", 400, contains(want), more)
+	tm.keys(keyJoin1)
+	tm.waitFor("seated, not ready", 400, contains("you — not ready"), more)
+	tm.keys(keyReady)
+	tm.waitFor("the game", 400, contains("The game begins."), more)
+}
+
+// program is how a person's program is started: in which namespace,
+// with which home and arguments.
+type program struct {
+	wrap func(name string, args ...string) *exec.Cmd
+	home string
+	argv []string
+}
+
+func (p program) start(t *testing.T) *term {
+	t.Helper()
+	return startTerm(t, p.wrap, playerEnv(p.home), p.argv...)
+}
+
+// killAndResume kills the program in tm with SIGKILL (a crash), starts
+// it again as p and waits until it says it resumes the game named lobby.
+func (tm *term) killAndResume(p program, lobby string, more func() string) *term {
+	tm.t.Helper()
+	tm.kill9()
+	tm.waitFor("the program gone", 100, contains("exit=137"), more)
+	tm2 := p.start(tm.t)
+	tm2.waitFor("the game resumed", 400, contains(`Resuming your game "`+lobby+`"`), more)
+	return tm2
+}
+
+// finishOrder is the finishing order an end screen shows, as colour
+// letters (RBYG), first first.
+func finishOrder(end string) string {
+	var order string
+	for _, m := range rankLine.FindAllStringSubmatch(end, -1) {
+		order += letters[m[2]]
+	}
+	return order
+}
+
+var historyLine = regexp.MustCompile(`history ([0-9a-f]{64})`)
+
+// savedGame is one of a person's game logs as `aeroplane verify` read it.
+type savedGame struct {
+	path, hash string
+	over       bool   // a finished game (else whole but unfinished)
+	order      string // its finishing order (RBYG), when over
+}
+
+// verifiedLogs runs `aeroplane verify` on every game log in the person's
+// default data directory (home) and returns them by history hash; a log
+// that does not verify, finished or whole up to where it stops, fails
+// the test.
+func (tm *term) verifiedLogs(home string) map[string]savedGame {
+	tm.t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-*.log"))
+	byHash := map[string]savedGame{}
+	for _, l := range logs {
+		b, err := exec.Command(binary(), "verify", l).CombinedOutput()
+		out := string(b)
+		m := historyLine.FindStringSubmatch(out)
+		over := strings.Contains(out, "ok: every signature")
+		if err != nil || m == nil || !over && !strings.Contains(out, "unfinished: the log is whole and checks out") {
+			tm.t.Fatalf("verify %s: %v\n%s", l, err, out)
+		}
+		g := savedGame{path: l, hash: m[1], over: over}
+		if over {
+			g.order = finishOrder(out)
+		}
+		byHash[m[1]] = g
+	}
+	return byHash
+}
+
+// closedMarker waits for the one .closed marker of the person's games
+// and returns what it says (over, left on purpose, …).
+func (tm *term) closedMarker(home string) string {
+	tm.t.Helper()
+	var closed []string
+	for i := 0; i < 200 && len(closed) == 0; i++ {
+		closed, _ = filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-*.closed"))
+		time.Sleep(poll)
+	}
+	if len(closed) != 1 {
+		tm.t.Fatalf("closed markers: %q, want one", closed)
+	}
+	b, _ := os.ReadFile(closed[0])
+	return strings.TrimSpace(string(b))
+}
+
+// turns plays a person's game by key, one look at the screen a step:
+// roll when the key line offers it, choose the first move when asked,
+// pressing only on a screen that changed since the last press.
+type turns struct {
+	tm    *term
+	last  string
+	rolls int
+}
+
+// step looks once and presses what the screen asks for; it returns the
+// screen and whether it is the end screen.
+func (p *turns) step() (string, bool) {
+	s := p.tm.screen()
+	switch {
+	case strings.Contains(s, "Game over") && strings.Contains(s, "Game log saved to"):
+		return s, true
+	case s != p.last && strings.Contains(bottomLine(s), "space roll"):
+		p.tm.keys(keyRoll)
+		p.rolls++
+		p.last = s
+	case s != p.last && chooseHint.MatchString(bottomLine(s)):
+		p.tm.keys("1")
+		p.last = s
+	default:
+		time.Sleep(poll)
+	}
+	return s, false
+}

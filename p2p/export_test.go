@@ -1,0 +1,4 @@
+package p2p
+
+// Limits the external tests (package p2p_test) check against.
+const ChatBurst = chatBurst

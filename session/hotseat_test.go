@@ -1,0 +1,122 @@
+package session
+
+import (
+	"math/rand/v2"
+	"os"
+	"testing"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/lockstep"
+	"aeroplane/ui"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Three people at one laptop play an offline game to the end against a
+// bot: the screen asks each of them, by seat, for their own rolls and
+// choices, and the log verifies with three seats of three distinct keys,
+// each with its own dice chain (every roll hashes three links).
+func TestLocalHotSeatThreePeople(t *testing.T) {
+	dir := t.TempDir()
+	s, err := NewLocal(LocalOptions{Name: "ann", DataDir: dir, People: []string{"bob", "cat"},
+		Entropy: rand.NewChaCha8([32]byte{14}),
+		// No tick: status frames would change the nodes' counters while
+		// playToEnd checks that a refused command changed nothing.
+		Clock: &tickClock{ticks: make(chan time.Time)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		for range s.Events() {
+		}
+	})
+	if err := s.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	c := &checker{t: t, you: engine.Red}
+	people := map[string]engine.Colour{}
+	for col, st := range s.table.Seats {
+		if st.You {
+			people[st.Name] = engine.Colour(col)
+			c.people[col] = engine.Colour(col) != c.you
+		}
+	}
+	if len(people) != 3 {
+		t.Fatalf("people at the table: %v, want ann, bob and cat", people)
+	}
+	if err := s.AddPerson("Bob"); err == nil {
+		t.Error("a second Bob was seated")
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	over := playToEnd(t, s, c)
+	for name, col := range people {
+		if c.byColour[col] == 0 {
+			t.Errorf("%s (%s) was never asked to roll", name, col)
+		}
+	}
+	data, err := os.ReadFile(over.LogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lockstep.Verify(data)
+	if err != nil || v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 {
+		t.Fatalf("the log: %v, phase %s, cheats %v", err, v.Phase, v.Cheats)
+	}
+	players := v.Setup.Players()
+	if len(players) != 3 || players[0] == players[1] || players[1] == players[2] || players[0] == players[2] {
+		t.Fatalf("the log's players %v, want three distinct seat keys", players)
+	}
+	// Every seat's driver has ended with the game: a rematch starts at
+	// once, with the same three people.
+	if err := s.Rematch(); err != nil {
+		t.Fatalf("rematch: %v", err)
+	}
+	timeout := time.After(30 * time.Second) // a hang guard
+	for started := false; !started; {
+		select {
+		case e := <-s.Events():
+			if tu, ok := e.(ui.TableUpdate); ok && tu.Started {
+				for _, col := range people {
+					if !tu.Seats[col].You {
+						t.Errorf("the rematch lost the person at %s", col)
+					}
+				}
+			}
+			_, started = e.(ui.GameStarted)
+		case <-timeout:
+			t.Fatal("the rematch never started")
+		}
+	}
+	t.Logf("%d rolls; asked to roll by colour %v; ranking %v", c.rolls, c.byColour, over.Ranking)
+}
+
+// The turn line's facts: while bob, a second person here, is to roll,
+// the screen is told it is this laptop's roll and whose colour it is.
+func TestTranslatorHotSeatAsks(t *testing.T) {
+	setup := lockstep.Setup{Seats: []lockstep.Seat{{Colour: engine.Red, Player: "ann"}, {Colour: engine.Blue, Player: "bob"}, {Colour: engine.Yellow, Player: "eve"}}}
+	for _, tc := range []struct {
+		name string
+		hot  bool
+		want bool
+	}{{"bob is here", true, true}, {"bob is elsewhere", false, false}} {
+		tr := NewTranslator(setup, "ann", nil, "")
+		if tc.hot {
+			tr.SetHotSeats("ann", "bob")
+		}
+		evs := tr.Translate([]lockstep.Event{{Kind: lockstep.EventGameStarted, Colour: engine.Blue},
+			{Kind: lockstep.EventWaiting, Roll: 1, Peers: []peer.ID{"bob"}}}, lockstep.State{})
+		var w *ui.DiceWaiting
+		for _, e := range evs {
+			if d, ok := e.(ui.DiceWaiting); ok {
+				w = &d
+			}
+		}
+		if w == nil || w.YouRoll != tc.want || w.ToMove != engine.Blue {
+			t.Errorf("%s: %+v, want YouRoll %v for Blue", tc.name, w, tc.want)
+		}
+	}
+}

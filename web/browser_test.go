@@ -1,0 +1,315 @@
+//go:build browser
+
+package web
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+	"aeroplane/lockstep"
+	"aeroplane/web/client"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The browser tests drive Debian's chromium through the DevTools protocol
+// (chromedp), inside netlab's private namespace: the page, the client and
+// everything the browser might fetch stay on its loopback. They are behind
+// the browser build tag so that only the run that installs chromium
+// (.ci/run's browser step) builds them:
+//
+//	go test -tags browser -run 'TestBrowser' ./web
+
+// newBrowser starts a fresh headless chromium (its own profile, nothing
+// reaching out: no sync, no component updates, no QUIC) and returns a
+// tab's context; it is closed when t ends.
+func newBrowser(tb testing.TB) context.Context {
+	tb.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		tb.Fatalf("the browser tests need Debian's chromium (apt-get install chromium): %v", err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(360, 640), // a phone in portrait
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	tb.Cleanup(func() { cancelTab(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil { // starts the browser
+		tb.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// servePage serves the built client on the namespace's loopback.
+func servePage(tb testing.TB) string {
+	tb.Helper()
+	assets, _ := builtClient(tb)
+	s, err := Listen(Options{Addr: "127.0.0.1:0", Assets: assets})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s.URLs()[0]
+}
+
+// pageStart is what the page says once the client has started.
+type pageStart struct {
+	State  string             `json:"state"`
+	Key    string             `json:"key"`
+	Planes int                `json:"planes"`
+	Square int                `json:"squares"`
+	Times  map[string]float64 `json:"times"`
+}
+
+// loadPage opens url and waits for the page to leave "loading".
+func loadPage(ctx context.Context, url string) (pageStart, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url),
+		chromedp.Poll[chromedp.Void](`document.body.dataset.state !== "loading"`, chromedp.WithPollingInterval(5*time.Millisecond)),
+	)
+	if err != nil {
+		return pageStart{}, err
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[pageStart](`({state: document.body.dataset.state, key: document.getElementById("key").textContent,
+		planes: document.querySelectorAll("circle.plane").length, squares: document.querySelectorAll("circle.sq").length,
+		times: window.aeroplaneTimes})`))
+}
+
+// TestBrowserShowsBoard: the page loads from the program, the wasm client
+// starts, makes its key in the browser, and the board of a new game is
+// drawn: 52 squares, 16 planes.
+func TestBrowserShowsBoard(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	url := servePage(t)
+	ctx := newBrowser(t)
+	st, err := loadPage(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.State != "board" {
+		status, _ := chromedp.Run(ctx, chromedp.Text("#status"))
+		t.Fatalf("page state %q (%s), want board", st.State, status)
+	}
+	if !strings.HasPrefix(st.Key, "12D3KooW") {
+		t.Errorf("key shown %q, want an Ed25519 peer ID", st.Key)
+	}
+	if st.Planes != 16 || st.Square != 52 {
+		t.Errorf("%d planes and %d squares drawn, want 16 and 52", st.Planes, st.Square)
+	}
+	if !(st.Times["wasm"] > 0 && st.Times["key"] >= st.Times["wasm"] && st.Times["board"] >= st.Times["key"]) {
+		t.Errorf("times %v: want wasm, then key, then board", st.Times)
+	}
+	// A second load is a new page: a new key, made again in the browser.
+	st2, err := loadPage(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st2.State != "board" || st2.Key == st.Key {
+		t.Errorf("reload: state %q key %q (first %q): want the board and a fresh key", st2.State, st2.Key, st.Key)
+	}
+	t.Logf("page to board %.0f ms (wasm started %.0f ms)", st.Times["board"], st.Times["wasm"])
+}
+
+// BenchmarkBrowserPageToBoard measures, in a running chromium, a fresh
+// page load from the program to the board drawn (ms since navigation),
+// and reports the client's size as sent (gzip) and raw.
+func BenchmarkBrowserPageToBoard(b *testing.B) {
+	if !netlab.Enter(b) {
+		return
+	}
+	url := servePage(b)
+	ctx := newBrowser(b)
+	var total, wasm float64
+	for b.Loop() {
+		st, err := loadPage(ctx, url)
+		if err != nil || st.State != "board" {
+			b.Fatalf("state %q: %v", st.State, err)
+		}
+		total += st.Times["board"]
+		wasm += st.Times["wasm"]
+	}
+	b.ReportMetric(total/float64(b.N), "ms-to-board")
+	b.ReportMetric(wasm/float64(b.N), "ms-to-wasm")
+	_, dir := builtClient(b)
+	if fi, err := statSize(dir, wasmGz); err == nil {
+		b.ReportMetric(float64(fi), "wasm-gz-bytes")
+	}
+	b.ReportMetric(float64(clientBuild.raw), "wasm-raw-bytes")
+}
+
+func statSize(dir, name string) (int64, error) {
+	fi, err := os.Stat(filepath.Join(dir, name))
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
+// TestBrowserPlaysAGame: the web player in chromium (the wasm engine and
+// lockstep, its key and dice chain made in the page) sits at the serving
+// program's table with the program's own player and a bot, and plays the
+// whole game over the game socket to the same history hash as the program.
+func TestBrowserPlaysAGame(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
+	defer cancel()
+	assets, _ := builtClient(t)
+	table := newTestTable(t, ctx, Options{Assets: assets})
+	tab := newBrowser(t)
+	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
+	defer tcancel()
+	taps, err := playByTapping(tctx, table.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if taps == 0 {
+		t.Error("the player was never asked to tap a plane")
+	}
+	type end struct {
+		Game, History, Ranking, Error string
+		Planes                        int
+		Save                          bool
+	}
+	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "",
+		ranking: document.body.dataset.ranking || "", error: document.body.dataset.gameError || "",
+		planes: document.querySelectorAll("circle.plane").length, save: document.getElementById("savelog") !== null})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Game != "over" {
+		t.Fatalf("the page's game ended %q (%s), want over", got.Game, got.Error)
+	}
+	var host tableResult
+	select {
+	case host = <-table.result:
+	case <-ctx.Done():
+		t.Fatal("the program's player never finished")
+	}
+	if host.err != nil {
+		t.Fatal(host.err)
+	}
+	if want := hex.EncodeToString(host.st.History[:]); got.History != want {
+		t.Fatalf("the page's history %s, the program's %s", got.History, want)
+	}
+	var rank string
+	for _, c := range host.st.Pos.Ranking() {
+		rank += string(c.Letter())
+	}
+	if !got.Save {
+		t.Error("the page offers no link to save the game's log")
+	}
+	if got.Ranking != rank || got.Planes != 12 {
+		t.Errorf("page ranking %q with %d planes drawn, want %q and 12", got.Ranking, got.Planes, rank)
+	}
+	// The page's log, exported, verifies as `aeroplane verify` checks a
+	// laptop's, to the same end.
+	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lockstep.Verify(data)
+	if err != nil {
+		t.Fatalf("the page's log (%d bytes) does not verify: %v", len(data), err)
+	}
+	if v.History != host.st.History || v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 {
+		t.Errorf("verified log: phase %v, history %x, %d cheats; want over, %x, none", v.Phase, v.History, len(v.Cheats), host.st.History)
+	}
+	t.Logf("the browser's game: over, ranking %s, history %s, %d planes tapped; its log %d bytes verifies", got.Ranking, got.History[:16], taps, len(data))
+}
+
+// playByTapping opens the page and plays its game as a person does: each
+// time planes shine, it taps the first (a click event on it, which the
+// page hands to the wasm's choose), until the game has ended.
+func playByTapping(ctx context.Context, url string) (taps int, err error) {
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		return 0, err
+	}
+	for {
+		state, err := chromedp.Run(ctx, chromedp.Poll[string](`["over", "halted", "none"].includes(document.body.dataset.game) ? "end" : (document.querySelector(".movable") ? "tap" : false)`,
+			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(5*time.Minute)))
+		if err != nil {
+			return taps, err
+		}
+		if state == "end" {
+			return taps, nil
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const p = document.querySelector(".movable");
+			if (!p) return false; p.dispatchEvent(new MouseEvent("click", {bubbles: true})); return true; })()`)); err != nil {
+			return taps, err
+		}
+		taps++
+	}
+}
+
+// BenchmarkBrowserGame plays, per iteration, one game with chromium's
+// wasm player (tapped as playByTapping does: a person's think time is not
+// measured, the page's and the protocol's is) and one with a Go player over the same kind of socket (the
+// program's player and a bot at both tables), and reports the time per
+// roll of each: what the browser's engine, lockstep and WebSocket cost
+// against the same protocol run natively. Run it with -benchtime 1x (a game
+// is seconds).
+func BenchmarkBrowserGame(b *testing.B) {
+	if !netlab.Enter(b) {
+		return
+	}
+	assets, _ := builtClient(b)
+	tab := newBrowser(b)
+	var webMS, goMS, webRolls, goRolls float64
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		table := newTestTable(b, ctx, Options{Assets: assets})
+		t0 := time.Now()
+		_, err := playByTapping(tab, table.url)
+		host := <-table.result
+		if err != nil || host.err != nil {
+			b.Fatal(err, host.err)
+		}
+		webMS += float64(time.Since(t0).Milliseconds())
+		webRolls += float64(host.st.Roll)
+
+		table = newTestTable(b, ctx, Options{Assets: assets})
+		id, err := client.NewIdentity()
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 = time.Now()
+		if _, err := client.Play(ctx, dialSocket(b, table.url), id, client.GameConfig{}); err != nil {
+			b.Fatal(err)
+		}
+		host = <-table.result
+		goMS += float64(time.Since(t0).Milliseconds())
+		goRolls += float64(host.st.Roll)
+		cancel()
+	}
+	b.ReportMetric(webMS/webRolls, "ms/roll-browser")
+	b.ReportMetric(goMS/goRolls, "ms/roll-go")
+}

@@ -1,0 +1,110 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"aeroplane/engine"
+	"aeroplane/lockstep"
+)
+
+// EncodeSetup is the setup message for a game.
+func EncodeSetup(s lockstep.Setup) []byte { return append([]byte{MsgSetup}, s.Encode()...) }
+
+// ParseSetup reads a setup message; the Setup is validated (lockstep).
+func ParseSetup(msg []byte) (lockstep.Setup, error) {
+	if len(msg) < 1 || msg[0] != MsgSetup {
+		return lockstep.Setup{}, fmt.Errorf("%w: want a setup", ErrBadMessage)
+	}
+	s, err := lockstep.DecodeSetup(msg[1:])
+	if err != nil {
+		return s, fmt.Errorf("%w: %v", ErrBadMessage, err)
+	}
+	return s, nil
+}
+
+// GameConfig is one game of the browser player's.
+type GameConfig struct {
+	// AskMove is told the player's legal moves when it must choose (on
+	// the driver's goroutine: it must not block); the person's pick is
+	// handed to choose, which waits for the driver, so call it from a
+	// goroutine of its own. Nil plays the first legal move at once.
+	AskMove func(moves []engine.Move, choose func(engine.Move) error)
+	// OnReady sees every Ready (to draw the board), on the driver's goroutine.
+	OnReady func(lockstep.Ready)
+	// Log keeps the game's records (nil: none); the page exports it for
+	// `aeroplane verify`.
+	Log lockstep.Log
+}
+
+// Play joins the table on s (hello and auth, then its setup), and plays
+// the game to its end with this browser's node: every frame checked here,
+// every link of its dice chain drawn here.
+func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep.State, error) {
+	if err := Join(ctx, s, id); err != nil {
+		return lockstep.State{}, err
+	}
+	var setup lockstep.Setup
+	select {
+	case msg, ok := <-s.Recv():
+		if !ok {
+			return lockstep.State{}, errors.New("the serving program closed the game socket before the game's setup")
+		}
+		var err error
+		if setup, err = ParseSetup(msg); err != nil {
+			return lockstep.State{}, err
+		}
+	case <-ctx.Done():
+		return lockstep.State{}, fmt.Errorf("waiting for the game's setup: %w", ctx.Err())
+	}
+	if !slices.Contains(setup.Players(), id.ID) {
+		return lockstep.State{}, errors.New("the table's setup has no seat for this browser")
+	}
+	node, _, err := id.NewNode(setup, true)
+	if err != nil {
+		return lockstep.State{}, err
+	}
+	link := NewLink(s, nil)
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go link.Run(lctx)
+	lg := cfg.Log
+	if lg == nil {
+		lg = discardLog{}
+	}
+	var d *lockstep.Driver
+	d, err = lockstep.NewDriver(node, lockstep.DriverConfig{Link: link, Log: lg, Linger: -1,
+		OnReady: func(rd lockstep.Ready) {
+			if cfg.OnReady != nil {
+				cfg.OnReady(rd)
+			}
+			for _, e := range rd.Events {
+				if e.Kind != lockstep.EventYourMove || len(e.Moves) == 0 {
+					continue
+				}
+				if cfg.AskMove == nil {
+					m := e.Moves[0]
+					go d.Do(func(n *lockstep.Node) error { return n.Choose(m) })
+					continue
+				}
+				moves := e.Moves
+				cfg.AskMove(moves, func(m engine.Move) error {
+					if !slices.Contains(moves, m) {
+						return fmt.Errorf("%s is not one of the moves of this roll", m)
+					}
+					return d.Do(func(n *lockstep.Node) error { return n.Choose(m) })
+				})
+			}
+		}})
+	if err != nil {
+		return lockstep.State{}, err
+	}
+	return d.Run(ctx)
+}
+
+type discardLog struct{}
+
+func (discardLog) Write([]lockstep.Record) error { return nil }
+func (discardLog) Sync() error                   { return nil }

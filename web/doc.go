@@ -1,0 +1,22 @@
+// Package web serves the browser client of aeroplane from the program at
+// the table: the page, Go's wasm_exec.js and the client compiled to
+// WebAssembly (web/wasm), all embedded in the binary (embed.FS), nothing
+// fetched from anywhere else.
+//
+// It listens only on loopback, private and link-local addresses (the
+// set p2p dials peers on), never on a wildcard or a public address, and
+// answers only requests whose Host is an IP literal, so a web page on the
+// internet cannot reach it through DNS rebinding (its name would be the
+// Host). Every response forbids loading anything from another origin
+// (Content-Security-Policy).
+//
+// The client is built into static/ by `go generate ./web` (client.wasm.gz
+// and the toolchain's wasm_exec.js, which must match the Go that built the
+// wasm); a binary built without it serves a page that says so.
+//
+// The game socket (/ws, conn.go) carries web/client's wire: the browser
+// proves its key, then the same signed lockstep frames a laptop sends go
+// both ways; Link is the serving program's lockstep.Link to its browser
+// players. web imports lockstep and p2p (its frame kinds and LAN address
+// list); p2p imports nothing of web and stays game-free.
+package web

@@ -1,0 +1,231 @@
+package web
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/internal/testkit"
+	"aeroplane/lockstep"
+	"aeroplane/web/client"
+
+	"github.com/gorilla/websocket"
+)
+
+// wsSocket is a test's browser: client.Socket over a gorilla client.
+type wsSocket struct {
+	c    *websocket.Conn
+	recv chan []byte
+}
+
+func dialSocket(t testing.TB, page string) *wsSocket {
+	t.Helper()
+	url := "ws" + strings.TrimPrefix(page, "http") + "ws"
+	c, _, err := websocket.DefaultDialer.Dial(url, map[string][]string{"Origin": {strings.TrimSuffix(page, "/")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &wsSocket{c: c, recv: make(chan []byte, 64)}
+	go func() {
+		defer close(s.recv)
+		for {
+			_, msg, err := c.ReadMessage()
+			if err != nil {
+				return
+			}
+			s.recv <- msg
+		}
+	}()
+	t.Cleanup(func() { c.Close() })
+	return s
+}
+
+func (s *wsSocket) Send(msg []byte) error { return s.c.WriteMessage(websocket.BinaryMessage, msg) }
+func (s *wsSocket) Recv() <-chan []byte   { return s.recv }
+
+// TestGameOverWebSocket: a browser player (its key made on its side, its
+// node behind client.Link, client.Play) and the serving program's player
+// (its node behind web.Link) play a whole game with a bot over the game
+// socket, and both reach the same end and history hash.
+func TestGameOverWebSocket(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
+	defer cancel()
+	table := newTestTable(t, ctx, Options{})
+	browser, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lg := client.NewMemLog()
+	var asked, refused atomic.Int32
+	st, err := client.Play(ctx, dialSocket(t, table.url), browser, client.GameConfig{Log: lg,
+		AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
+			asked.Add(1)
+			go func() {
+				// A move of another colour is no choice of this roll.
+				if choose(engine.Move{Colour: engine.Red, Plane: 3}) != nil {
+					refused.Add(1)
+				}
+				if err := choose(moves[len(moves)-1]); err != nil {
+					t.Error(err)
+				}
+			}()
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := <-table.result
+	if host.err != nil || host.st.Phase.String() != "over" || st.Phase.String() != "over" {
+		t.Fatalf("host %v %v, browser %v", host.st.Phase, host.err, st.Phase)
+	}
+	if host.st.History != st.History {
+		t.Fatalf("history %x (host) vs %x (browser)", host.st.History, st.History)
+	}
+	if asked.Load() == 0 || refused.Load() != asked.Load() {
+		t.Errorf("asked %d times, a wrong move refused %d times; want some, every time", asked.Load(), refused.Load())
+	}
+	v, err := lockstep.Verify(lg.Bytes())
+	if err != nil || v.History != st.History || v.Phase != lockstep.PhaseOver {
+		t.Fatalf("the browser's log: %v, %+v", err, v)
+	}
+	t.Logf("game over, history %x, ranking %v", st.History[:8], st.Pos.Ranking())
+}
+
+// A socket without the proof of its key, or one
+// from another site's page, never reaches the table.
+func TestSocketRefusals(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	table := newTestTable(t, ctx, Options{})
+	url := "ws" + strings.TrimPrefix(table.url, "http") + "ws"
+	if _, res, err := websocket.DefaultDialer.Dial(url, map[string][]string{"Origin": {"http://evil.example"}}); err == nil || res == nil || res.StatusCode != 403 {
+		t.Errorf("another site's page: err %v, response %v; want 403", err, res)
+	}
+	s := dialSocket(t, table.url)
+	<-s.Recv() // hello
+	s.Send([]byte{client.MsgAuth, 0, 0})
+	if _, ok := <-s.Recv(); ok {
+		t.Error("a bad auth was answered; want the socket closed")
+	}
+}
+
+// A browser that sends faster than the table reads is cut off once its
+// queue is full, instead of growing the server's memory.
+func TestSocketFloodCutOff(t *testing.T) {
+	got := make(chan *Conn, 1)
+	srv, err := Listen(Options{Addr: "127.0.0.1:0", Players: func(c *Conn) { got <- c }}) // nobody reads its Inbox
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	s := dialSocket(t, srv.URLs()[0])
+	id, _ := client.NewIdentity()
+	if err := client.Join(context.Background(), s, id); err != nil {
+		t.Fatal(err)
+	}
+	c := <-got
+	msg, _ := client.EncodeFrame(nil, client.Frame{Kind: client.KindGame, Data: []byte("frame")})
+	for i := 0; i < 4*inboxLen; i++ {
+		if s.Send(msg) != nil {
+			break
+		}
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("a flooding browser was not cut off")
+	}
+	if n := len(c.Inbox()); n > inboxLen {
+		t.Fatalf("%d frames queued, cap %d", n, inboxLen)
+	}
+	// What it queued is still there to read, then the inbox closes.
+	n := 0
+	for range c.Inbox() {
+		n++
+	}
+	if n != inboxLen {
+		t.Errorf("%d frames delivered before the cut, want the %d queued", n, inboxLen)
+	}
+}
+
+// A browser whose socket drops is unreachable to the program's node; when
+// it comes back (the same key, a new socket) it is reachable again and its
+// frames flow on the new socket. Closing the server closes live sockets.
+func TestLinkBrowserReturns(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hostID := testkit.ID(1)
+	link := NewLink(ctx, hostID)
+	srv, err := Listen(Options{Addr: "127.0.0.1:0", Players: link.Add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := client.NewIdentity()
+	reach := func(want bool) {
+		t.Helper()
+		select {
+		case r := <-link.Reach():
+			if r.Peer != id.ID || r.Up != want {
+				t.Fatalf("reach %+v, want %s up=%v", r, id.ID, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no reach up=%v", want)
+		}
+	}
+	frame := func(s *wsSocket, data string) {
+		t.Helper()
+		msg, _ := client.EncodeFrame(nil, client.Frame{Kind: client.KindGame, Data: []byte(data)})
+		if err := s.Send(msg); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case f := <-link.Frames():
+			if f.From != id.ID || string(f.Data) != data {
+				t.Fatalf("frame %q from %s", f.Data, f.From)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("no frame")
+		}
+	}
+	first := dialSocket(t, srv.URLs()[0])
+	if err := client.Join(ctx, first, id); err != nil {
+		t.Fatal(err)
+	}
+	reach(true)
+	frame(first, "before")
+	first.c.Close()
+	reach(false)
+	if err := link.Send(id.ID, []byte("to nobody")); err != nil {
+		t.Fatalf("sending to a player who is away: %v (want nothing sent, no error)", err)
+	}
+
+	second := dialSocket(t, srv.URLs()[0])
+	if err := client.Join(ctx, second, id); err != nil {
+		t.Fatal(err)
+	}
+	reach(true)
+	frame(second, "after")
+	if err := link.Send("", []byte("to all")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case msg := <-second.Recv():
+		f, err := client.DecodeFrame(msg)
+		if err != nil || f.Peer != hostID || string(f.Data) != "to all" {
+			t.Fatalf("browser got %+v, %v", f, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the browser got nothing")
+	}
+	srv.Close()
+	select {
+	case _, ok := <-second.Recv():
+		for ok {
+			_, ok = <-second.Recv()
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the socket outlived the server's Close")
+	}
+}

@@ -1,0 +1,138 @@
+// The page: start the wasm client, make this browser's key, draw the board.
+// The key is made and kept inside the wasm (crypto/rand = getRandomValues);
+// this script only ever sees its peer ID.
+"use strict";
+
+// The page's few strings in the terminal's seven languages.
+const strings = {
+  en: { loading: "Starting…", ready: "Your key is made; it never leaves this browser.", noclient: "This aeroplane was built without its web client.", failed: "The client did not start: ", over: "Game over: ", save: "Save the game log", tap: "Your move: tap a shining plane." },
+  el: { loading: "Εκκίνηση…", ready: "Το κλειδί σας δημιουργήθηκε· δεν φεύγει ποτέ από αυτόν τον περιηγητή.", noclient: "Αυτό το aeroplane χτίστηκε χωρίς τον πελάτη ιστού του.", failed: "Ο πελάτης δεν ξεκίνησε: ", over: "Τέλος παιχνιδιού: ", save: "Αποθήκευση του αρχείου παιχνιδιού", tap: "Η σειρά σας: αγγίξτε ένα αεροπλάνο που λάμπει." },
+  hi: { loading: "शुरू हो रहा है…", ready: "आपकी कुंजी बन गई है; यह इस ब्राउज़र से कभी बाहर नहीं जाती।", noclient: "यह aeroplane अपने वेब क्लाइंट के बिना बनाया गया है।", failed: "क्लाइंट शुरू नहीं हुआ: ", over: "खेल समाप्त: ", save: "खेल का लॉग सहेजें", tap: "आपकी चाल: चमकते हुए विमान को छुएँ।" },
+  it: { loading: "Avvio…", ready: "La tua chiave è pronta; non lascia mai questo browser.", noclient: "Questo aeroplane è stato compilato senza il client web.", failed: "Il client non è partito: ", over: "Partita finita: ", save: "Salva il registro della partita", tap: "Tocca a te: tocca un aereo che brilla." },
+  pt: { loading: "A iniciar…", ready: "A sua chave foi criada; nunca sai deste navegador.", noclient: "Este aeroplane foi compilado sem o cliente web.", failed: "O cliente não arrancou: ", over: "Fim do jogo: ", save: "Guardar o registo do jogo", tap: "A sua vez: toque num avião que brilha." },
+  ru: { loading: "Запуск…", ready: "Ваш ключ создан; он никогда не покидает этот браузер.", noclient: "Этот aeroplane собран без веб-клиента.", failed: "Клиент не запустился: ", over: "Игра окончена: ", save: "Сохранить журнал игры", tap: "Ваш ход: коснитесь светящегося самолёта." },
+  zh: { loading: "正在启动…", ready: "你的密钥已生成，它永远不会离开这个浏览器。", noclient: "这个 aeroplane 构建时没有包含网页客户端。", failed: "客户端未能启动：", over: "游戏结束：", save: "保存对局记录", tap: "轮到你了：点一下发光的飞机。" },
+};
+const lang = (navigator.languages || [navigator.language || "en"]).map(l => l.slice(0, 2)).find(l => strings[l]) || "en";
+const t = strings[lang];
+document.documentElement.lang = lang;
+
+// Timings of the start, read by the benchmark: ms since navigation start.
+window.aeroplaneTimes = {};
+const status = document.getElementById("status");
+function say(state, text) { document.body.dataset.state = state; status.textContent = text; }
+say("loading", t.loading);
+
+const svgNS = "http://www.w3.org/2000/svg";
+function el(name, attrs, parent) {
+  const e = document.createElementNS(svgNS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  parent.appendChild(e);
+  return e;
+}
+
+// draw lays the 52 track squares on a ring, a hangar in each colour's
+// corner, and every plane where the engine says it is.
+function draw(board) {
+  const svg = document.getElementById("board");
+  svg.replaceChildren();
+  const at = a => { const th = (a / 52) * 2 * Math.PI - Math.PI / 2; return [Math.cos(th) * 88, Math.sin(th) * 88]; };
+  for (let a = 0; a < 52; a++) {
+    const [x, y] = at(a);
+    el("circle", { cx: x, cy: y, r: 5, class: "sq " + board.track[a], "data-square": a }, svg);
+  }
+  const corner = { R: [-1, -1], B: [1, -1], Y: [1, 1], G: [-1, 1] };
+  const hangarSlot = {};
+  for (const p of board.planes) {
+    const [cx, cy] = corner[p.colour];
+    let x, y;
+    if (p.square >= 0) { [x, y] = at(p.square); }
+    else {
+      if (!hangarSlot[p.colour]) { hangarSlot[p.colour] = true; el("rect", { x: cx * 60 - 14, y: cy * 60 - 14, width: 28, height: 28, rx: 4, class: "hangar " + p.colour }, svg); }
+      x = cx * 60 + (p.index % 2 ? 6 : -6); y = cy * 60 + (p.index < 2 ? -6 : 6);
+    }
+    el("circle", { cx: x, cy: y, r: 4, class: "plane " + p.colour, "data-plane": p.colour + p.index, "data-place": p.place }, svg);
+  }
+  markMovable();
+}
+
+// offerMoves lets the player tap one of the planes that may move; a roll
+// with one outcome only (a single plane, a pass, the third six) is played
+// at once, as on the terminal.
+let pending = null; // the moves the player may tap, null when none
+function offerMoves(moves) {
+  if (moves.length === 1) { aeroplane.choose(moves[0]); return; }
+  pending = moves;
+  document.body.dataset.yourMove = moves.join(" ");
+  status.textContent = t.tap;
+  markMovable();
+}
+
+// markMovable makes the pending moves' planes tappable (again after a redraw).
+function markMovable() {
+  if (!pending) return;
+  for (const m of pending) {
+    const plane = document.querySelector(`[data-plane="${m}"]`);
+    if (!plane) continue;
+    plane.classList.add("movable");
+    plane.addEventListener("click", () => {
+      if (!pending) return;
+      pending = null;
+      document.querySelectorAll(".movable").forEach(p => p.classList.remove("movable"));
+      document.body.dataset.yourMove = "";
+      aeroplane.choose(m);
+    });
+  }
+}
+
+// saveLink offers the game's log as a file, for `aeroplane verify`.
+function saveLink() {
+  const b64 = aeroplane.exportLog();
+  if (!b64) return;
+  const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+  a.download = "aeroplane-" + document.body.dataset.history.slice(0, 12) + ".log";
+  a.id = "savelog";
+  a.textContent = t.save;
+  document.querySelector("footer").appendChild(a);
+}
+
+window.aeroplaneReady = () => {
+  window.aeroplaneTimes.wasm = performance.now();
+  const id = aeroplane.newKey();
+  if (typeof id !== "string") { say("error", t.failed + id.error); return; }
+  window.aeroplaneTimes.key = performance.now();
+  document.getElementById("key").textContent = id;
+  const board = JSON.parse(aeroplane.board(aeroplane.start("RBYG")));
+  draw(board);
+  window.aeroplaneTimes.board = performance.now();
+  say("board", t.ready);
+  // Sit at the serving program's table, if it has one for this browser.
+  document.body.dataset.game = "joining";
+  aeroplane.play(json => {
+    document.body.dataset.game = "playing";
+    draw(JSON.parse(json));
+  }, end => {
+    document.body.dataset.yourMove = "";
+    if (end.error) { document.body.dataset.game = "none"; document.body.dataset.gameError = end.error; return; }
+    document.body.dataset.history = end.history;
+    document.body.dataset.ranking = end.ranking.join("");
+    document.body.dataset.game = end.phase;
+    status.textContent = t.over + end.ranking.join(" ");
+    saveLink();
+  }, offerMoves);
+};
+
+(async () => {
+  if (typeof Go === "undefined") { say("error", t.noclient); return; }
+  try {
+    const go = new Go();
+    const res = await fetch("/client.wasm");
+    if (!res.ok) { say("error", t.noclient); return; }
+    const { instance } = await WebAssembly.instantiateStreaming(res, go.importObject);
+    go.run(instance);
+  } catch (err) {
+    say("error", t.failed + err);
+  }
+})();

@@ -1,0 +1,157 @@
+//go:build js && wasm
+
+// Command wasm is the browser's aeroplane: package web/client compiled to
+// WebAssembly and bound to JavaScript as globalThis.aeroplane. The page
+// (web/static) loads it with Go's wasm_exec.js; it calls
+// globalThis.aeroplaneReady() once the functions are in place.
+//
+// Every function takes and returns plain JavaScript values; an error is
+// returned as {error: "text"}, never thrown, so the page shows it.
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"syscall/js"
+
+	"aeroplane/engine"
+	"aeroplane/lockstep"
+	"aeroplane/web/client"
+)
+
+func main() {
+	var id *client.Identity
+	var gameLog *client.MemLog
+	var choose func(engine.Move) error // the pending choice's answer, nil when none
+	api := map[string]any{
+		// perft(rules, position, depth) → decimal count (a string: a
+		// count can exceed JavaScript's exact integers).
+		"perft": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 3 {
+				return errValue("perft wants rules, position, depth")
+			}
+			n, err := client.Perft(a[0].String(), a[1].String(), a[2].Int())
+			if err != nil {
+				return errValue(err.Error())
+			}
+			return strconv.FormatUint(n, 10)
+		}),
+		// newKey() makes this page's key (crypto/rand: the browser's
+		// getRandomValues) and returns its peer ID; the key stays here.
+		"newKey": js.FuncOf(func(js.Value, []js.Value) any {
+			k, err := client.NewIdentity()
+			if err != nil {
+				return errValue(err.Error())
+			}
+			id = k
+			return id.ID.String()
+		}),
+		// peerID() is the key's peer ID, "" before newKey.
+		"peerID": js.FuncOf(func(js.Value, []js.Value) any {
+			if id == nil {
+				return ""
+			}
+			return id.ID.String()
+		}),
+		// start(colours) is the opening position of those colours ("RY").
+		"start": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 {
+				return errValue("start wants the colour letters")
+			}
+			p, err := client.StartPosition(a[0].String())
+			if err != nil {
+				return errValue(err.Error())
+			}
+			return p
+		}),
+		// board(position) is the position laid out for drawing, as JSON.
+		"board": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 {
+				return errValue("board wants a position")
+			}
+			b, err := client.BoardOf(a[0].String())
+			if err != nil {
+				return errValue(err.Error())
+			}
+			data, _ := json.Marshal(b) // a Board of strings and ints always marshals
+			return string(data)
+		}),
+		// play(onBoard, onEnd, onMoves) sits this page's key at the table
+		// of the program that served it (its game socket, /ws) and plays
+		// the game: onBoard(json) after every step, onMoves(["Y0", "Y2",
+		// …]) when the player must choose (answer with choose), onEnd({history,
+		// ranking, phase} or {error}) once it is over.
+		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 3 || id == nil {
+				return errValue("play wants onBoard, onEnd and onMoves, after newKey")
+			}
+			onBoard, onEnd, onMoves := a[0], a[1], a[2]
+			loc := js.Global().Get("location")
+			sock := dialSocket("ws://" + loc.Get("host").String() + "/ws")
+			gameLog = client.NewMemLog()
+			lg := gameLog
+			go func() {
+				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
+					names := make([]any, len(moves))
+					for i, m := range moves {
+						names[i] = m.String()
+					}
+					choose = c
+					onMoves.Invoke(js.ValueOf(names))
+				}, OnReady: func(rd lockstep.Ready) {
+					b, err := client.BoardOf(rd.State.Pos.String())
+					if err == nil {
+						data, _ := json.Marshal(b)
+						onBoard.Invoke(string(data))
+					}
+				}})
+				if err != nil {
+					onEnd.Invoke(errValue(err.Error()))
+					return
+				}
+				var rank []any
+				for _, c := range st.Pos.Ranking() {
+					rank = append(rank, string(c.Letter()))
+				}
+				onEnd.Invoke(map[string]any{"history": hex.EncodeToString(st.History[:]), "ranking": rank, "phase": st.Phase.String()})
+			}()
+			return nil
+		}),
+		// choose(move) answers onMoves with one of its moves ("Y2").
+		"choose": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 || choose == nil {
+				return errValue("nothing to choose now")
+			}
+			m, err := engine.ParseMove(a[0].String())
+			if err != nil {
+				return errValue(err.Error())
+			}
+			c := choose
+			choose = nil
+			go func() {
+				if err := c(m); err != nil {
+					js.Global().Get("console").Call("warn", "choose: "+err.Error())
+				}
+			}()
+			return true
+		}),
+		// exportLog() is the game's log, in the file format `aeroplane
+		// verify` reads, base64 ("" before a game).
+		"exportLog": js.FuncOf(func(js.Value, []js.Value) any {
+			if gameLog == nil {
+				return ""
+			}
+			return base64.StdEncoding.EncodeToString(gameLog.Bytes())
+		}),
+	}
+	js.Global().Set("aeroplane", js.ValueOf(api))
+	if ready := js.Global().Get("aeroplaneReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {} // the functions live as long as the page
+}
+
+func errValue(msg string) any { return map[string]any{"error": msg} }
