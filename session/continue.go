@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"slices"
 
 	"aeroplane/p2p"
@@ -68,7 +67,7 @@ func (s *NetSession) Pause() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.mode != modeGame || s.sess == nil || s.gameOver {
-		return fmt.Errorf("no game is being played to pause")
+		return ui.Errorf("err.nopause")
 	}
 	s.pausing = true
 	s.log.Info("game paused: kept to continue another day", "game", s.gameID)
@@ -89,7 +88,7 @@ func (s *NetSession) Continue(lobby string) error {
 	}
 	s.mu.Unlock()
 	if g == nil {
-		return fmt.Errorf("no saved game %q to continue: it is over, was left, or is another player's", lobby)
+		return ui.Errorf("err.nocontinue", lobby)
 	}
 	if err := s.Resume(g); err != nil {
 		return err

@@ -30,7 +30,7 @@ import (
 func (s *NetSession) Watch(lobbyName string) error {
 	name := p2p.CleanName(lobbyName)
 	if name == "" {
-		return errors.New("which game? name the lobby to watch")
+		return ui.Errorf("err.watchwhich")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -28,5 +28,8 @@ func init() {
 		"note.watch.badlog":  "%s's log failed the checks (%s): watching from another player.",
 		"note.watch.joined":  "%s is watching the game.",
 		"note.continuing":    "Continuing %q after %d rolls, saved %s.",
+		"err.watchwhich":     "Which game? Name the lobby to watch.",
+		"err.nopause":        "No game is being played to pause.",
+		"err.nocontinue":     "No saved game %q to continue: it is over, was left, or is another player's.",
 	})
 }

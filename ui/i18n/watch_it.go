@@ -28,5 +28,8 @@ func init() {
 		"note.watch.badlog":  "Il registro di %s non ha superato i controlli (%s): guardo da un altro giocatore.",
 		"note.watch.joined":  "%s sta guardando la partita.",
 		"note.continuing":    "Si riprende %q dopo %d lanci, salvata il %s.",
+		"err.watchwhich":     "Quale partita? Indica la sala da guardare.",
+		"err.nopause":        "Nessuna partita in corso da mettere in pausa.",
+		"err.nocontinue":     "Nessuna partita salvata %q da riprendere: è finita, è stata abbandonata o è di un altro giocatore.",
 	})
 }

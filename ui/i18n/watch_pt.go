@@ -28,5 +28,8 @@ func init() {
 		"note.watch.badlog":  "O registo de %s falhou as verificações (%s): a assistir a partir de outro jogador.",
 		"note.watch.joined":  "%s está a assistir ao jogo.",
 		"note.continuing":    "A continuar %q após %d lançamentos, guardado em %s.",
+		"err.watchwhich":     "Que jogo? Indique a sala a assistir.",
+		"err.nopause":        "Não há nenhum jogo a decorrer para pausar.",
+		"err.nocontinue":     "Não há nenhum jogo guardado %q para continuar: terminou, foi abandonado ou é de outro jogador.",
 	})
 }

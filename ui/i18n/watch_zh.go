@@ -28,5 +28,8 @@ func init() {
 		"note.watch.badlog":  "%s 的记录未通过校验（%s）：改为从另一位玩家处观战。",
 		"note.watch.joined":  "%s 正在观战。",
 		"note.continuing":    "继续对局 %q：已掷 %d 次，保存于 %s。",
+		"err.watchwhich":     "哪一局？请说出要观战的大厅名称。",
+		"err.nopause":        "当前没有进行中的对局可以暂停。",
+		"err.nocontinue":     "没有可继续的已保存对局 %q：它已结束、已离开，或属于其他玩家。",
 	})
 }
