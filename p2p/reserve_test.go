@@ -85,7 +85,9 @@ func inboundConns(t *testing.T, h host.Host) int {
 // connection slot of both players of a table and keep them. The players
 // still connect to each other and play frames: the table has room of its
 // own. (Before it had, they never connected while the strangers stayed.)
-// Once they are members (a game runs), the strangers are cut off.
+// Once they are members (a game runs), the strangers are cut down to the
+// watchers' room: MaxWatchers connections, at most maxWatchersPerIP from
+// one address.
 func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -119,8 +121,8 @@ func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
 		t.Cleanup(func() { p.Close() })
 	}
 	slots := gameLimits().ToPartialLimitConfig().System.ConnsInbound
-	var strangers []network.MuxedConn
-	for _, p := range players {
+	strangers := make([][]network.MuxedConn, len(players))
+	for i, p := range players {
 		held := 0
 		for _, ip := range ips[2:] {
 			for range 8 {
@@ -129,7 +131,7 @@ func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
 					continue // refused: the slots are taken
 				}
 				t.Cleanup(func() { c.Close() })
-				strangers = append(strangers, c)
+				strangers[i] = append(strangers[i], c)
 				held++
 			}
 		}
@@ -170,12 +172,36 @@ func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
 			t.Fatalf("player %d got %q from %s, want %q from %s", 1-i, in.Data, in.From, msg, ids[i])
 		}
 	}
-	// And once the game runs, the strangers' connections are closed.
-	for _, c := range strangers {
-		for !c.IsClosed() {
+	// And once the game runs, the strangers keep only the watchers' room.
+	for i, p := range players {
+		for {
+			open := 0
+			for _, c := range strangers[i] {
+				if !c.IsClosed() {
+					open++
+				}
+			}
+			perIP := map[string]int{}
+			for _, c := range p.Host().Network().Conns() {
+				if id := c.RemotePeer(); id != ids[0] && id != ids[1] {
+					ip, _ := connIP(c)
+					perIP[ip.String()]++
+				}
+			}
+			held := 0
+			for ip, n := range perIP {
+				held += n
+				if n > maxWatchersPerIP {
+					t.Errorf("player %d keeps %d connections of strangers from %s during the game: want at most %d", i, n, ip, maxWatchersPerIP)
+				}
+			}
+			if open == MaxWatchers && held == MaxWatchers {
+				t.Logf("player %d: strangers keep %d connections of %d during the game", i, held, len(strangers[i]))
+				break
+			}
 			select {
 			case <-guard:
-				t.Fatal("a stranger still holds its connection during the game")
+				t.Fatalf("player %d: strangers still hold %d connections (%d open on their side) during the game: want %d", i, held, open, MaxWatchers)
 			case <-time.After(10 * time.Millisecond):
 			}
 		}
