@@ -129,9 +129,7 @@ func (s *NetSession) askRunning() map[string]lobby.Running {
 		}
 		asked++
 		ctx, cancel := context.WithTimeout(s.ctx, time.Second)
-		if !s.t.Connected(ad.ID) {
-			_ = s.t.Connect(ctx, peer.AddrInfo{ID: ad.ID})
-		}
+		s.reach(ctx, ad.ID)
 		r, err := lobby.QueryRunning(ctx, s.h, ad.ID)
 		cancel()
 		if err == nil && r.Lobby == ad.Lobby {

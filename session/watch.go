@@ -15,6 +15,7 @@ import (
 	"aeroplane/savegame"
 	"aeroplane/ui"
 
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -163,9 +164,7 @@ func (s *NetSession) findRunning(ctx context.Context, lobbyName string) (peer.ID
 		}
 		for _, id := range ids {
 			qctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-			if !s.t.Connected(id) {
-				_ = s.t.Connect(qctx, peer.AddrInfo{ID: id})
-			}
+			s.reach(qctx, id)
 			r, err := lobby.QueryRunning(qctx, s.h, id)
 			cancel()
 			if err == nil && r.Lobby == lobbyName {
@@ -223,11 +222,9 @@ func (sp *spectator) loop(ctx context.Context) error {
 			if fails%3 == 0 {
 				sp.next() // try another player's log
 			}
-			if !s.t.Connected(id) {
-				cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-				_ = s.t.Connect(cctx, peer.AddrInfo{ID: id})
-				cancel()
-			}
+			cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			s.reach(cctx, id)
+			cancel()
 			select {
 			case <-ctx.Done():
 				return nil
@@ -432,4 +429,13 @@ func copyNames(m map[peer.ID]string) map[peer.ID]string {
 		out[k] = v
 	}
 	return out
+}
+
+// reach connects to id unless a connection is open: a connection, not a
+// game stream, is all the watch and info protocols need, and a player in
+// a game serves a non-member nothing else (p2p's watchers' rules).
+func (s *NetSession) reach(ctx context.Context, id peer.ID) {
+	if s.h.Network().Connectedness(id) != network.Connected {
+		_ = s.h.Connect(ctx, peer.AddrInfo{ID: id})
+	}
 }
