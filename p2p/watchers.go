@@ -137,6 +137,10 @@ func (g *floodGater) admitStream(st network.Stream) bool {
 		return true
 	}
 	g.strangers.reset.Add(1)
+	from, _ := connIP(st.Conn())
+	if !ban {
+		g.strangerLog.Info("stream of a non-member reset: a game is running", "peer", from.String(), "id", short(id), "protocol", string(st.Protocol()))
+	}
 	if ban {
 		if g.net != nil {
 			_ = g.net.ClosePeer(id)
@@ -144,7 +148,7 @@ func (g *floodGater) admitStream(st network.Stream) bool {
 			_ = st.Conn().Close()
 		}
 		g.strangerLog.Info("a non-member opening too many streams during the game: refused for a minute",
-			"id", short(id), "protocol", string(st.Protocol()))
+			"peer", from.String(), "id", short(id), "protocol", string(st.Protocol()))
 	}
 	return false
 }
