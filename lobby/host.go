@@ -186,12 +186,14 @@ func (l *runner) start() (Result, error) {
 		return Result{}, fmt.Errorf("lobby: %w", err)
 	}
 	roster := l.rosterNow()
-	msg := encodeLobbyMsg(lobbyMsg{T: lobbyStart, Lobby: l.cfg.Lobby, Players: roster, Setup: setup.Encode(), Pace: l.table.Pace().wire()})
+	msg := encodeLobbyMsg(lobbyMsg{T: lobbyStart, Lobby: l.cfg.Lobby, Players: roster, Setup: setup.Encode(), Pace: l.table.Pace().wire(), Quiet: l.cfg.NoWatchChat})
 	for _, id := range l.guests() {
 		if err := l.t.Send(id, p2p.KindLobby, msg); err != nil {
 			l.log.Warn("start not sent", "peer", p2p.ShortID(id), "err", err)
 		}
 	}
 	l.log.Info("game starting", "lobby", l.cfg.Lobby, "game", setup.GameID().String())
-	return l.result(setup, roster, l.table.Pace()), nil
+	res := l.result(setup, roster, l.table.Pace())
+	res.NoWatchChat = l.cfg.NoWatchChat
+	return res, nil
 }

@@ -188,7 +188,9 @@ func (l *runner) started(m lobbyMsg) (Result, bool, error) {
 		return Result{}, false, nil
 	}
 	l.log.Info("game starting", "lobby", l.cfg.Lobby, "game", setup.GameID().String())
-	return l.result(setup, m.Players, paceOf(m.Pace)), true, nil
+	res := l.result(setup, m.Players, paceOf(m.Pace))
+	res.NoWatchChat = m.Quiet
+	return res, true, nil
 }
 
 // result admits exactly the game's players to the transport and gives it

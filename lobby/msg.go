@@ -23,6 +23,7 @@ const (
 	lobbyReady    = "ready"    // member -> host: I am (R) or am not ready for table version V
 	lobbyInfo     = "info"     // host -> asker, on p2p.InfoProtocolID: my game (Name, Free, Taken, Rules, Draw)
 	lobbyLeave    = "leave"    // member -> host: I left (my seat is free); host -> members: the lobby is gone
+	lobbyRunning  = "running"  // player -> asker, on p2p.InfoProtocolID: the game I play now (running.go)
 )
 
 // lobbyMsg is a KindLobby frame body (JSON: small, rare, easy to debug).
@@ -51,6 +52,16 @@ type lobbyMsg struct {
 	// In an info: the table's draw, a random number its creator drew,
 	// which breaks ties between tables of one name (find.go).
 	Draw uint64 `json:"d,omitempty"`
+	// In a running: the game's ID (hex), the roll it is at, the colour
+	// that leads plus one, how many watch this player, and whether
+	// watchers may chat.
+	Game     string `json:"g,omitempty"`
+	Roll     uint64 `json:"ro,omitempty"`
+	Lead     int    `json:"ld,omitempty"`
+	Watchers int    `json:"wa,omitempty"`
+	Chat     bool   `json:"wc,omitempty"`
+	// In a start: the game's watchers may not chat (the creator's choice).
+	Quiet bool `json:"q,omitempty"`
 	// In a roster or start: the bots' pace the creator set (Pace.wire:
 	// milliseconds plus one; left out when each player keeps its own).
 	Pace int `json:"bp,omitempty"`
@@ -112,7 +123,7 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 		return lobbyMsg{}, fmt.Errorf("%w: %s", errLobbyMsg, fmt.Sprintf(f, a...))
 	}
 	switch m.T {
-	case lobbyJoin, lobbyRoster, lobbyStart, lobbyFull, lobbyRedirect, lobbyColour, lobbyReady, lobbyInfo, lobbyLeave:
+	case lobbyJoin, lobbyRoster, lobbyStart, lobbyFull, lobbyRedirect, lobbyColour, lobbyReady, lobbyInfo, lobbyLeave, lobbyRunning:
 	default:
 		return bad("type %q", m.T)
 	}
@@ -130,6 +141,17 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	}
 	if m.Want != 0 && (m.T != lobbyJoin || m.Want < 1 || m.Want > engine.NumColours) {
 		return bad("wanted colour %d in a %s", m.Want, m.T)
+	}
+	if (m.Game != "" || m.Roll != 0 || m.Lead != 0 || m.Watchers != 0 || m.Chat) && m.T != lobbyRunning {
+		return bad("a running game's fields in a %s", m.T)
+	}
+	if m.T == lobbyRunning {
+		if err := checkRunning(m); err != nil {
+			return bad("%v", err)
+		}
+	}
+	if m.Quiet && m.T != lobbyStart {
+		return bad("watchers' chat in a %s", m.T)
 	}
 	if m.Pace != 0 && (m.Pace < 0 || m.Pace > maxPaceWire || m.T != lobbyRoster && m.T != lobbyStart) {
 		return bad("bots' pace %d in a %s", m.Pace, m.T)
@@ -149,7 +171,7 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 			return bad("rules %q in a %s", m.Rules, m.T)
 		}
 	}
-	if (m.Ver != 0 || len(m.Bots) > 0) && m.T != lobbyRoster && m.T != lobbyReady && m.T != lobbyStart {
+	if (m.Ver != 0 || len(m.Bots) > 0) && m.T != lobbyRoster && m.T != lobbyReady && m.T != lobbyStart && m.T != lobbyRunning {
 		return bad("table version or bots in a %s", m.T)
 	}
 	// Every seat has its own colour.
@@ -188,7 +210,7 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 	if (m.T == lobbyStart) != (len(m.Setup) > 0) {
 		return bad("setup only in start")
 	}
-	if (m.T == lobbyRedirect || m.T == lobbyStart || m.T == lobbyRoster) && len(m.Players) == 0 {
+	if (m.T == lobbyRedirect || m.T == lobbyStart || m.T == lobbyRoster || m.T == lobbyRunning) && len(m.Players) == 0 {
 		return bad("%s without players", m.T)
 	}
 	return m, nil

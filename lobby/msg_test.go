@@ -14,6 +14,7 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 		{T: lobbyJoin, Lobby: "g", Name: "Ada", Want: 4},
 		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Free: 2},
 		{T: lobbyStart, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Setup: []byte{1, 2, 3}},
+		{T: lobbyStart, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}}, Setup: []byte{1, 2, 3}, Quiet: true},
 		{T: lobbyFull, Lobby: "g"},
 		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo", Colour: 2, Ready: true}}, Free: 1,
 			Bots: []botEntry{{Colour: 0, Kind: "random"}, {Colour: 3, Kind: "greedy"}}, Rules: "takeoff=six,overshoot=stay,stack=off,flyjump=on", Ver: 7},
@@ -88,6 +89,7 @@ func FuzzDecodeLobbyMsg(f *testing.F) {
 	f.Add([]byte(`{"t":"info","l":"g","n":"Ada","f":1,"ru":"takeoff=six,overshoot=bounce,stack=on,flyjump=off"}`))
 	f.Add([]byte(`{"t":"info","l":"g","n":"Ada","f":1,"k":3}`))
 	f.Add([]byte(`{"t":"join","l":"g","n":"Ada","w":3}`))
+	f.Add([]byte(`{"t":"running","l":"g","n":"Ada","g":"abababababababababababababababababababababababababababababababab","ro":9,"ld":2,"wa":1,"wc":true,"p":[{"id":"x","n":"a"}],"b":[{"c":1,"k":"random"}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeLobbyMsg(b)
 		if err != nil {

@@ -18,6 +18,9 @@ import (
 type Config struct {
 	Player string // this player's name (p2p.CleanName applied)
 	Lobby  string // the game's name (p2p.CleanName applied)
+	// NoWatchChat, for the creator: the peers watching the game may not
+	// chat (default: they may); every player is told with the start.
+	NoWatchChat bool
 	// For the creator: Players peers (default 2) and Bots bot seats
 	// (default 0), Players+Bots <= 4; the game starts when Players peers
 	// are in. BotKind flies the bot seats (default lockstep.DefaultBot).
@@ -102,6 +105,9 @@ type Result struct {
 	Names   map[peer.ID]string
 	Pending []p2p.Inbound // game frames that arrived before the lobby ended
 	Pace    Pace          // the bots' pace the creator set, as the game started
+	// NoWatchChat: the creator keeps the game's watchers from chatting
+	// (Config.NoWatchChat, told in the start).
+	NoWatchChat bool
 }
 
 // Run joins cfg.Lobby if a proven peer hosts it, or creates it, and

@@ -112,10 +112,11 @@ func TestSimFaults(t *testing.T) {
 	if *simSeed != 0 {
 		first, last = *simSeed, *simSeed
 	}
-	var ticks, frames, clean, lossy, lost, leaves, goOns, wentOn, undone int
+	var ticks, frames, clean, lossy, lost, leaves, goOns, wentOn, undone, watched, switches int
 	var halted []uint64
 	for seed := first; seed <= last; seed++ {
 		s := faultySim(t, seed)
+		s.watch(3)
 		s.start()
 		s.run()
 		if !s.done() && s.votedStall() {
@@ -133,6 +134,11 @@ func TestSimFaults(t *testing.T) {
 			continue
 		}
 		s.check(true)
+		s.checkWatchers()
+		for _, w := range s.watchers {
+			watched++
+			switches += w.switches
+		}
 		if seed%10 == 0 { // every tenth game: each peer's log verifies to the agreed history
 			for _, p := range s.peers {
 				recs, err := ParseLog(append(LogHeader(), EncodeRecords(p.log...)...))
@@ -168,8 +174,8 @@ func TestSimFaults(t *testing.T) {
 			clean++
 		}
 	}
-	t.Logf("%d games (%d without faults): %d ticks, %d frames; %d restores after a machine crash lost %d log records; %d with a player leaving; %d going on alone (%d of them did); %d rollbacks; 0 stalls; halted by a restored node's equivocation (machine-crash residual): %v",
-		last-first+1, clean, ticks, frames, lossy, lost, leaves, goOns, wentOn, undone, halted)
+	t.Logf("%d games (%d without faults): %d ticks, %d frames; %d restores after a machine crash lost %d log records; %d with a player leaving; %d going on alone (%d of them did); %d rollbacks; 0 stalls; halted by a restored node's equivocation (machine-crash residual): %v; %d watchers ended with the players' history (0 divergence), switching logs %d times",
+		last-first+1, clean, ticks, frames, lossy, lost, leaves, goOns, wentOn, undone, halted, watched, switches)
 }
 
 // crashEquivocation reports whether the game is the machine-crash

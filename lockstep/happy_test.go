@@ -12,9 +12,11 @@ func TestSimHappyPath(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t, 1, tc.players, tc.bots, simFaults{}, tc.real)
+			s.watch(2)
 			s.start()
 			s.run()
 			s.check(true)
+			s.checkWatchers()
 			p := s.peers[0]
 			t.Logf("%d ticks, %d frames, rolls %d, ranking %v", s.now, s.frames, p.node.g.k, p.node.g.pos.Ranking())
 		})

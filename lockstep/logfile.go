@@ -133,8 +133,26 @@ func ParseLog(data []byte) ([]Record, error) {
 	if data[10] != 0 || data[11] != 0 {
 		return nil, &LogError{Offset: 10, Reason: "reserved header bytes are not zero"}
 	}
+	return parseRecords(data, logHeaderSize, true)
+}
+
+// ParseRecords reads records framed as in a log file, without its header
+// and from any point of a log (a batch served to a watcher): every record
+// passes its CRC and is a known type, or the error says where it is not;
+// a cut-short or damaged last record is an error too, never torn.
+func ParseRecords(data []byte) ([]Record, error) {
+	recs, err := parseRecords(data, 0, false)
+	var le *LogError
+	if errors.As(err, &le) && le.Torn {
+		le.Torn = false
+	}
+	return recs, err
+}
+
+// parseRecords reads the records of data from off; whole: data is a whole
+// log file, whose first record is the setup, and only its first.
+func parseRecords(data []byte, off int, whole bool) ([]Record, error) {
 	var recs []Record
-	off := logHeaderSize
 	for off < len(data) {
 		rest := len(data) - off
 		if rest < 8 {
@@ -156,7 +174,7 @@ func ParseLog(data []byte) ([]Record, error) {
 		if t != RecordSetup && t != RecordMessage {
 			return recs, &LogError{Offset: int64(off), Reason: fmt.Sprintf("unknown record type %d", t)}
 		}
-		if (t == RecordSetup) != (len(recs) == 0) {
+		if whole && (t == RecordSetup) != (len(recs) == 0) {
 			return recs, &LogError{Offset: int64(off), Reason: "the setup record must come first, and only once"}
 		}
 		recs = append(recs, Record{Type: t, Data: append([]byte(nil), payload[1:]...), Offset: int64(off)})

@@ -78,6 +78,7 @@ type simPeer struct {
 	// EventAloneDecision (a person deciding); 0 keeps waiting.
 	goOnAfter int
 	soloSeen  bool // a Ready's State said SoloDice
+	epoch     int  // restarts so far: a watcher reading its log starts over
 }
 
 type simFrame struct {
@@ -122,6 +123,10 @@ type sim struct {
 	provisional int
 	leaves      int  // players that leave (faultySim)
 	goOn        bool // the peers go on alone (faultySim)
+	// watchers follow the game from the peers' logs (watch_sim_test.go),
+	// with randomness of their own.
+	watchers []*simWatcher
+	wrng     *rand.Rand
 	// host[i] is the program peer i's seat runs in (nil: a program each):
 	// seats of one program (hot seat, a Hub) reach each other at once and
 	// whole, whatever the network does (sim_hotseat_test.go).
@@ -359,7 +364,14 @@ func (s *sim) done() bool {
 // run plays until every honest peer is done or maxTicks pass.
 func (s *sim) run() {
 	s.drain()
-	for s.now = 1; s.now <= s.maxTicks && (!s.done() || s.now <= s.minTicks || s.provisional > 0 && s.now <= s.provisional+300); s.now++ {
+	doneAt := 0
+	watching := func() bool { // the watchers catch up within 2000 ticks of the end
+		if doneAt == 0 {
+			doneAt = s.now
+		}
+		return !s.watchersDone() && s.now <= doneAt+2000
+	}
+	for s.now = 1; s.now <= s.maxTicks && (!s.done() || watching() || s.now <= s.minTicks || s.provisional > 0 && s.now <= s.provisional+300); s.now++ {
 		for len(s.schedule) > 0 && s.schedule[0].at <= s.now {
 			a := s.schedule[0]
 			s.schedule = s.schedule[1:]
@@ -385,6 +397,7 @@ func (s *sim) run() {
 			}
 		}
 		s.drain()
+		s.watchTick()
 		if s.flushEvery <= 1 || s.now%s.flushEvery == 0 {
 			for _, p := range s.peers {
 				p.flushed = len(p.log)
@@ -445,6 +458,7 @@ func (s *sim) restore(i int) {
 	}
 	p.node = n
 	p.down = false
+	p.epoch++
 	if s.machineCrash {
 		// The moves the lost tail held are applied again: forget
 		// their first showing, as a driver's fresh screen does.

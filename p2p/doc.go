@@ -80,12 +80,15 @@
 // it is that member: strangers holding every other slot cannot keep the
 // table apart, nor can strangers holding every handshake slot with
 // connections that never finish Noise (which no gater sees; libp2p ends
-// each after 15 s). While a game runs (members set) the host admits no one
-// else: a stranger's connection is closed as soon as Noise names it (the
-// gater's InterceptSecured), and those open when the game starts are
-// closed then, so no stranger opens a stream during a game, and streams,
-// which libp2p counts in scopes every connection shares, are the
-// players' alone.
+// each after 15 s). While a game runs (members set) the host admits others
+// only as watchers: MaxWatchers connections in all, 2 from one IP (past
+// that a stranger's connection is closed as soon as Noise names it, the
+// gater's InterceptSecured, and those open when the game starts are kept
+// only up to the cap); on them only the watch and info protocols are
+// served, each stream from a token bucket, and a peer that opens too many
+// or others is cut off and refused for a minute (watchers.go). So the
+// streams a stranger opens during a game, which libp2p counts in scopes
+// every connection shares, are few and bounded.
 //
 // What a stranger can grow is bounded. Discovery lists at most
 // DiscoveryConfig.MaxStrangers (256) peers never proven by a connection

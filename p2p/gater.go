@@ -68,14 +68,20 @@ type floodGater struct {
 	ips map[netip.Addr]*floodRecord
 
 	// only, while a game runs, holds its players (SetMembers): an inbound
-	// connection Noise names as anyone else is closed before it can open
-	// a stream (InterceptSecured). nil: everyone (lobby browsing).
+	// connection Noise names as anyone else is kept only under the
+	// watchers' caps (InterceptSecured, watchers.go). nil: everyone
+	// (lobby browsing).
 	only atomic.Pointer[map[peer.ID]bool]
 	// strangerLog is log limited per remote IP (ratelog.go): a flood of
 	// fresh identities from one address writes a few lines, not one each.
 	strangerLog *slog.Logger
 	// strangersRefused counts the connections InterceptSecured refused.
 	strangersRefused atomic.Int64
+	// net is the host's network (set once, before it listens): the
+	// watchers' caps count its connections (watchers.go).
+	net network.Network
+	// strangers judges non-members' streams during a game (watchers.go).
+	strangers strangers
 }
 
 type floodRecord struct {
@@ -185,21 +191,22 @@ func (g *floodGater) InterceptAddrDial(id peer.ID, a ma.Multiaddr) bool {
 }
 
 // InterceptSecured refuses, while a game runs, an inbound connection from
-// a peer that is not one of its players: the handshake has just proved
-// who it is, and no stream can be opened on it yet. So a stranger's
-// connections and streams take nothing from the players during a game
-// (libp2p counts every stream in scopes all connections share). Our own
-// dials are ours to judge and pass.
+// a peer that is not one of its players once the watchers' caps are full
+// (or the peer is refused for its streams): the handshake has just proved
+// who it is, and no stream can be opened on it yet. So strangers hold at
+// most MaxWatchers connections during a game, whose streams the watchers'
+// rules bound (watchers.go). Our own dials are ours to judge and pass.
 func (g *floodGater) InterceptSecured(dir network.Direction, id peer.ID, c network.ConnMultiaddrs) bool {
 	if dir != network.DirInbound || g.admits(id) {
 		return true
 	}
-	n := g.strangersRefused.Add(1)
-	from := "?"
-	if ip, err := manet.ToIP(c.RemoteMultiaddr()); err == nil {
-		from = ip.String()
+	ip, _ := connIP(c)
+	if g.roomForStranger(id, ip) {
+		g.strangers.admitted.Add(1)
+		return true
 	}
-	g.strangerLog.Info("connection from a stranger refused: a game is running", "peer", from, "id", short(id), "refused", n)
+	n := g.strangersRefused.Add(1)
+	g.strangerLog.Info("connection from a stranger refused: a game is running and its watchers' room is full", "peer", ip.String(), "id", short(id), "refused", n)
 	return false
 }
 func (g *floodGater) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) {

@@ -114,7 +114,10 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 		return nil, fmt.Errorf("p2p: starting the network host on %v: %w (check that the addresses belong to this machine, or pass other ones)", ips, err)
 	}
 	pol.setNetwork(h.Network())
-	return &gameHost{Host: h, pol: pol, allow: rcmgr.GetAllowlist(rm), gater: gater}, nil
+	gater.net = h.Network()
+	gh := &gameHost{Host: h, pol: pol, allow: rcmgr.GetAllowlist(rm), gater: gater}
+	gh.guardPing()
+	return gh, nil
 }
 
 func listenAddrs(ip net.IP, port int) []string {

@@ -33,8 +33,9 @@ import (
 // fill. The room is for connections only: libp2p counts every stream,
 // and the 256 KiB yamux reserves for each, in the shared transient and
 // system scopes whatever the connection's. Streams are kept for the
-// players otherwise: while a game runs, the gater closes every stranger's
-// connection before it can open one (SetMembers, gater.go).
+// players otherwise: while a game runs, the gater admits at most
+// MaxWatchers strangers' connections and bounds the streams on each
+// (SetMembers, gater.go, watchers.go).
 
 // allowlistOf returns h's resource manager's allowlist, or nil if it has
 // none.

@@ -156,7 +156,9 @@ func playersMeet(t *testing.T, players []*Transport, within time.Duration) {
 // connection slot of both players of a table and keep them. The players
 // still connect to each other and play frames: the table has room of its
 // own. (Before it had, they never connected while the strangers stayed.)
-// Once they are members (a game runs), the strangers are cut off.
+// Once they are members (a game runs), the strangers are cut down to the
+// watchers' room: MaxWatchers connections, at most maxWatchersPerIP from
+// one address.
 func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -165,8 +167,8 @@ func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
 	defer cancel()
 	players, strangerIPs := tableOnLoopback(t)
 	slots := gameLimits().ToPartialLimitConfig().System.ConnsInbound
-	var strangers []network.MuxedConn
-	for _, p := range players {
+	strangers := make([][]network.MuxedConn, len(players))
+	for i, p := range players {
 		held := 0
 		for _, ip := range strangerIPs {
 			for range 8 {
@@ -175,7 +177,7 @@ func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
 					continue // refused: the slots are taken
 				}
 				t.Cleanup(func() { c.Close() })
-				strangers = append(strangers, c)
+				strangers[i] = append(strangers[i], c)
 				held++
 			}
 		}
@@ -191,13 +193,38 @@ func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
 	// strangers' connections: the players must connect past them, not
 	// after them.
 	playersMeet(t, players, 20*time.Second)
-	// And once the game runs, the strangers' connections are closed.
+	// And once the game runs, the strangers keep only the watchers' room.
+	ids := []peer.ID{players[0].Host().ID(), players[1].Host().ID()}
 	guard := time.After(20 * time.Second)
-	for _, c := range strangers {
-		for !c.IsClosed() {
+	for i, p := range players {
+		for {
+			open := 0
+			for _, c := range strangers[i] {
+				if !c.IsClosed() {
+					open++
+				}
+			}
+			perIP := map[string]int{}
+			for _, c := range p.Host().Network().Conns() {
+				if id := c.RemotePeer(); id != ids[0] && id != ids[1] {
+					ip, _ := connIP(c)
+					perIP[ip.String()]++
+				}
+			}
+			held := 0
+			for ip, n := range perIP {
+				held += n
+				if n > maxWatchersPerIP {
+					t.Errorf("player %d keeps %d connections of strangers from %s during the game: want at most %d", i, n, ip, maxWatchersPerIP)
+				}
+			}
+			if open == MaxWatchers && held == MaxWatchers {
+				t.Logf("player %d: strangers keep %d connections of %d during the game", i, held, len(strangers[i]))
+				break
+			}
 			select {
 			case <-guard:
-				t.Fatal("a stranger still holds its connection during the game")
+				t.Fatalf("player %d: strangers still hold %d connections (%d open on their side) during the game: want %d", i, held, open, MaxWatchers)
 			case <-time.After(10 * time.Millisecond):
 			}
 		}

@@ -110,6 +110,7 @@ type Transport struct {
 	members map[peer.ID]bool // nil: anyone may send (lobby browsing)
 	strikes map[peer.ID][]time.Time
 	banned  map[peer.ID]time.Time
+	backoff map[peer.ID]*openBackoff   // streams that dropped at once (backoff.go)
 	known   map[peer.ID][]ma.Multiaddr // last addresses a stream came up on (redial.go)
 	redial  map[peer.ID]*redialState
 	changed chan struct{} // closed and replaced when links change
@@ -136,6 +137,7 @@ func NewTransport(h host.Host, cfg TransportConfig) *Transport {
 		opening: map[peer.ID]bool{},
 		strikes: map[peer.ID][]time.Time{},
 		banned:  map[peer.ID]time.Time{},
+		backoff: map[peer.ID]*openBackoff{},
 		known:   map[peer.ID][]ma.Multiaddr{},
 		redial:  map[peer.ID]*redialState{},
 		changed: make(chan struct{}),
@@ -173,9 +175,10 @@ func (t *Transport) Events() <-chan PeerEvent { return t.events }
 // connections that strangers cannot take (reserve.go).
 //
 // Members are set while a game runs, and then a host NewHost built admits
-// no one else: connections from other peers are closed (those open now,
-// and each new inbound one as soon as Noise has named it, in the gater),
-// so a stranger's connections and streams cannot starve the players'.
+// others only as watchers: a few connections (those open now beyond the
+// cap are closed, and each new inbound one past it as soon as Noise has
+// named it, in the gater), serving only the watch and info protocols at a
+// bounded rate (watchers.go), so strangers cannot starve the players.
 // nil opens the host to everyone again (the lobby).
 func (t *Transport) SetMembers(ids []peer.ID) {
 	defer t.reserveMembers()
@@ -194,12 +197,23 @@ func (t *Transport) SetMembers(ids []peer.ID) {
 		}
 	}
 	only := maps.Clone(t.members)
+	var outside []*link
+	for id, l := range t.links {
+		if !only[id] {
+			outside = append(outside, l)
+		}
+	}
 	t.mu.Unlock()
+	// A watcher's connection may stay (admitOnly), its game stream not:
+	// it has nothing to send there but lobby frames, each a strike now.
+	for _, l := range outside {
+		l.teardown("not in the game")
+	}
 	t.admitOnly(only)
 }
 
-// admitOnly hands the members to the host's gater and closes every
-// connection to anyone else. Hosts NewHost did not build admit everyone.
+// admitOnly hands the members to the host's gater and closes the
+// connections of anyone else beyond the watchers' caps. Hosts NewHost did not build admit everyone.
 func (t *Transport) admitOnly(only map[peer.ID]bool) {
 	g, ok := t.h.(*gameHost)
 	if !ok || g.gater == nil {
@@ -209,16 +223,16 @@ func (t *Transport) admitOnly(only map[peer.ID]bool) {
 	t.closeStrangers()
 }
 
-// closeStrangers closes every connection the gater no longer admits.
+// closeStrangers closes the non-members' connections beyond the
+// watchers' caps (the newest first) and those of peers refused for their
+// streams; the first MaxWatchers stay (watchers.go).
 func (t *Transport) closeStrangers() {
 	g, ok := t.h.(*gameHost)
-	if !ok || g.gater == nil || g.gater.only.Load() == nil {
+	if !ok || g.gater == nil {
 		return
 	}
-	for _, c := range t.h.Network().Conns() {
-		if !g.gater.admits(c.RemotePeer()) {
-			c.Close()
-		}
+	for _, c := range g.gater.excessStrangers(t.h.Network().Conns()) {
+		c.Close()
 	}
 }
 
@@ -388,6 +402,7 @@ func (t *Transport) maintain() {
 				delete(t.banned, id)
 			}
 		}
+		t.forgetBackoffsLocked(now)
 		for id, at := range t.strikes {
 			if now.Sub(at[len(at)-1]) >= t.cfg.StrikeWindow {
 				delete(t.strikes, id) // all expired: a peer struck once is not kept forever
@@ -413,7 +428,10 @@ func (t *Transport) maybeOpen(p peer.ID) {
 		return
 	}
 	t.mu.Lock()
-	if t.closed || t.links[p] != nil || t.opening[p] || t.isBannedLocked(p) {
+	// During a game only members get a game stream: a watcher's would be
+	// struck at its first frame.
+	stranger := t.members != nil && !t.members[p]
+	if t.closed || stranger || t.links[p] != nil || t.opening[p] || t.isBannedLocked(p) || t.backoffLocked(p, time.Now()) {
 		t.mu.Unlock()
 		return
 	}
@@ -466,7 +484,7 @@ func (t *Transport) isBannedLocked(p peer.ID) bool {
 func (t *Transport) adopt(s network.Stream) {
 	p := s.Conn().RemotePeer()
 	l := &link{
-		t: t, peer: p, s: s,
+		t: t, peer: p, s: s, up: time.Now(),
 		out:        make(chan []byte, t.cfg.QueueLen),
 		done:       make(chan struct{}),
 		bye:        make(chan struct{}),
@@ -539,6 +557,7 @@ func (t *Transport) linkGone(l *link, reason string) {
 	t.mu.Lock()
 	current := t.links[l.peer] == l
 	if current {
+		t.noteDropLocked(l.peer, l.up, time.Now())
 		delete(t.links, l.peer)
 		close(t.changed)
 		t.changed = make(chan struct{})
@@ -557,6 +576,7 @@ type link struct {
 	peer peer.ID
 	s    network.Stream
 	out  chan []byte
+	up   time.Time // when it was adopted
 
 	once       sync.Once
 	done       chan struct{} // closed on teardown

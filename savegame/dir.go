@@ -82,6 +82,11 @@ func (d *Dir) localLogPath(gid lockstep.GameID, at time.Time) string {
 	return filepath.Join(d.path, fmt.Sprintf("game-%s-%s.log", at.UTC().Format("20060102-150405"), gid))
 }
 
+// watchLogPath names a watched game's log: game-watch-DATE-TIME-ID.log.
+func (d *Dir) watchLogPath(gid lockstep.GameID, at time.Time) string {
+	return filepath.Join(d.path, fmt.Sprintf("game-watch-%s-%s.log", at.UTC().Format("20060102-150405.000"), gid))
+}
+
 // runPath names lobby's run pointer by the name in hex; a name too long
 // for a file name (past maxHexName bytes) by its SHA-256 instead.
 func (d *Dir) runPath(lobby string) string {

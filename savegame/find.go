@@ -27,6 +27,8 @@ type Saved struct {
 	// ended on, from which headless derives the rematch.
 	Over    bool
 	History [32]byte
+	// At is when its log was last written (Paused).
+	At time.Time
 }
 
 // Query says which game Find looks for.

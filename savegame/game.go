@@ -121,6 +121,14 @@ func (d *Dir) CreateLocal(gid lockstep.GameID, at time.Time) (*Log, error) {
 	return createLog(d.localLogPath(gid, at))
 }
 
+// CreateWatched starts the log of a game this program watches and plays
+// no seat in (a spectator's, written as it verifies the game): named by
+// the time the watching began, with no secret, never resumed and never
+// read by Find. aeroplane verify checks it like a player's log.
+func (d *Dir) CreateWatched(gid lockstep.GameID, at time.Time) (*Log, error) {
+	return createLog(d.watchLogPath(gid, at))
+}
+
 // MarkClosed records that game gid is not to be resumed, and why ("over",
 // "halted", "left on purpose").
 func (d *Dir) MarkClosed(gid lockstep.GameID, why string) error {

@@ -409,6 +409,50 @@ func TestNetAloneEndGameLAN(t *testing.T) {
 	}
 }
 
+// Bob pauses mid-game and quits (Pause, then Close): nothing is signed,
+// so Ann sees him absent and a bot flies Blue to the end, and his game
+// is not marked closed: his data directory offers it to continue
+// another day (savegame.Dir.Paused), unlike a game he left (above).
+func TestNetPauseLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	fast := func(o *NetOptions) { o.AbsentTicks = 5; o.GoOnAlone = true }
+	a, b := newNetTestWith(t, "Ann", fast), newNetTestWith(t, "Bob", fast)
+	annTable(t, a)
+	var pauseErr error
+	var paused sync.WaitGroup
+	paused.Add(1)
+	bob := bobLoop(t, a, b, 6, func() {
+		defer paused.Done()
+		pauseErr = b.Pause()
+		b.Close()
+	})
+	var lefts int
+	pa := annPlays(t, a, func(e ui.Event) {
+		if _, ok := e.(ui.Left); ok {
+			lefts++
+		}
+	})
+	paused.Wait()
+	<-bob
+	if pauseErr != nil {
+		t.Fatalf("Pause: %v", pauseErr)
+	}
+	if lefts != 0 {
+		t.Fatalf("Ann saw Bob leave for good %d times after a pause", lefts)
+	}
+	v := verifyOver(t, pa)
+	gid := v.Setup.GameID()
+	if b.dir.Closed(gid) {
+		t.Fatal("Bob's paused game is marked closed")
+	}
+	games, skipped := b.dir.Paused(b.ID(), "")
+	if len(games) != 1 || games[0].Setup.GameID() != gid {
+		t.Fatalf("Bob's games to continue: %d (%v)", len(games), skipped)
+	}
+}
+
 // TestNetLeaveWithBotsOnly: a person alone with bots on the LAN, bots'
 // pace on, leaves while the die waits for them: Leave returns at once,
 // the game stops where it is (nobody to tell; signing the Leave would

@@ -106,6 +106,10 @@ type NetOptions struct {
 	// AutoReady makes the player ready by itself at the table of a
 	// rematch after a resumed game (Enter's tables follow their Config).
 	AutoReady bool
+	// NoWatchChat, for the games this player creates: the peers
+	// watching them may not chat (default: they may, and the players
+	// see their lines). The creator decides; every player is told.
+	NoWatchChat bool
 	// NoResume leaves a game a crash cut short to the caller (Resume);
 	// by default the session takes it up by itself.
 	NoResume bool
@@ -131,6 +135,8 @@ type lobbyPlan struct {
 	// resume is a game cut short by a crash, taken up again without a
 	// lobby (savegame.Find).
 	resume *savegame.Saved
+	// watch is the lobby whose running game is watched (Watch).
+	watch string
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
@@ -184,11 +190,22 @@ type NetSession struct {
 	// hostView is the last table of a lobby this player created: a
 	// rematch opens it again with the same bots, seats and rules.
 	hostView *lobby.View
-	// peerGames are the games of peers reached by address, as they said.
+	// peerGames are the games of peers reached by address, as they said;
+	// running the games in play whose hosts said so (askRunning).
 	peerGames map[peer.ID]lobby.Info
+	running   map[string]lobby.Running
 	// flown is the game's BotFlown after the last Ready (nil between
 	// games), read by the event queue's pace.
 	flown atomic.Pointer[[engine.NumColours]bool]
+	// watching is the game being watched (Watch), nil when none;
+	// serving is this player's last game's watch server, which answers
+	// watchers until the next game starts.
+	watching *spectator
+	serving  *watchServer
+	// paused are this player's saved games to continue (findPaused);
+	// pausing: the player quits keeping its game to continue (Pause).
+	paused  []*savegame.Saved
+	pausing bool
 	// tablePace is the bots' pace the game's table set (nil between
 	// games, or set false: BotDelay).
 	tablePace atomic.Pointer[lobby.Pace]
@@ -256,6 +273,9 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	if !opts.NoResume {
 		s.wg.Add(1)
 		go s.resumeInterrupted()
+	} else {
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.findPaused() }()
 	}
 	return s, nil
 }
@@ -283,6 +303,7 @@ func (s *NetSession) pace(e ui.Event) time.Duration {
 // delays the start.
 func (s *NetSession) resumeInterrupted() {
 	defer s.wg.Done()
+	s.findPaused()
 	g, skipped := s.dir.Find(savegame.Query{Self: s.self, Now: time.Now()})
 	for _, err := range skipped {
 		s.log.Warn("game log", "err", err)
@@ -599,6 +620,7 @@ func (s *NetSession) launch(p lobbyPlan) {
 	if v := s.hostView; p.hosting && v != nil && v.Lobby == p.cfg.Lobby {
 		p.cfg.Players, p.cfg.BotSeats, p.cfg.Rules, p.cfg.BotPace = len(v.Players)+v.Free, v.Bots, v.Rules, v.Pace
 	}
+	p.cfg.NoWatchChat = s.opts.NoWatchChat
 	p.ctl = lobby.NewControl(func(v lobby.View) { s.showLobby(p, v) })
 	p.cfg.Control = p.ctl
 	s.mode = modeLobby
@@ -709,6 +731,15 @@ func (s *NetSession) Chat(text string) error {
 	if closed {
 		return errClosed
 	}
+	if watching, err := s.watchSay(text); err != nil {
+		return err
+	} else if watching {
+		// A watcher says it to the player it watches, who shows it
+		// and hands it to the game's other watchers (if the table lets
+		// watchers chat).
+		s.q.push(ui.ChatLine{From: name + " (watching)", Colour: engine.NoColour, Text: text})
+		return nil
+	}
 	line, err := s.chat.Say(text)
 	if line.Seq == 0 {
 		return err
@@ -719,7 +750,18 @@ func (s *NetSession) Chat(text string) error {
 	l := ui.ChatLine{From: name, Colour: colour, Text: line.Text}
 	s.q.push(l)
 	s.keepChat(l)
+	s.toWatchers(name, line.Text)
 	return nil
+}
+
+// toWatchers hands a chat line of the game to the peers watching it here.
+func (s *NetSession) toWatchers(from, text string) {
+	s.mu.Lock()
+	srv := s.serving
+	s.mu.Unlock()
+	if srv != nil {
+		srv.said(from, text)
+	}
 }
 
 func (s *NetSession) onChat(l p2p.ChatLine) {
@@ -739,6 +781,7 @@ func (s *NetSession) onChat(l p2p.ChatLine) {
 	line := ui.ChatLine{From: name, Colour: colour, Text: l.Text}
 	s.q.push(line)
 	s.keepChat(line)
+	s.toWatchers(name, l.Text)
 }
 
 func shortID(id peer.ID) string {
@@ -758,7 +801,7 @@ func (s *NetSession) Close() error {
 		return nil
 	}
 	s.closed = true
-	if s.mode == modeGame && s.sess != nil && !s.gameOver {
+	if s.mode == modeGame && s.sess != nil && !s.gameOver && !s.pausing {
 		// Quitting while a game is on leaves it: the next start must
 		// not take the seat back (savegame.Find).
 		if err := s.dir.MarkClosed(s.gameID, "left on purpose"); err != nil {

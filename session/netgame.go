@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"aeroplane/engine"
@@ -63,8 +64,19 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		return // left before it began
 	}
 	s.jobCancel = cancel
+	if p.watch != "" {
+		s.mu.Unlock()
+		s.t.SetMembers(nil)
+		if err := s.spectate(ctx, p.watch); err != nil && ctx.Err() == nil {
+			s.log.Error("watching", "err", err)
+			s.q.push(ui.NoticeOf(explain(err)))
+			s.ended(nil, lockstep.State{}, err)
+		}
+		return
+	}
 	if p.resume != nil {
 		s.mu.Unlock()
+		defer s.findPaused()
 		// The others still hold our seat: no lobby, just the game. They
 		// dial us as a member once discovery finds us again.
 		s.t.SetMembers(p.resume.Setup.Players())
@@ -97,6 +109,7 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		}
 		return
 	}
+	defer s.findPaused() // the game played is no longer one to continue
 	if err := s.play(ctx, p, res); err != nil && ctx.Err() == nil {
 		s.log.Error("game", "err", err)
 		s.q.push(ui.NoticeOf(explain(err)))
@@ -150,6 +163,18 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			s.log.Warn("players' names not saved: a resumed game shows peer IDs", "err", err)
 		}
 	}
+	srv := s.serveWatchers(gid, g.Records, !res.NoWatchChat)
+	defer srv.close()
+	var runMu sync.Mutex
+	runAt := lockstep.State{}
+	stopInfo := p2p.ServeInfo(s.h, func(peer.ID) []byte {
+		runMu.Lock()
+		st := runAt
+		runMu.Unlock()
+		return lobby.EncodeRunning(s.runningNow(res.Setup, names, st, srv))
+	})
+	defer stopInfo()
+	s.advertPlaying(res.Setup)
 	tr := NewTranslator(res.Setup, s.self, names, logPath)
 	catchUps := &reconnects{tr: tr, names: names, push: s.q.push}
 	rollWithin := s.rollWithin()
@@ -161,7 +186,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	setup := newSetupWatch(s.setupWait(), stopGame)
 	defer setup.stop()
 	sess, err = NewGame(s.t, GameConfig{
-		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: glog, Records: g.Records,
+		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: watchLog{Log: glog, srv: srv}, Records: g.Records,
 		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
 		GoOnAlone: s.opts.GoOnAlone,
@@ -169,6 +194,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {
+			runMu.Lock()
+			runAt = rd.State
+			runMu.Unlock()
 			setup.saw(rd.State)
 			evs := tr.Translate(rd.Events, rd.State)
 			flown := tr.BotFlown()

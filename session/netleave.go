@@ -20,6 +20,9 @@ import (
 // tell: the game stops where it is, as an offline one does (signing the
 // Leave would make the node play the bots' whole game first).
 func (s *NetSession) Leave() error {
+	if s.stopWatching() {
+		return nil
+	}
 	g, err := s.game()
 	if err != nil {
 		return err

@@ -79,6 +79,7 @@ func (s *NetSession) askPeers() {
 		}
 	}
 	s.proveAdverts()
+	running := s.askRunning()
 	found := map[peer.ID]lobby.Info{}
 	for _, id := range s.h.Network().Peers() {
 		if advertised[id] {
@@ -102,6 +103,40 @@ func (s *NetSession) askPeers() {
 		s.q.push(ui.Notice{Msg: ui.M("note.offer", info.Name, info.Lobby)})
 	}
 	s.peerGames = found
+	s.running = running
+}
+
+// maxRunningAsked bounds the peers asked each second which game they
+// play, so a LAN full of adverts costs a few questions, not one each.
+const maxRunningAsked = 8
+
+// askRunning asks the peers whose adverts name a lobby with no seat free
+// (a game in play, or a full table) which game they play, one per lobby: the lobby's list
+// of running games, to watch. A host's word is a hint; a watcher
+// verifies the game itself.
+func (s *NetSession) askRunning() map[string]lobby.Running {
+	out := map[string]lobby.Running{}
+	if s.d == nil {
+		return out
+	}
+	asked := 0
+	for _, ad := range s.d.Peers() {
+		if ad.Lobby == "" || ad.Free != 0 || ad.ID == s.self || asked == maxRunningAsked {
+			continue
+		}
+		if _, ok := out[ad.Lobby]; ok {
+			continue
+		}
+		asked++
+		ctx, cancel := context.WithTimeout(s.ctx, time.Second)
+		s.reach(ctx, ad.ID)
+		r, err := lobby.QueryRunning(ctx, s.h, ad.ID)
+		cancel()
+		if err == nil && r.Lobby == ad.Lobby {
+			out[r.Lobby] = r
+		}
+	}
+	return out
 }
 
 // Proving adverts: each second at most proveAtOnce unverified hosts of the
@@ -237,6 +272,15 @@ func (s *NetSession) emitLobby() {
 		u.Games = append(u.Games, g)
 	}
 	sort.Slice(u.Games, func(i, j int) bool { return u.Games[i].ID < u.Games[j].ID })
+	for _, r := range s.running {
+		g := ui.RunningGame{Lobby: r.Lobby, Roll: r.Roll, Leader: r.Leader, Watchers: r.Watchers}
+		for _, p := range r.Players {
+			g.Players = append(g.Players, p.Name)
+		}
+		u.Running = append(u.Running, g)
+	}
+	sort.Slice(u.Running, func(i, j int) bool { return u.Running[i].Lobby < u.Running[j].Lobby })
+	u.Continue = s.continuable(ads)
 	s.heard = heard
 	if s.lastLobby != nil && reflect.DeepEqual(*s.lastLobby, u) {
 		return

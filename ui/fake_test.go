@@ -46,3 +46,6 @@ func (f *fakeSession) Choose(m engine.Move) error    { return f.rec("choose " + 
 func (f *fakeSession) Chat(t string) error           { return f.rec("chat " + t) }
 func (f *fakeSession) Rematch() error                { return f.rec("rematch") }
 func (f *fakeSession) Close() error                  { return f.rec("close") }
+func (f *fakeSession) Watch(lobby string) error      { return f.rec("watch " + lobby) }
+func (f *fakeSession) Continue(lobby string) error   { return f.rec("continue " + lobby) }
+func (f *fakeSession) Pause() error                  { return f.rec("pause") }

@@ -79,6 +79,18 @@ func (u *UI) leave() {
 	u.addEvent(u.t("log.leaving"))
 }
 
+// pause quits keeping the game to continue another day: no Leave, so
+// the others see this player absent and bots fly its seat meanwhile.
+func (u *UI) pause() {
+	u.confirm = false
+	if p, ok := u.sess.(Pauser); ok {
+		if err := p.Pause(); err != nil {
+			u.log.Warn("pause refused; quitting anyway", "err", err)
+		}
+	}
+	u.stop()
+}
+
 func (u *UI) choosing() bool {
 	return u.free() && u.mode == modeGame && u.rolled != nil && u.rolled.YouChoose
 }
@@ -214,11 +226,26 @@ var keyTable = []binding{
 			u.do("create", func() error { return u.sess.CreateGame(r) })
 		}},
 	{runes: "123456789", label: "1-9", help: "key.join",
-		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && len(u.lobby.Games) > 0 },
+		when: func(u *UI) bool {
+			return u.free() && u.mode == modeLobby && len(u.lobby.Games)+len(u.lobby.Running)+len(u.lobby.Continue) > 0
+		},
 		do: func(u *UI, ev *tcell.EventKey) {
-			if i := int(ev.Rune() - '1'); i < len(u.lobby.Games) {
+			i := int(ev.Rune() - '1')
+			if i < len(u.lobby.Games) {
 				id := u.lobby.Games[i].ID
 				u.do("join", func() error { return u.sess.Join(id) })
+				return
+			}
+			i -= len(u.lobby.Games)
+			if w, ok := u.sess.(Watcher); ok && i < len(u.lobby.Running) {
+				name := u.lobby.Running[i].Lobby
+				u.do("watch", func() error { return w.Watch(name) })
+				return
+			}
+			i -= len(u.lobby.Running)
+			if c, ok := u.sess.(Continuer); ok && i < len(u.lobby.Continue) {
+				name := u.lobby.Continue[i].Lobby
+				u.do("continue", func() error { return c.Continue(name) })
 			}
 		}},
 	{runes: "n", label: "n", help: "key.name",
@@ -353,6 +380,9 @@ var keyTable = []binding{
 	{runes: "y", label: "y", help: "key.leave", dialog: true,
 		when: func(u *UI) bool { return u.confirm },
 		do:   func(u *UI, _ *tcell.EventKey) { u.leave() }},
+	{runes: "p", label: "p", help: "key.pause", dialog: true,
+		when: func(u *UI) bool { _, ok := u.sess.(Pauser); return u.confirm && ok },
+		do:   func(u *UI, _ *tcell.EventKey) { u.pause() }},
 	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
 		when: func(u *UI) bool { return u.confirm },
 		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},

@@ -48,6 +48,8 @@ func TestQuitMidGameAsks(t *testing.T) {
 		{"leaving: q quits without waiting", true, []*tcell.EventKey{ch('q'), ch('y'), ch('1'), ch('q')}, true, []string{"leave"}, false},
 		{"without a Leaver y just quits", false, []*tcell.EventKey{ch('q'), ch('y')}, true, nil, false},
 		{"y alone does nothing", true, []*tcell.EventKey{ch('y')}, false, nil, false},
+		{"p pauses: quits keeping the game, no leave", true, []*tcell.EventKey{ch('q'), ch('p')}, true, []string{"pause"}, false},
+		{"p alone does nothing", true, []*tcell.EventKey{ch('p')}, false, nil, false},
 		{"typing: q is a letter", true, []*tcell.EventKey{ch('t'), ch('q')}, false, nil, false},
 		{"typing: Ctrl-C asks", true, []*tcell.EventKey{ch('t'), key(tcell.KeyCtrlC), ch('y')}, false, []string{"leave"}, false},
 	}

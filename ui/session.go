@@ -50,6 +50,28 @@ type SeatChooser interface {
 	SetReady(ready bool) error
 }
 
+// Pauser is a Session whose running game can be kept to continue
+// another day: quitting after Pause does not leave the game for good
+// (no Leave; the log is not marked closed), so the lobby offers it later
+// (LobbyUpdate.Continue). The others see the player absent meanwhile.
+type Pauser interface {
+	Pause() error
+}
+
+// Continuer is a Session that can continue a saved game
+// (LobbyUpdate.Continue) from its log with the players present.
+type Continuer interface {
+	Continue(lobby string) error
+}
+
+// Watcher is a Session that can watch a running game of the LAN
+// without a seat (LobbyUpdate.Running): the game's events come as a
+// player's would, with a Watching after each batch its referee checked.
+// Leaving the game (Leaver.Leave) stops watching.
+type Watcher interface {
+	Watch(lobby string) error
+}
+
 // Leaver is a Session that can leave a running game for good: it tells
 // the other players so (the session signs a leave message) and a bot
 // flies this player's seat from then on. The interface calls Leave only
@@ -135,11 +157,39 @@ type Game struct {
 	Rules engine.Rules
 }
 
+// RunningGame is a game being played on the LAN, as one of its players
+// says (a Watcher may watch it): its lobby, its people, the roll it is
+// at, the colour ahead (NoColour: none yet) and how many watch it.
+type RunningGame struct {
+	Lobby    string
+	Players  []string
+	Roll     uint64
+	Leader   engine.Colour
+	Watchers int
+}
+
 // LobbyUpdate is the whole lobby as it is now.
 type LobbyUpdate struct {
 	Me      Peer // Addr is "" when the session has no network (solo)
 	Games   []Game
 	Players []Peer
+	// Running are the games in play, listed after Games and numbered on
+	// from them: keys 1-9 join a game or watch a running one.
+	Running []RunningGame
+	// Continue are this player's unfinished games whose other players
+	// are on the LAN now, listed after Running and numbered on: a key
+	// continues one (Continuer).
+	Continue []SavedGame
+}
+
+// SavedGame is an unfinished game of this player's, saved on disk, to
+// continue another day: its lobby, its people, the roll it stopped at
+// and when it was saved.
+type SavedGame struct {
+	Lobby   string
+	Players []string
+	Roll    uint64
+	Saved   time.Time
 }
 
 // SeatKind says who plays a seat.
@@ -303,6 +353,23 @@ type Resync struct {
 	Position engine.Position
 	Why      Msg
 }
+
+// Watching is the state of a game this program watches without a seat:
+// whose log it reads (From), how many of its records the program's own
+// referee has checked and accepted, the roll, and what failed the checks
+// last (Problem; the program then reads another player's log). Watchers
+// are the people watching this player's own game (shown to players).
+type Watching struct {
+	Lobby    string
+	From     string
+	Records  int
+	Roll     uint64
+	Problem  string
+	Over     bool
+	Watchers []string
+}
+
+func (Watching) event() {}
 
 func (LobbyUpdate) event()   {}
 func (TableUpdate) event()   {}

@@ -84,6 +84,7 @@ type UI struct {
 	back     [engine.NumColours]bool // came back, until the seat's next move
 	catching [engine.NumColours]bool // back on the network, catching up (CatchingUp), until its next move
 	solo     bool                    // this player's own dice alone make the rolls (SoloDice)
+	watch    *Watching               // the game watched, or who watches this player's (Watching)
 	resuming bool                    // this resumed program is catching up (Resuming)
 	missing  []string                // the players a lone decision is about (nil: none open)
 	askAlone bool                    // the lone player's question is open; it takes every key
@@ -152,6 +153,9 @@ func (u *UI) Apply(e Event) {
 		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
 		u.catching = [engine.NumColours]bool{}
 		u.missing, u.askAlone, u.solo = nil, false, false
+		if u.watch != nil && u.watch.Lobby == "" {
+			u.watch = nil // who watched the last game
+		}
 		if u.overlay == overlayEnd {
 			u.overlay = overlayNone
 		}
@@ -268,6 +272,9 @@ func (u *UI) Apply(e Event) {
 		}
 	case Notice:
 		u.notice = clean(e.Msg.In(u.cat), maxChat)
+	case Watching:
+		w := e
+		u.watch = &w
 	case RollCountdown:
 		u.startCountdown(e)
 	case Resync:

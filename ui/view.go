@@ -166,9 +166,10 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	if len(u.lobby.Games) == 0 {
 		add("  " + u.t("lobby.none"))
 	}
-	// Every game is listed (the list scrolls); keys join the first nine,
-	// a click any of them.
-	digits := len(fmt.Sprint(len(u.lobby.Games)))
+	// Every game is listed (the list scrolls), tables, then running games,
+	// then games to continue, numbered on through the three lists; keys
+	// 1-9 take the first nine, a click any of them.
+	digits := len(fmt.Sprint(len(u.lobby.Games) + len(u.lobby.Running) + len(u.lobby.Continue)))
 	for i, g := range u.lobby.Games {
 		seats := g.Seats
 		if seats <= 0 {
@@ -184,6 +185,46 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	}
 	if len(u.lobby.Games) > 9 {
 		add("  [::d]" + u.t("lobby.more") + "[::-]")
+	}
+	if len(u.lobby.Running) > 0 {
+		add("", "[::u]"+u.t("lobby.running")+"[::-]")
+	}
+	// A running game's players answered a query over a proven connection
+	// (lobby.QueryRunning), so its line needs no "unverified" mark.
+	for i, g := range u.lobby.Running {
+		k := len(u.lobby.Games) + i
+		var names []string
+		for _, n := range g.Players {
+			names = append(names, clean(n, maxName))
+		}
+		line := u.t("lobby.runninggame", strings.Join(names, ", "), g.Roll, g.Watchers)
+		if g.Leader < engine.NumColours {
+			line = u.t("lobby.runninglead", strings.Join(names, ", "), g.Roll, u.colourName(g.Leader), g.Watchers)
+		}
+		name := g.Lobby
+		addAct(func() {
+			if ws, ok := u.sess.(Watcher); ok && lobbyFree() {
+				u.do("watch", func() error { return ws.Watch(name) })
+			}
+		}, wrapTagged(fmt.Sprintf("  %*d) ", digits, k+1)+line, "", w-2, 4+digits)...)
+	}
+	if len(u.lobby.Continue) > 0 {
+		add("", "[::u]"+u.t("lobby.continue")+"[::-]")
+	}
+	for i, g := range u.lobby.Continue {
+		k := len(u.lobby.Games) + len(u.lobby.Running) + i
+		var names []string
+		for _, n := range g.Players {
+			names = append(names, clean(n, maxName))
+		}
+		day := u.t(fmt.Sprintf("weekday.%d", int(g.Saved.Weekday())))
+		line := u.t("lobby.continuegame", strings.Join(names, ", "), g.Roll, day, g.Saved.Format("2006-01-02"))
+		name := g.Lobby
+		addAct(func() {
+			if c, ok := u.sess.(Continuer); ok && lobbyFree() {
+				u.do("continue", func() error { return c.Continue(name) })
+			}
+		}, wrapTagged(fmt.Sprintf("  %*d) ", digits, k+1)+line, "", w-2, 4+digits)...)
 	}
 	add("", "[::u]"+u.t("lobby.players")+"[::-]")
 	if len(u.lobby.Players) == 0 {
@@ -500,6 +541,17 @@ func (u *UI) turnLines() ([]string, []func()) {
 		}
 		acts = append(acts, f)
 	}
+	if w := u.watch; w != nil && w.Lobby != "" {
+		switch {
+		case w.Problem != "" && !w.Over:
+			out = append(out, "[red]"+u.t("watch.bad", clean(w.Problem, maxChat))+"[-]")
+			out = append(out, u.t("watch.ok", w.Records, w.Roll, clean(w.From, maxName)))
+		case w.Over:
+			out = append(out, "[green]"+u.t("watch.end", w.Records)+"[-]")
+		default:
+			out = append(out, "[green]"+u.t("watch.ok", w.Records, w.Roll, clean(w.From, maxName))+"[-]")
+		}
+	}
 	if r := u.lastRoll; r != nil {
 		if u.rolled != nil && u.rolled.YouChoose && u.hotSeat() {
 			out = append(out, yourTurnStyle+" "+u.t("turn.hotchoice", u.seatName(u.rolled.Colour), tview.Escape(fmt.Sprintf("[%d]", r.Roll)))+" [-:-:-]")
@@ -543,6 +595,13 @@ func (u *UI) turnLines() ([]string, []func()) {
 			names = append(names, clean(n, maxName))
 		}
 		out = append(out, u.t("turn.waits", u.tagged(u.waiting.ToMove), strings.Join(names, ", ")))
+	}
+	if w := u.watch; w != nil && w.Lobby == "" && len(w.Watchers) > 0 {
+		var names []string
+		for _, n := range w.Watchers {
+			names = append(names, clean(n, maxName))
+		}
+		out = append(out, "[::d]"+u.t("watch.by", strings.Join(names, ", "))+"[::-]")
 	}
 	if l := u.countdownLine(); l != "" {
 		out = append(out, l)

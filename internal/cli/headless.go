@@ -29,7 +29,7 @@ import (
 func init() {
 	register(command{
 		name:    "headless",
-		usage:   "--bot KIND --name NAME --lobby LOBBY [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--web ADDR | --no-web]",
+		usage:   "(--lobby LOBBY | --spectate LOBBY) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--web ADDR | --no-web]",
 		summary: "play games over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
 		run:     runHeadless,
 	})
@@ -37,6 +37,8 @@ func init() {
 
 type headlessOpts struct {
 	bot, name, lobby, rules, identity, data string
+	spectate                                string
+	noWatchChat, cont                       bool
 	connect                                 multiFlag
 	players, bots, games                    int
 	think, findFor                          time.Duration
@@ -57,6 +59,9 @@ func runHeadless(e *env) error {
 	fs.StringVar(&o.bot, "bot", "random", "bot kind that plays this peer's seat: "+strings.Join(engine.BotKinds(), ", "))
 	fs.StringVar(&o.name, "name", "", "player name shown to the others (default: the host name)")
 	fs.StringVar(&o.lobby, "lobby", "", "game to join, or to create if nobody hosts it (required)")
+	fs.StringVar(&o.spectate, "spectate", "", "watch the running game of this lobby on the LAN, verifying it, and print its result (instead of --lobby)")
+	fs.BoolVar(&o.cont, "continue", false, "continue the newest unfinished game of --lobby saved in --data, however old\n(the automatic resume after a crash takes only the last hour's)")
+	fs.BoolVar(&o.noWatchChat, "no-watch-chat", false, "creator only: the game's watchers may not chat")
 	fs.IntVar(&o.players, "players", 2, "creator only: peers the game waits for")
 	fs.IntVar(&o.bots, "bots", 0, "creator only: extra seats flown by bots (players+bots <= 4)")
 	fs.StringVar(&o.rules, "rules", "", "creator only: rule options (see RULES.md; default: the standard rules)")
@@ -76,7 +81,14 @@ func runHeadless(e *env) error {
 	if len(pos) > 0 {
 		return usageError("unexpected argument %q", pos[0])
 	}
-	if o.lobby == "" || p2p.CleanName(o.lobby) == "" {
+	switch {
+	case o.spectate != "" && o.lobby != "":
+		return usageError("--spectate watches a game, --lobby plays one: give one of them")
+	case o.spectate != "":
+		if p2p.CleanName(o.spectate) == "" {
+			return usageError("--spectate names the lobby whose running game to watch")
+		}
+	case o.lobby == "" || p2p.CleanName(o.lobby) == "":
 		return usageError("--lobby names the game to join or create")
 	}
 	if err := o.web.check(false); err != nil {
@@ -147,9 +159,10 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 	}
-	fe := &frontEnd{e: e, out: out, o: o, bot: bot, dir: dir, lobby: p2p.CleanName(o.lobby), done: make(chan error, 1)}
+	fe := &frontEnd{e: e, out: out, o: o, bot: bot, dir: dir, lobby: p2p.CleanName(o.lobby), done: make(chan error, 1),
+		watching: o.spectate != ""}
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
-		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true,
+		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true, NoWatchChat: o.noWatchChat,
 		SetupBot:  o.setupBot,
 		GoOnAlone: true, // nobody watches: a peer gone for good never holds it hostage
 		OwnPace:   true} // nor the bots' pace a table's creator set for people
@@ -178,6 +191,27 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			out.printf("web %s", u)
 		}
 	}
+	if fe.watching {
+		if err := s.Watch(o.spectate); err != nil {
+			return err
+		}
+		return fe.wait(ctx)
+	}
+	if o.cont {
+		g, err := pausedGame(dir, s.ID(), fe.lobby, out)
+		if err != nil {
+			return err
+		}
+		out.printf("game %s continuing after %d rolls, saved %s", g.Setup.GameID(), g.Rolls, g.At.UTC().Format(time.RFC3339))
+		fe.game = 1
+		if run, err := dir.Run(fe.lobby); err == nil && run.Game == g.Setup.GameID().String() {
+			fe.game = run.Number // its place in a --games run
+		}
+		if err := s.Resume(g); err != nil {
+			return err
+		}
+		return fe.wait(ctx)
+	}
 	pl, err := findPlace(dir, s.ID(), fe.lobby, time.Now(), o.games, out)
 	if err != nil {
 		return err
@@ -197,19 +231,38 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	if err != nil {
 		return err
 	}
+	return fe.wait(ctx)
+}
+
+// wait shows the session's events until the run is over.
+func (f *frontEnd) wait(ctx context.Context) error {
+	s := f.s
 	for {
 		select {
 		case ev, ok := <-s.Events():
 			if !ok {
 				return errors.New("the session closed")
 			}
-			fe.show(ev)
-		case err := <-fe.done:
+			f.show(ev)
+		case err := <-f.done:
 			return err
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
+}
+
+// pausedGame is the newest game of lobby to continue another day
+// (savegame.Dir.Paused), saying why the logs it passed over were refused.
+func pausedGame(dir *savegame.Dir, self peer.ID, lobby string, out *headlessLog) (*savegame.Saved, error) {
+	games, skipped := dir.Paused(self, lobby)
+	for _, err := range skipped {
+		out.printf("warning: %v", err)
+	}
+	if len(games) == 0 {
+		return nil, fmt.Errorf("--continue: no unfinished game of lobby %q of yours in %s (a game over, left with q, or another player's copied log cannot be continued)", lobby, dir.Path())
+	}
+	return games[0], nil
 }
 
 // rejoinFor is how long a peer restarted between two games of a run looks
@@ -259,6 +312,9 @@ type frontEnd struct {
 	lobby string
 	s     *session.NetSession
 	done  chan error
+	// watching: a spectator (--spectate), which plays no seat, keeps no
+	// run and prints the result of the one game it watched.
+	watching bool
 
 	mu         sync.Mutex
 	game       int             // which game of the run, from 1
@@ -302,6 +358,19 @@ func (f *frontEnd) show(ev ui.Event) {
 		}
 	case ui.Notice:
 		f.out.printf("notice %s", ev.Msg) // English: headless output is for scripts
+	case ui.Watching:
+		switch {
+		case ev.Lobby != "" && ev.Over:
+			f.out.printf("watching %q from %s: verified %d records to the end", ev.Lobby, ev.From, ev.Records)
+		case len(ev.Watchers) > 0:
+			f.out.printf("watched by %s", strings.Join(ev.Watchers, ","))
+		}
+	case ui.ChatLine:
+		// A player's own chat comes named by peer ID from the Observer;
+		// what a watcher sees, and a watcher's lines, come only here.
+		if f.watching || ev.Colour == engine.NoColour && strings.HasSuffix(ev.From, " (watching)") {
+			f.out.printf("chat %s: %s", ev.From, ev.Text)
+		}
 	}
 }
 
@@ -317,6 +386,10 @@ func (f *frontEnd) started(g session.GameInfo) error {
 	defer f.mu.Unlock()
 	f.lastChosen, f.ranking, f.halted = -1, nil, ""
 	id := g.Setup.GameID()
+	if f.watching {
+		f.out.printf("game %s watching: %s", id, seatsLine(g.Setup, nil))
+		return nil
+	}
 	switch {
 	case g.Resumed:
 		f.out.printf("game %s resuming from %s (%d records)", id, g.Log, g.Records)
@@ -382,6 +455,10 @@ func (f *frontEnd) ended(g *session.GameInfo, st lockstep.State, err error) {
 		order = append(order, c.Letter())
 	}
 	fmt.Fprintf(f.e.stdout, "result %s log=%s hash=%x\n", order, g.Log, f.history)
+	if f.watching {
+		f.finish(nil)
+		return
+	}
 	progress(f.out, f.game, f.o.games)
 	id := g.Setup.GameID()
 	if f.game >= f.o.games {

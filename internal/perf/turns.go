@@ -17,6 +17,7 @@ import (
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/savegame"
+	"aeroplane/session"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -45,6 +46,12 @@ type TurnConfig struct {
 	// Sync is the drivers' log policy (default SyncLazy, the product's):
 	// every peer runs the real loop, lockstep.Driver, with it.
 	Sync Sync
+	// Watchers watch the game, each with a libp2p host of its own in
+	// this process, reading one player's log (round robin) through the
+	// product's watch server (session.ServeWatchers) and checking every
+	// record with its own referee (session.WatchFrom); each must end with
+	// the players' history.
+	Watchers int
 }
 
 // TurnReport is what one game measured.
@@ -66,6 +73,8 @@ type TurnReport struct {
 	// Syncs counts the game logs' fsyncs (all peers together).
 	Syncs   int
 	Elapsed time.Duration
+	// Watched is how many watchers ended with the players' history.
+	Watched int
 }
 
 type stamp struct {
@@ -77,12 +86,13 @@ type stamp struct {
 }
 
 type labPeer struct {
-	key  crypto.PrivKey
-	h    host.Host
-	t    *p2p.Transport
-	sess *lockstep.Driver
-	link *gameLink
-	log  *savegame.Log
+	key   crypto.PrivKey
+	h     host.Host
+	t     *p2p.Transport
+	sess  *lockstep.Driver
+	link  *gameLink
+	log   *savegame.Log
+	watch func() // stops serving watchers
 }
 
 // RunTurns plays one game among cfg.Players peers and measures its turns.
@@ -106,6 +116,9 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 			}
 			if p.t != nil {
 				p.t.Close()
+			}
+			if p.watch != nil {
+				p.watch()
 			}
 			if p.log != nil {
 				p.log.Close()
@@ -209,7 +222,11 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 			return rep, err
 		}
 		p.link = newGameLink(p.t)
-		p.sess, err = lockstep.NewDriver(n, lockstep.DriverConfig{Link: p.link, Log: glog, Sync: cfg.Sync,
+		var lg lockstep.Log = glog
+		if cfg.Watchers > 0 {
+			lg, p.watch = session.ServeWatchers(p.h, setup.GameID(), glog)
+		}
+		p.sess, err = lockstep.NewDriver(n, lockstep.DriverConfig{Link: p.link, Log: lg, Sync: cfg.Sync,
 			Linger: measuredLinger, OnReady: onReady})
 		if err != nil {
 			return rep, err
@@ -260,8 +277,13 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 		}
 	}()
 	var firstErr error
+	wctx, stopWatchers := context.WithCancel(ctx)
+	defer stopWatchers()
+	watched := startWatchers(wctx, cfg.Watchers, peers, setup.GameID())
+	var history [32]byte
 	for range peers {
 		e := <-ends
+		history = e.st.History
 		switch {
 		case e.err != nil && cfg.MaxRolls > 0 && errors.Is(e.err, context.Canceled) && ctx.Err() == nil:
 			// We stopped the game after MaxRolls.
@@ -274,6 +296,23 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	rep.Elapsed = time.Since(start)
 	stopPings()
 	pingWG.Wait()
+	if firstErr != nil {
+		return rep, firstErr
+	}
+	if cfg.MaxRolls > 0 {
+		stopWatchers() // the game never ends: they cannot see its end
+	}
+	for range cfg.Watchers {
+		w := <-watched
+		switch {
+		case w.err != nil && cfg.MaxRolls == 0:
+			firstErr = cmp.Or(firstErr, fmt.Errorf("perf: a watcher: %w", w.err))
+		case w.err == nil && w.st.History != history:
+			firstErr = cmp.Or(firstErr, fmt.Errorf("perf: a watcher ended with history %x, the players %x", w.st.History, history))
+		case w.err == nil:
+			rep.Watched++
+		}
+	}
 	if firstErr != nil {
 		return rep, firstErr
 	}
@@ -451,3 +490,43 @@ func (p *pingers) round() ([]time.Duration, error) {
 }
 
 func (p *pingers) stop() { p.cancel() }
+
+type watchEnd struct {
+	st  lockstep.State
+	err error
+}
+
+// startWatchers starts n watchers of game gid, each on a host of its own
+// connected to one player (round robin); each sends its end on the
+// channel.
+func startWatchers(ctx context.Context, n int, peers []*labPeer, gid lockstep.GameID) <-chan watchEnd {
+	out := make(chan watchEnd, n)
+	for w := range n {
+		go func() {
+			wctx, cancel := context.WithTimeout(ctx, watchFor)
+			defer cancel()
+			key, _, err := crypto.GenerateEd25519Key(rand.Reader)
+			if err != nil {
+				out <- watchEnd{err: err}
+				return
+			}
+			h, err := p2p.NewHost(p2p.HostConfig{Identity: key, ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)}})
+			if err != nil {
+				out <- watchEnd{err: err}
+				return
+			}
+			defer h.Close()
+			pl := peers[w%len(peers)].h
+			if err := h.Connect(wctx, peer.AddrInfo{ID: pl.ID(), Addrs: pl.Addrs()}); err != nil {
+				out <- watchEnd{err: err}
+				return
+			}
+			st, _, err := session.WatchFrom(wctx, h, pl.ID(), gid, fmt.Sprintf("w%d", w))
+			out <- watchEnd{st, err}
+		}()
+	}
+	return out
+}
+
+// watchFor bounds a measured watcher's whole game.
+const watchFor = 10 * time.Minute

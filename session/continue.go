@@ -1,0 +1,98 @@
+package session
+
+import (
+	"slices"
+
+	"aeroplane/p2p"
+	"aeroplane/savegame"
+	"aeroplane/ui"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// maxPausedShown bounds the saved games the lobby offers to continue.
+const maxPausedShown = 8
+
+// findPaused reads the games this player can continue another day
+// (savegame.Dir.Paused: unfinished, ours, any age), for the lobby to
+// offer while their other players are on the LAN.
+func (s *NetSession) findPaused() {
+	games, skipped := s.dir.Paused(s.self, "")
+	for _, err := range skipped {
+		s.log.Info("saved game", "err", err)
+	}
+	if len(games) > maxPausedShown {
+		games = games[:maxPausedShown]
+	}
+	s.mu.Lock()
+	s.paused = games
+	s.mu.Unlock()
+}
+
+// continuable are the saved games to list (s.mu held): those with at
+// least one other of their players advertised on the LAN now.
+func (s *NetSession) continuable(ads []p2p.Advert) []ui.SavedGame {
+	here := map[peer.ID]bool{}
+	for _, ad := range ads {
+		here[ad.ID] = true
+	}
+	var out []ui.SavedGame
+	for _, g := range s.paused {
+		players := g.Setup.Players()
+		if !slices.ContainsFunc(players, func(id peer.ID) bool { return id != s.self && here[id] }) {
+			continue
+		}
+		names := s.dir.Names(g.Setup.GameID())
+		sg := ui.SavedGame{Lobby: g.Setup.Name, Roll: g.Rolls, Saved: g.At}
+		for _, id := range players {
+			n := names[id]
+			if id == s.self {
+				n = s.name
+			}
+			if n == "" {
+				n = shortID(id)
+			}
+			sg.Players = append(sg.Players, n)
+		}
+		out = append(out, sg)
+	}
+	return out
+}
+
+// Pause implements ui.Pauser: the game being played is kept to continue
+// another day when the player quits next (Close leaves it unmarked, no
+// Leave is signed); the others see this player absent meanwhile, and its
+// seat is a bot's until it continues.
+func (s *NetSession) Pause() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mode != modeGame || s.sess == nil || s.gameOver {
+		return ui.Errorf("err.nopause")
+	}
+	s.pausing = true
+	s.log.Info("game paused: kept to continue another day", "game", s.gameID)
+	return nil
+}
+
+// Continue implements ui.Continuer: it takes up the saved game of lobby
+// from this player's log (Resume), with whoever of its players continues
+// it too; the others' seats are flown by bots until they do.
+func (s *NetSession) Continue(lobby string) error {
+	s.mu.Lock()
+	var g *savegame.Saved
+	for _, p := range s.paused {
+		if p.Setup.Name == lobby {
+			g = p
+			break
+		}
+	}
+	s.mu.Unlock()
+	if g == nil {
+		return ui.Errorf("err.nocontinue", lobby)
+	}
+	if err := s.Resume(g); err != nil {
+		return err
+	}
+	s.q.push(ui.Notice{Msg: ui.M("note.continuing", lobby, g.Rolls, g.At.Format("2006-01-02 15:04"))})
+	return nil
+}

@@ -1,0 +1,356 @@
+package session
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"aeroplane/lockstep"
+	"aeroplane/p2p"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Limits of serving watchers. A player serves at most maxWatchers at
+// once (watchers heard within watcherIdle), each at most watchBurst
+// requests and then one per watchEvery (an honest watcher long-polls: a
+// few a second while it catches up, one per p2p.WatchWait after); a
+// request past the rate, one that does not parse, or one that claims
+// records or chat lines the player never had (a lie) is a strike, and
+// maxWatchStrikes within strikeWindow cut the watcher off: its
+// connections are closed and its requests refused for refuseFor. At most
+// maxWatchPeers watchers and maxRefused refusals are remembered (the
+// idle and expired go first), so strangers cannot grow the player's
+// memory. A watcher's chat lines (when the table allows them) go at most
+// one per sayEvery after a burst of sayBurst, and the player keeps its
+// last watchChatKeep lines for its watchers.
+const (
+	maxWatchers     = 12
+	watcherIdle     = 10 * time.Second
+	watchBurst      = 20
+	watchEvery      = 50 * time.Millisecond
+	maxWatchStrikes = 8
+	strikeWindow    = 10 * time.Second
+	refuseFor       = time.Minute
+	maxWatchPeers   = 64
+	maxRefused      = 256
+	sayBurst        = 3
+	sayEvery        = 2 * time.Second
+	watchChatKeep   = 64
+	maxWatchBytes   = 256 << 10 // of records in one answer, under p2p.MaxWatchAnswer
+	watchGather     = 150 * time.Millisecond
+)
+
+// watcher is one peer watching this player's game.
+type watcher struct {
+	id      peer.ID
+	name    string
+	valid   bool // it made a request that parsed: it counts as watching
+	seen    time.Time
+	rate    p2p.Bucket
+	say     p2p.Bucket
+	strikes []time.Time
+}
+
+// WatchStats counts what a player's watch server did.
+type WatchStats struct {
+	Answers, Strikes, CutOff, Refused, Full int
+}
+
+// watchServer serves one game's log (the records this player wrote, in
+// its order) and its chat to the peers watching it. It runs on the
+// watch streams' goroutines, never on the driver's: the driver's one
+// cost is Log.Write appending to a slice under a mutex, so watchers
+// never slow the game.
+type watchServer struct {
+	gid       lockstep.GameID
+	allowChat bool
+	now       func() time.Time
+	gather    time.Duration // how long a woken long poll gathers more
+	// cut closes a watcher's connections; onWatcher and onSay tell the
+	// player of a new watcher and of a watcher's chat line. Each may be
+	// nil and must not block.
+	cut       func(peer.ID)
+	onWatcher func(id peer.ID, name string)
+	onSay     func(id peer.ID, name, text string)
+
+	mu       sync.Mutex
+	recs     []lockstep.Record // served: durable in the player's log
+	pending  []lockstep.Record // written, not yet synced
+	wake     chan struct{}     // closed and replaced when records or chat arrive
+	closed   bool
+	chat     []watchChat
+	chatBase uint32 // the index of chat[0]
+	watchers map[peer.ID]*watcher
+	refused  map[peer.ID]time.Time // until when
+	stats    WatchStats
+}
+
+func newWatchServer(gid lockstep.GameID, allowChat bool, past []lockstep.Record) *watchServer {
+	return &watchServer{gid: gid, allowChat: allowChat, now: time.Now, gather: watchGather, recs: append([]lockstep.Record(nil), past...),
+		wake: make(chan struct{}), watchers: map[peer.ID]*watcher{}, refused: map[peer.ID]time.Time{}}
+}
+
+// add takes records the player wrote to its log; they are served once
+// they are durable (commit).
+func (w *watchServer) add(recs []lockstep.Record) {
+	if len(recs) == 0 {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, r := range recs {
+		w.pending = append(w.pending, lockstep.Record{Type: r.Type, Data: r.Data})
+	}
+}
+
+// commit serves what was added before the log's last successful sync.
+// Only what reached the disk is served: a machine crash can take the
+// rest, and the restored node may then sign other messages with the same
+// sequence numbers, which a watcher that saw the first ones would take
+// for equivocation (the simulation's watchers found it).
+func (w *watchServer) commit() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.pending) == 0 {
+		return
+	}
+	w.recs = append(w.recs, w.pending...)
+	w.pending = nil
+	w.wakeLocked()
+}
+
+// said keeps a chat line for the watchers.
+func (w *watchServer) said(from, text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sayLocked(from, text)
+}
+
+func (w *watchServer) sayLocked(from, text string) {
+	w.chat = append(w.chat, watchChat{From: from, Text: text})
+	if len(w.chat) > watchChatKeep {
+		drop := len(w.chat) - watchChatKeep
+		w.chat = append([]watchChat(nil), w.chat[drop:]...)
+		w.chatBase += uint32(drop)
+	}
+	w.wakeLocked()
+}
+
+func (w *watchServer) wakeLocked() {
+	close(w.wake)
+	w.wake = make(chan struct{})
+}
+
+// close ends the waits of the watchers' long polls (the game is over).
+func (w *watchServer) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.closed {
+		w.closed = true
+		close(w.wake)
+	}
+}
+
+// Watchers are the names of the peers watching now, sorted.
+func (w *watchServer) Watchers() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	var names []string
+	for _, wt := range w.watchers {
+		if wt.valid && now.Sub(wt.seen) < watcherIdle {
+			names = append(names, wt.name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Stats returns the counters.
+func (w *watchServer) Stats() WatchStats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stats
+}
+
+// answer is the p2p.ServeWatch handler.
+func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []byte {
+	r, err := decodeWatchRequest(req)
+	w.mu.Lock()
+	now := w.now()
+	if until, ok := w.refused[asker]; ok {
+		if now.Before(until) {
+			w.stats.Refused++
+			w.mu.Unlock()
+			return encodeWatchAnswer(watchAnswer{Status: watchRefused})
+		}
+		delete(w.refused, asker)
+	}
+	wt := w.watcherLocked(asker, now)
+	if wt == nil {
+		w.stats.Full++
+		w.mu.Unlock()
+		return encodeWatchAnswer(watchAnswer{Status: watchFull})
+	}
+	wt.seen = now
+	switch {
+	case err != nil:
+		return w.strikeLocked(wt, now)
+	case !wt.rate.TakeAt(now, watchBurst, watchEvery):
+		return w.strikeLocked(wt, now) // a flood
+	case r.Game != w.gid:
+		w.mu.Unlock()
+		return encodeWatchAnswer(watchAnswer{Status: watchNoGame})
+	case int(r.From) > len(w.recs) || r.ChatFrom > w.chatBase+uint32(len(w.chat)):
+		return w.strikeLocked(wt, now) // records it cannot have seen: a lie
+	}
+	if !wt.valid {
+		if w.activeLocked(now) >= maxWatchers {
+			w.stats.Full++
+			w.mu.Unlock()
+			return encodeWatchAnswer(watchAnswer{Status: watchFull})
+		}
+		wt.valid, wt.name = true, r.Name
+		if w.onWatcher != nil {
+			w.onWatcher(asker, r.Name)
+		}
+	}
+	if r.Say != "" && w.allowChat && wt.say.TakeAt(now, sayBurst, sayEvery) {
+		w.sayLocked(r.Name+" (watching)", r.Say)
+		if w.onSay != nil {
+			w.onSay(asker, r.Name, r.Say)
+		}
+	}
+	// A watcher that has everything waits for news (a long poll), and
+	// then a moment more, so that one answer carries a turn's records,
+	// not one each: a watcher costs the player a few answers a second.
+	waited := false
+	for int(r.From) == len(w.recs) && r.ChatFrom >= w.chatBase+uint32(len(w.chat)) && !w.closed {
+		wake := w.wake
+		w.mu.Unlock()
+		select {
+		case <-wake:
+		case <-ctx.Done():
+		}
+		w.mu.Lock()
+		waited = true
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if waited && !w.closed && ctx.Err() == nil && w.gather > 0 {
+		w.mu.Unlock()
+		select {
+		case <-time.After(w.gather):
+		case <-ctx.Done():
+		}
+		w.mu.Lock()
+	}
+	a := watchAnswer{Status: watchOK, Total: uint32(len(w.recs)), From: r.From}
+	size := 0
+	for _, rec := range w.recs[r.From:] {
+		if len(a.Records) == watchBatch || (size > 0 && size+len(rec.Data)+9 > maxWatchBytes) {
+			break
+		}
+		a.Records = append(a.Records, rec)
+		size += len(rec.Data) + 9
+	}
+	first := max(r.ChatFrom, w.chatBase)
+	for i := first - w.chatBase; int(i) < len(w.chat) && len(a.Chat) < maxWatchChat; i++ {
+		a.Chat = append(a.Chat, w.chat[i])
+	}
+	a.ChatNext = first + uint32(len(a.Chat))
+	w.stats.Answers++
+	w.mu.Unlock()
+	return encodeWatchAnswer(a)
+}
+
+// watcherLocked finds or makes asker's entry; nil when the table of
+// watchers is full even after forgetting the idle ones.
+func (w *watchServer) watcherLocked(asker peer.ID, now time.Time) *watcher {
+	if wt := w.watchers[asker]; wt != nil {
+		return wt
+	}
+	if len(w.watchers) >= maxWatchPeers {
+		for id, wt := range w.watchers {
+			if now.Sub(wt.seen) >= watcherIdle {
+				delete(w.watchers, id)
+			}
+		}
+		if len(w.watchers) >= maxWatchPeers {
+			return nil
+		}
+	}
+	wt := &watcher{id: asker, seen: now}
+	w.watchers[asker] = wt
+	return wt
+}
+
+func (w *watchServer) activeLocked(now time.Time) int {
+	n := 0
+	for _, wt := range w.watchers {
+		if wt.valid && now.Sub(wt.seen) < watcherIdle {
+			n++
+		}
+	}
+	return n
+}
+
+// strikeLocked counts a strike against wt, cuts it off at
+// maxWatchStrikes within strikeWindow, and unlocks; the answer is
+// nothing (the asker reads a refusal).
+func (w *watchServer) strikeLocked(wt *watcher, now time.Time) []byte {
+	w.stats.Strikes++
+	keep := wt.strikes[:0]
+	for _, at := range wt.strikes {
+		if now.Sub(at) < strikeWindow {
+			keep = append(keep, at)
+		}
+	}
+	wt.strikes = append(keep, now)
+	cut := len(wt.strikes) >= maxWatchStrikes
+	if cut {
+		w.stats.CutOff++
+		delete(w.watchers, wt.id)
+		if len(w.refused) >= maxRefused {
+			for id, until := range w.refused {
+				if !now.Before(until) {
+					delete(w.refused, id)
+				}
+			}
+		}
+		if len(w.refused) < maxRefused {
+			w.refused[wt.id] = now.Add(refuseFor)
+		}
+	}
+	w.mu.Unlock()
+	if cut && w.cut != nil {
+		w.cut(wt.id)
+	}
+	return nil
+}
+
+// watchLog is a game's log that also hands every record written to the
+// watch server, which serves it once a Sync has made it durable.
+type watchLog struct {
+	lockstep.Log
+	srv *watchServer
+}
+
+func (l watchLog) Write(recs []lockstep.Record) error {
+	if err := l.Log.Write(recs); err != nil {
+		return err
+	}
+	l.srv.add(recs)
+	return nil
+}
+
+func (l watchLog) Sync() error {
+	if err := l.Log.Sync(); err != nil {
+		return err
+	}
+	l.srv.commit()
+	return nil
+}
