@@ -31,7 +31,7 @@ func langUI(u *UI, lang string) *UI {
 // guest, in scripts of different widths: every key is shown, on two
 // lines where one does not hold them.
 func TestKeyLinesGolden(t *testing.T) {
-	for _, lang := range []string{"en", "el", "ru", "zh"} {
+	for _, lang := range []string{"en", "el", "hi", "it", "pt", "ru", "zh"} {
 		for _, who := range []string{"creator", "guest"} {
 			tab := guestTable()
 			if who == "creator" {

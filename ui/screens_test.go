@@ -63,6 +63,9 @@ func TestScreensGolden(t *testing.T) {
 		{"help-zh", func() *UI { u, _ := choosingUI(t); langUI(u, "zh"); u.HandleKey(ch('?')); return u }},
 		{"help-hi", func() *UI { u, _ := choosingUI(t); langUI(u, "hi"); u.HandleKey(ch('?')); return u }},
 		{"help-el", func() *UI { u, _ := choosingUI(t); langUI(u, "el"); u.HandleKey(ch('?')); return u }},
+		{"help-it", func() *UI { u, _ := choosingUI(t); langUI(u, "it"); u.HandleKey(ch('?')); return u }},
+		{"help-pt", func() *UI { u, _ := choosingUI(t); langUI(u, "pt"); u.HandleKey(ch('?')); return u }},
+		{"help-ru", func() *UI { u, _ := choosingUI(t); langUI(u, "ru"); u.HandleKey(ch('?')); return u }},
 		{"chat-typing", func() *UI {
 			u, _ := choosingUI(t)
 			u.HandleKey(ch('t'))
