@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 )
 
 // asking: a question (leave, or the lone player's) is open, or this
@@ -73,9 +72,7 @@ func (u *UI) drawAlone(scr tcell.Screen, w, h int) {
 	lines := append(textLines, keyLines...)
 	bh := min(len(lines)+2, h)
 	x, y := (w-bw)/2, max((h-bh)/2, 0)
-	box := tview.NewBox().SetBorder(true).SetTitle(" " + u.t("alone.title") + " ")
-	box.SetRect(x, y, bw, bh)
-	box.Draw(scr)
+	drawBox(scr, " "+u.t("alone.title")+" ", x, y, bw, bh)
 	for i := 0; i < bh-2 && i < len(lines); i++ {
 		printLine(scr, x+2, y+1+i, inner, lines[i])
 	}

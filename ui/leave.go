@@ -2,7 +2,6 @@ package ui
 
 import (
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 )
 
 // drawQuestion shows, in a box over whatever is on the screen (also the
@@ -21,9 +20,7 @@ func (u *UI) drawQuestion(scr tcell.Screen, w, h int, title, text string) {
 	lines := append(body, keyLines...)
 	bh := min(len(lines)+2, h)
 	x, y := (w-bw)/2, max((h-bh)/2, 0)
-	box := tview.NewBox().SetBorder(true).SetTitle(" " + u.t(title) + " ")
-	box.SetRect(x, y, bw, bh)
-	box.Draw(scr)
+	drawBox(scr, " "+u.t(title)+" ", x, y, bw, bh)
 	for i := 0; i < bh-2 && i < len(lines); i++ {
 		printLine(scr, x+2, y+1+i, inner, lines[i])
 	}

@@ -175,7 +175,7 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 		if seats <= 0 {
 			seats = engine.NumColours
 		}
-		rules := strings.ReplaceAll(g.Rules.String(), ",", " ")
+		rules := u.rulesSummary(g.Rules)
 		id := g.ID
 		addAct(func() {
 			if lobbyFree() {
@@ -296,6 +296,17 @@ func (u *UI) optionLines(r engine.Rules, keys string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// rulesSummary is the rules in one short translated line (the lobby's
+// games, the line under the compact board): each option's value as the
+// table names it.
+func (u *UI) rulesSummary(r engine.Rules) string {
+	takeoff := [...]string{"opt.takeoff.even", "opt.takeoff.six", "opt.takeoff.fivesix"}[r.Takeoff%3]
+	overshoot := [...]string{"opt.overshoot.bounce", "opt.overshoot.stay"}[b2i(r.StayOnOvershoot)]
+	stack := [...]string{"opt.stack.on", "opt.stack.off"}[b2i(r.NoStacks)]
+	flyjump := [...]string{"opt.flyjump.off", "opt.flyjump.on"}[b2i(r.FlyJump)]
+	return u.t("rules.summary", u.t(takeoff), u.t(overshoot), u.t(stack), u.t(flyjump))
 }
 
 func b2i(b bool) int {
@@ -490,7 +501,7 @@ func (u *UI) drawGame(scr tcell.Screen, w, h int) {
 	if u.notice != "" {
 		under = u.noticeLines(bl.width())
 	} else if compact {
-		under = []string{"[::d]" + strings.ReplaceAll(u.playing.String(), ",", " ") + "[::-]"}
+		under = []string{"[::d]" + u.rulesSummary(u.playing) + "[::-]"}
 	}
 	for i, l := range under {
 		printLine(scr, 0, by+i, bl.width(), l)
@@ -761,9 +772,7 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 	}
 	bh := min(room+2, len(wrapped)+2)
 	x, y := (w-bw)/2, max((h-1-bh)/2, 0)
-	box := tview.NewBox().SetBorder(true).SetTitle(" " + title + " ")
-	box.SetRect(x, y, bw, bh)
-	box.Draw(scr)
+	drawBox(scr, " "+title+" ", x, y, bw, bh)
 	for i := 0; i < bh-2 && i < len(wrapped); i++ {
 		printLine(scr, x+2, y+1+i, inner, wrapped[i])
 	}
@@ -798,4 +807,21 @@ func (u *UI) rulesText(r engine.Rules) []string {
 	}
 	out = append(out, "", "[::u]"+u.t("rules.options")+"[::-]")
 	return append(out, u.optionLines(r, "")...)
+}
+
+// drawBox draws a bordered box with its title over what is on the screen.
+// A wide character just left of the box would cover its left side (tcell
+// draws a two-cell cluster over the next cell), so such a cell is blanked
+// first: the side stays where it is drawn in every script.
+func drawBox(scr tcell.Screen, title string, x, y, w, h int) {
+	for row := y; row < y+h; row++ {
+		if x > 0 {
+			if _, _, style, width := scr.GetContent(x-1, row); width > 1 {
+				scr.SetContent(x-1, row, ' ', nil, style)
+			}
+		}
+	}
+	box := tview.NewBox().SetBorder(true).SetTitle(title)
+	box.SetRect(x, y, w, h)
+	box.Draw(scr)
 }

@@ -140,6 +140,7 @@ func init() {
 
 		"rules.title":       "Rules as played",
 		"rules.options":     "Options of this game",
+		"rules.summary":     "take off %s · %s · %s · shortcut: %s",
 		"rules.1":           "Each player flies four planes from the hangar, clockwise once round the board and up the home column to the centre. The first to bring all four home wins; the others play on for the places.",
 		"rules.2":           "Roll the die and move one plane or stack. A roll that the takeoff option allows can taxi a plane from the hangar to the launch area; from there a roll of r takes it r squares on.",
 		"rules.3":           "A six gives another roll. The third six in a row is not played: every plane moved by a six this turn goes back to the hangar.",

@@ -142,6 +142,7 @@ func init() {
 
 		"rules.title":       "Le regole come si giocano",
 		"rules.options":     "Opzioni di questa partita",
+		"rules.summary":     "decollo %s · %s · %s · scorciatoia: %s",
 		"rules.1":           "Ogni giocatore fa volare quattro aerei dall'hangar, un giro del tabellone in senso orario e poi su per la colonna di casa fino al centro. Vince chi porta a casa per primo tutti e quattro; gli altri continuano per i piazzamenti.",
 		"rules.2":           "Tira il dado e muovi un aereo o una pila. Un tiro ammesso dall'opzione di decollo porta un aereo dall'hangar all'area di decollo; da lì un tiro r lo porta avanti di r caselle.",
 		"rules.3":           "Un sei dà un altro tiro. Il terzo sei di fila non si gioca: ogni aereo mosso con un sei in questo turno torna nell'hangar.",

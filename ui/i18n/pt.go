@@ -142,6 +142,7 @@ func init() {
 
 		"rules.title":       "As regras como se jogam",
 		"rules.options":     "Opções deste jogo",
+		"rules.summary":     "decolagem %s · %s · %s · atalho: %s",
 		"rules.1":           "Cada jogador voa quatro aviões desde o hangar, uma volta ao tabuleiro no sentido dos ponteiros do relógio e depois pela coluna de casa até ao centro. Ganha quem levar primeiro os quatro; os outros continuam pelos lugares.",
 		"rules.2":           "Lança o dado e move um avião ou uma pilha. Um lançamento permitido pela opção de descolagem leva um avião do hangar à zona de descolagem; daí, um lançamento r leva-o r casas em frente.",
 		"rules.3":           "Um seis dá outro lançamento. O terceiro seis seguido não se joga: todos os aviões movidos com um seis nesta vez voltam ao hangar.",
