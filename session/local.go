@@ -185,7 +185,7 @@ func (s *LocalSession) CreateGame(rules engine.Rules) error {
 		return errGameOn
 	}
 	kinds := engine.BotKinds()
-	t := &ui.TableUpdate{GameID: "local", Host: true, Rules: rules}
+	t := &ui.TableUpdate{GameID: "local", Offline: true, Host: true, Rules: rules}
 	t.Seats[localSeat] = ui.Seat{Kind: ui.SeatHuman, Name: s.name, PeerID: s.self.String(), You: true, Present: true}
 	i := 0
 	for c := range engine.NumColours {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"aeroplane/engine"
@@ -17,5 +18,21 @@ func TestGameOverGoldenLanguages(t *testing.T) {
 			u.Apply(GameOver{Ranking: []engine.Colour{engine.Red, engine.Green, engine.Blue, engine.Yellow}, LogPath: "/home/alice/.local/state/aeroplane/games/g1.log"})
 			checkGolden(t, "over-"+lang+"-80x24", render(t, u, 80, 24))
 		})
+	}
+}
+
+// TestOfflineTableTitle: the table of a game on this computer alone is
+// named so in every language, not by its internal game ID.
+func TestOfflineTableTitle(t *testing.T) {
+	for _, lang := range []string{"en", "el", "hi", "it", "pt", "ru", "zh"} {
+		u, _ := lobbyUI()
+		langUI(u, lang)
+		tb := table4(false)
+		tb.GameID, tb.Offline = "local", true
+		u.Apply(tb)
+		scr := render(t, u, 80, 24)
+		if want := u.t("table.offline"); !strings.Contains(scr, want) || strings.Contains(scr, "local") {
+			t.Errorf("%s: the offline table's title is not %q:\n%s", lang, want, scr)
+		}
 	}
 }

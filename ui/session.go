@@ -216,7 +216,10 @@ type Seat struct {
 // TableUpdate is the game being set up or played: the seats, the rules and
 // who created it.
 type TableUpdate struct {
-	GameID  string
+	GameID string
+	// Offline: the table of a game on this computer alone (no LAN):
+	// its title says so instead of a game ID.
+	Offline bool
 	Host    bool // this player created the game and may change seats
 	Rules   engine.Rules
 	Seats   [engine.NumColours]Seat

@@ -366,7 +366,11 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 		}
 		acts = append(acts, f)
 	}
-	lines = append(lines, "[::b]"+u.t("app.title")+"[::-] — "+u.t("table.title", clean(t.GameID, 40)), "")
+	title := u.t("table.title", clean(t.GameID, 40))
+	if t.Offline {
+		title = u.t("table.offline")
+	}
+	lines = append(lines, "[::b]"+u.t("app.title")+"[::-] — "+title, "")
 	for c := engine.Colour(0); c < engine.NumColours; c++ {
 		s := t.Seats[c]
 		cursor := "  "

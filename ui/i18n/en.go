@@ -15,6 +15,7 @@ func init() {
 		"lobby.rules":         "Rules for a game you create",
 		"lobby.hint":          "Create a game or join one; in your own game, empty seats can be given to bots.",
 		"table.title":         "game %s",
+		"table.offline":       "offline game on this computer",
 		"table.hint":          "Give free colours to bots or open them for people. The game starts when every seat is taken and everyone is ready, or when you start it.",
 		"table.guest":         "Pick a free colour and say you are ready; the game starts when everyone is.",
 		"table.setupbot":      "if a player never confirms",

@@ -15,6 +15,7 @@ func init() {
 		"lobby.rules":         "Regole di una partita che crei",
 		"lobby.hint":          "Crea una partita o unisciti a una; nella tua, i posti vuoti possono andare ai bot.",
 		"table.title":         "partita %s",
+		"table.offline":       "partita offline su questo computer",
 		"table.hint":          "Dai i colori liberi ai bot o lasciali aperti per le persone. La partita inizia quando tutti i posti sono presi e tutti sono pronti, o quando la avvii tu.",
 		"table.guest":         "Scegli un colore libero e di' che sei pronto; la partita inizia quando lo sono tutti.",
 		"table.setupbot":      "se un giocatore non conferma",

@@ -15,6 +15,7 @@ func init() {
 		"lobby.rules":         "Regras de um jogo que crias",
 		"lobby.hint":          "Cria um jogo ou junta-te a um; no teu jogo, os lugares vazios podem ir para bots.",
 		"table.title":         "jogo %s",
+		"table.offline":       "jogo offline neste computador",
 		"table.hint":          "Dá cores livres a bots ou deixa-as abertas para pessoas. O jogo começa quando todos os lugares estiverem ocupados e todos prontos, ou quando o começares.",
 		"table.guest":         "Escolhe uma cor livre e diz que estás pronto; o jogo começa quando todos estiverem.",
 		"table.setupbot":      "se um jogador não confirmar",
