@@ -29,7 +29,7 @@ import (
 func init() {
 	register(command{
 		name:    "headless",
-		usage:   "(--lobby LOBBY | --spectate LOBBY) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--web ADDR | --no-web]",
+		usage:   "(--lobby LOBBY | --spectate LOBBY) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--setup-bot] [--no-watch-chat] [--continue] [--web ADDR | --no-web]",
 		summary: "play games over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
 		run:     runHeadless,
 	})

@@ -35,7 +35,7 @@ func init() {
 }
 
 // playSynopsis is play's usage line, in help and after a usage error.
-const playSynopsis = "[--offline] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE] [--web ADDR | --no-web]"
+const playSynopsis = "[--offline [--names LIST]] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE] [--web ADDR | --no-web]"
 
 // playEnv is what play reads from the system; tests replace it.
 var playEnv = os.Getenv
@@ -67,7 +67,7 @@ func play(e *env, run func(playSetup) error) error {
 	var connect multiFlag
 	offline := fs.Bool("offline", false, "play alone against bots on this machine: no network at all")
 	name := fs.String("name", defaultName(), "your `NAME` as other players see it (default: the name you gave last time,\nelse your user name)")
-	names := fs.String("names", "", "`LIST` of the people playing at this laptop, comma-separated, the first one\nthe owner (hot seat, --offline): each has a seat, a key and dice of their own;\nat the table p adds one more")
+	names := fs.String("names", "", "`LIST` of the people playing at this laptop, comma-separated, the first one\nthe owner (hot seat, --offline): each has a seat, a key and dice of their own;\nat the table + adds one more")
 	fs.Var(&connect, "connect", "`ADDR` of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
 	identity := fs.String("identity", "", "identity key `FILE`: the same key is the same player to the others\n(default "+defaultIdentityHint()+", created on first use)")
 	data := fs.String("data", "", "`DIR` for the saved game logs (default "+defData+")")
