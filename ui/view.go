@@ -820,7 +820,7 @@ func (u *UI) rulesText(r engine.Rules) []string {
 func drawBox(scr tcell.Screen, title string, x, y, w, h int) {
 	for row := y; row < y+h; row++ {
 		if x > 0 {
-			if _, _, style, width := scr.GetContent(x-1, row); width > 1 {
+			if _, style, width := scr.Get(x-1, row); width > 1 {
 				scr.SetContent(x-1, row, ' ', nil, style)
 			}
 		}
