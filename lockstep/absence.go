@@ -352,6 +352,14 @@ func (g *game) applyReturns() bool {
 	moved := false
 	for _, p := range n.players {
 		if p.absent && !p.left && p.returnAt != 0 && g.k >= p.returnAt && g.phase == PhaseReveal {
+			// What it signed before asking for its seat back was signed
+			// on a branch it later undid (it had gone on alone): an honest
+			// player signs a reveal for a roll from its return only after
+			// asking. Those messages are never read, so a reveal of that
+			// branch for this very roll is not taken for a divergence.
+			if p.askStep == p.returnAt && p.next <= p.askIdx {
+				p.next = p.askIdx + 1
+			}
 			p.absent, p.returnAt = false, 0
 			n.emit(Event{Kind: EventReturned, Peer: p.id, Colour: p.colour, Roll: g.k})
 			moved = true

@@ -36,6 +36,10 @@ type player struct {
 	leaveRoll    uint64
 	leaveSeq     uint64
 	holdsMyLeave bool // its status frame counts our own Leave (LeaveDelivered)
+	// askIdx is the index in msgs of its latest accepted return request,
+	// askStep the roll it asks for. A fact of its run: a rollback keeps it.
+	askIdx  int
+	askStep uint64
 	pstate
 }
 
@@ -193,6 +197,9 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 		if m.kind == kindMove && m.k+1 > n.g.myMoved {
 			n.g.myMoved = m.k + 1
 		}
+	}
+	if m.kind == kindReturn {
+		p.askIdx, p.askStep = len(p.msgs)-1, m.step // our own too (applyReturns)
 	}
 	if m.kind == kindAbsent || m.kind == kindReturn {
 		n.g.onVote(p, m)
