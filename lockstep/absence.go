@@ -13,14 +13,19 @@ import (
 //     signed, binding vote Absent(who, s) from each waiting peer.
 //   - While any present player has voted who absent at s, nobody consumes
 //     who's input for s: unless some other present player has signed a
-//     reveal proving it already went past s (then unanimity is impossible
-//     and the vote is void).
+//     message proving it already went past s (wentPast: then unanimity is
+//     impossible and the vote is void).
 //   - The exclusion takes effect when every other present player voted the
 //     same (who, s) and those voters are a strict majority of the present
 //     players: from then on a bot flies who's seat and who's link is left
 //     out of the rolls. The majority keeps two sides of a partition from
-//     both going on; a player that went on alone rolls its tentative steps
-//     back when it learns it was excluded (rollbackIfExcluded).
+//     both going on. Crossed votes (several sets so voted, their union
+//     without a majority) settle on the largest of them (majorityExclusion).
+//   - Invariant: every node ends at each step on what the votes held
+//     settle from the absent set it settled them from. A node that settled
+//     a step otherwise (it went on alone while the others voted, or
+//     settled crossed votes from fewer votes than came later) rolls back
+//     to it (rollbackIfExcluded).
 //   - A returning player signs Return(r); each present player votes
 //     yes if it has not yet reached roll r, no otherwise, and nobody derives
 //     roll r before all votes are in. With all yes, the player's link counts
@@ -81,8 +86,9 @@ const mutePerAbsent = 4
 // after AbsentTicks more, like an awaited player. A live player sends a
 // status frame every few ticks and is never mute; one cut off by a
 // partition is, once it lasts that long, and its vote can then cross a
-// majority the others reached without us (the crossed-votes residual,
-// which GoOn resolves): hence the long silence asked for (mutePerAbsent).
+// majority the others reached without us (crossed votes, which
+// majorityExclusion resolves): hence the long silence asked for
+// (mutePerAbsent).
 func (g *game) muteVoters(s uint64) uint8 {
 	n := g.n
 	var m uint8
@@ -115,6 +121,11 @@ func (g *game) mayThink(i int) bool {
 	return false
 }
 
+// returnLead is how many rolls ahead of its own a returning player asks
+// for its seat back (maybeReturn): its own roll is at least r-returnLead,
+// since it never reveals past its roll.
+const returnLead = 4
+
 // maybeReturn asks for the local player's seat back when it has been voted
 // absent and no request of its own is pending.
 func (g *game) maybeReturn() {
@@ -127,7 +138,7 @@ func (g *game) maybeReturn() {
 		return
 	}
 	// A few rolls ahead, so the others have not reached it when they read it.
-	r := max(g.k+4, g.myRevealed+1)
+	r := max(g.k+returnLead, g.myRevealed+1)
 	g.returns[n.self] = r
 	if err := n.newMessage(&message{kind: kindReturn, step: r}); err != nil {
 		g.halt(err.Error())
@@ -139,6 +150,9 @@ func (g *game) onVote(p *player, m *message) {
 	n := g.n
 	vi := n.pidx[p.id]
 	if m.kind == kindReturn {
+		if g.asked[vi] < m.step {
+			g.asked[vi] = m.step // our own too (maybeReturn made it pending)
+		}
 		if old, pending := g.returns[vi]; pending && old >= m.step {
 			return // stale or repeated
 		}
@@ -250,11 +264,25 @@ func (g *game) blocked(i int, s uint64) bool {
 func (g *game) voided(i int, s uint64) bool {
 	vs := g.votes[voteKey{i, s}]
 	for j, p := range g.n.players {
-		if _, voted := vs[j]; j != i && !voted && !p.absent && p.reached > s+1 {
+		if _, voted := vs[j]; j != i && !voted && !p.absent && g.wentPast(j, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// wentPast reports whether player j's messages show it went past step s,
+// so with the input of every player it did not vote absent there: a
+// reveal or vote of a later step, or, where nobody voted j itself absent
+// at s, a return request signed later. A player excluded on its own
+// branch just after a step another still waits at signs nothing but its
+// Return; without it an absence vote cast there by the one waiting could
+// never become unanimous nor void (seed 9862). One that was voted absent
+// at s may have been excluded there, and then went past s without
+// anyone's input.
+func (g *game) wentPast(j int, s uint64) bool {
+	p := g.n.players[j]
+	return p.reached > s+1 || p.returnReached > s+1 && len(g.votes[voteKey{j, s}]) == 0
 }
 
 // checkAbsence applies the exclusions that became unanimous at the current
@@ -281,10 +309,10 @@ func (g *game) checkAbsence() bool {
 	if goOn {
 		g.goOns = append(g.goOns[:len(g.goOns):len(g.goOns)], goOnRec{step: s, xs: xs, absent: absent})
 	}
+	g.settles = append(g.settles[:len(g.settles):len(g.settles)], settleRec{step: s, xs: xs, absent: absent})
 	for _, i := range xs {
 		p := n.players[i]
-		g.excls = append(g.excls[:len(g.excls):len(g.excls)], voteKey{i, s})
-		p.absent, p.absentFrom, p.wasAbsent, p.excluded = true, s, true, s+1
+		p.absent, p.absentFrom, p.wasAbsent = true, s, true
 		n.emit(Event{Kind: EventAbsent, Peer: p.id, Colour: p.colour, Roll: g.k})
 	}
 	return true
@@ -369,25 +397,20 @@ func (g *game) applyReturns() bool {
 }
 
 // returnPending reports whether a return request for roll k still waits for
-// votes, so roll k must not be derived yet.
+// votes, so roll k must not be derived yet; or whether a readmission vote
+// for roll k is in while the request it answers is not: the voter held
+// the request before the reveal of its that brought the vote, so the
+// request is on its way (a node restored after a crash caught up past
+// roll k before the returning player's request reached it, seated the
+// player a roll late and parted from everyone's history: seed 10328).
 func (g *game) returnPending(k uint64) bool {
 	for i, r := range g.returns {
 		if r == k && !g.returnDecided(i, r) {
 			return true
 		}
 	}
-	// Yes votes on a return to roll k whose request is not here yet: a
-	// peer catching up from far behind (a newcomer, takeseat.go) reads
-	// the voters' runs ahead of the returning player's. Wait for it.
-	for key, vs := range g.votes {
-		if q := g.n.players[key.who]; key.step != 1<<63|k || g.asked[key.who] >= k || !q.absent || q.leaving {
-			continue
-		}
-		yes := true
-		for _, v := range vs {
-			yes = yes && v == voteReadmitOK
-		}
-		if yes {
+	for key := range g.votes {
+		if key.step == 1<<63|k && g.asked[key.who] < k {
 			return true
 		}
 	}
@@ -445,11 +468,21 @@ func (g *game) snapshot() {
 	}
 }
 
-// rollbackIfExcluded undoes this node's steps past s when it learns that
-// player i was unanimously voted absent at an earlier step s. Only the
-// excluded player itself (or an observer replaying its log) can have gone
-// past s with i's input while the others voted, and nothing it did after s
-// was final: no other present player's reveal could ever match it.
+// rollbackIfExcluded undoes this node's steps back to the earliest step s
+// that the votes held now settle otherwise than this branch did:
+//
+//   - an exclusion by votes it applied at s is no longer what exclusionAt
+//     gives from the same absent set (votes that came later changed it:
+//     crossed votes, go-on votes of the other half of a split);
+//   - or it went past s without an exclusion that the votes held give
+//     now from the absent set it left s with: typically it is the one
+//     excluded, and went on alone while the others voted.
+//
+// Nothing a branch did after such a step was final: a roll after it needs
+// every present player's reveal carrying one history hash, and a partner
+// signs its next reveal only after its votes at s, so a node holding it
+// holds the votes that settle s (reduce). Every node thus ends on the
+// settlement of the complete votes.
 func (g *game) rollbackIfExcluded() bool {
 	// A game finished with go-on exclusions is finished on this branch
 	// only: the other half of a split may settle it otherwise.
@@ -457,34 +490,101 @@ func (g *game) rollbackIfExcluded() bool {
 		return false
 	}
 	cur := g.step()
-	var keys []voteKey
+	at, who, why := uint64(1<<64-1), -1, ""
+	for _, r := range g.settles {
+		if r.step >= at {
+			break
+		}
+		if xs, carry, _ := g.exclusionAt(r.step, r.absent); carry && equalInts(xs, r.xs) {
+			continue
+		}
+		if _, ok := g.snaps[r.step]; !ok {
+			continue // too far back to undo (recheckGoOns halts for a go-on)
+		}
+		at, who = r.step, r.xs[0]
+		why = fmt.Sprintf("the votes of step %d, now all in, do not settle it as %s's exclusion; undoing the steps after it", r.step, shortList(g.idsOf(r.xs)))
+		break
+	}
+	var steps []uint64
+	seen := map[uint64]bool{}
 	for key := range g.votes {
-		if key.step < cur && key.step&(1<<63) == 0 {
-			keys = append(keys, key)
+		if s := key.step; s < cur && s < at && !seen[s] {
+			seen[s] = true
+			steps = append(steps, s)
 		}
 	}
-	sort.Slice(keys, func(a, b int) bool {
-		if keys[a].step != keys[b].step {
-			return keys[a].step < keys[b].step
-		}
-		return keys[a].who < keys[b].who
-	})
-	for _, key := range keys {
-		sn, ok := g.snaps[key.step]
-		live := g.n.players[key.who]
-		if !ok || sn.ps[key.who].absent {
+	sort.Slice(steps, func(a, b int) bool { return steps[a] < steps[b] })
+	for _, s := range steps {
+		if _, ok := g.snaps[s]; !ok {
 			continue
 		}
-		// By a majority as before go-on votes; by the complete votes with
-		// go-on votes among them unless this branch excluded who there.
-		maj := live.excluded <= key.step && g.unanimousAt(key.who, key.step, sn)
-		if !maj && (containsKey(g.excls, key) || !g.goneOnAt(key.who, key.step, sn)) {
+		end, ok := g.nextSnap(s, cur)
+		if !ok {
 			continue
 		}
-		g.undoTo(key.step, sn, key.who, fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", short(g.n.players[key.who].id), key.step))
+		absent := make([]bool, len(end.ps))
+		for j := range end.ps {
+			absent[j] = end.ps[j].absent
+		}
+		xs, carry, _ := g.exclusionAt(s, absent)
+		if !carry || len(xs) == 0 {
+			continue
+		}
+		at, who = s, xs[0]
+		why = fmt.Sprintf("the others voted %s absent at step %d; undoing the tentative steps after it", shortList(g.idsOf(xs)), s)
+		break
+	}
+	if who >= 0 && g.undoGuarded(at, who, why) {
 		return true
 	}
 	return g.recheckGoOns()
+}
+
+// nextSnap is the snapshot of the first step after s (step 1 does not
+// exist: roll 0's collection is followed by roll 1's), up to cur: what the
+// branch left step s with.
+func (g *game) nextSnap(s, cur uint64) (snapshot, bool) {
+	for t := s + 1; t <= s+2 && t <= cur; t++ {
+		if sn, ok := g.snaps[t]; ok {
+			return sn, true
+		}
+	}
+	return snapshot{}, false
+}
+
+// undoGuarded undoes to step s unless it undid to s already with no news
+// since (undoNews): the live path and the check above agree by
+// construction, and this keeps any case where they would not from looping.
+func (g *game) undoGuarded(s uint64, who int, detail string) bool {
+	sn, ok := g.snaps[s]
+	if !ok {
+		return false
+	}
+	news := g.undoNews(s)
+	if last, ok := g.undoneAt[s]; ok && last == news {
+		g.loopGuard++
+		g.guardWhy = fmt.Sprintf("at step %d (now %d): %s", s, g.step(), detail)
+		return false
+	}
+	g.undoneAt[s] = news
+	g.undoTo(s, sn, who, detail)
+	return true
+}
+
+// undoNews counts what can change how step s settles: the absence and
+// go-on votes held at s and how far every player's messages reach (its
+// own too: the reach only grows, so it bounds the undos as the votes do).
+func (g *game) undoNews(s uint64) uint64 {
+	var c uint64
+	for key, vs := range g.votes {
+		if key.step&(1<<63) == 0 && key.step&^goBit == s {
+			c += uint64(len(vs))
+		}
+	}
+	for _, p := range g.n.players {
+		c += p.reached + p.returnReached
+	}
+	return c
 }
 
 // undoTo rolls the game back to snapshot sn of step s; who and detail
@@ -523,28 +623,4 @@ func (g *game) undoTo(s uint64, sn snapshot, who int, detail string) {
 	}
 	g.myMoved = min(g.myMoved, g.k)
 	g.n.emit(Event{Kind: EventRolledBack, Roll: g.k, Peer: g.n.players[who].id, Detail: detail})
-}
-
-// unanimousAt reports whether every player present in snapshot sn, other
-// than who, voted who absent at step s.
-func (g *game) unanimousAt(who int, s uint64, sn snapshot) bool {
-	vs := g.votes[voteKey{who, s}]
-	voters := 0
-	out := func(j int) bool { return sn.ps[j].absent || g.n.players[j].leaving && !g.votedAt(j, s) }
-	for j := range g.n.players {
-		if j == who || out(j) {
-			continue
-		}
-		if v, ok := vs[j]; !ok || v != voteAbsent {
-			return false
-		}
-		voters++
-	}
-	present := 0
-	for j := range g.n.players {
-		if !out(j) {
-			present++
-		}
-	}
-	return 2*voters > present
 }

@@ -25,7 +25,10 @@ import (
 // players ask for their seats back. The rule, in order:
 //
 //  1. the largest set every other present player voted absent, if its
-//     voters are a majority (the rule without go-on votes);
+//     voters are a majority (the rule without go-on votes); when votes
+//     crossed (several such sets, their union without a majority), the
+//     largest of them, keeping the lowest seats present (1b,
+//     majorityExclusion);
 //  2. else the players that signed go-on votes at s, if the others voted
 //     them all absent and are a majority: a majority outvotes a lone
 //     decision;
@@ -168,10 +171,10 @@ func (g *game) exclusionAt(s uint64, really []bool) (xs []int, carry, goOn bool)
 			}
 		}
 	}
-	xs = g.settle(s, cands, absent)
-	if len(xs) > 0 && quorumIn(absent, xs) {
-		return xs, true, false
+	if ys := g.majorityExclusion(s, cands, absent); len(ys) > 0 {
+		return ys, true, false
 	}
+	xs = g.settle(s, cands, absent)
 	if len(targets) == 0 {
 		return xs, false, false // no go-on at s: nothing carries without a majority
 	}
@@ -197,6 +200,68 @@ func (g *game) exclusionAt(s uint64, really []bool) (xs []int, carry, goOn bool)
 		return xs, false, false
 	}
 	return zs, true, true
+}
+
+// majorityExclusion is rules 1 and 1b. A set X of cands is settled when
+// every present player outside it voted each of X absent at s, and those
+// voters are a strict majority. If the union of the settled sets is
+// settled too, it is the exclusion (rule 1: the largest set, as before
+// crossed votes were resolved). Otherwise votes crossed: several sets
+// are settled, for instance {A} (voted by B, C) and {C} (voted by A, B)
+// when A and C voted each other and B both, and no exclusion of their
+// union has a majority. Rule 1b takes the largest settled set, between
+// sets of one size the one keeping the lowest seats present. Which sets
+// are settled depends on which votes a node holds, so a node may settle
+// such a step from fewer votes than the others; rollbackIfExcluded undoes
+// it when the rest arrive. Seats are few (at most four), so every subset
+// is tried.
+func (g *game) majorityExclusion(s uint64, cands []int, absent []bool) []int {
+	var best []int
+	bestMask, union := 0, 0
+	for set := 1; set < 1<<len(cands); set++ {
+		var xs []int
+		mask := 0
+		for k, i := range cands {
+			if set&(1<<k) != 0 {
+				xs = append(xs, i)
+				mask |= 1 << i
+			}
+		}
+		if !g.settledSet(s, xs, absent) {
+			continue
+		}
+		union |= mask
+		if len(xs) > len(best) || len(xs) == len(best) && mask > bestMask {
+			best, bestMask = xs, mask
+		}
+	}
+	var all []int
+	for i := range g.n.players {
+		if union&(1<<i) != 0 {
+			all = append(all, i)
+		}
+	}
+	if len(all) > 0 && g.settledSet(s, all, absent) {
+		return all
+	}
+	return best
+}
+
+// settledSet reports whether every present player outside xs voted each
+// of xs absent at s, and those voters are a strict majority.
+func (g *game) settledSet(s uint64, xs []int, absent []bool) bool {
+	if !quorumIn(absent, xs) {
+		return false
+	}
+	for _, x := range xs {
+		vs := g.votes[voteKey{x, s}]
+		for j := range g.n.players {
+			if v, ok := vs[j]; !absent[j] && !containsInt(xs, j) && (!ok || v != voteAbsent) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // signedGoOn reports whether player j signed a go-on vote at step s.
@@ -241,8 +306,8 @@ func (g *game) settle(s uint64, cands []int, absent []bool) []int {
 // voidedIn is voided with the absent set given.
 func (g *game) voidedIn(i int, s uint64, absent []bool) bool {
 	vs := g.votes[voteKey{i, s}]
-	for j, p := range g.n.players {
-		if _, voted := vs[j]; j != i && !voted && !absent[j] && p.reached > s+1 {
+	for j := range g.n.players {
+		if _, voted := vs[j]; j != i && !voted && !absent[j] && g.wentPast(j, s) {
 			return true
 		}
 	}
@@ -266,20 +331,6 @@ func quorumIn(absent []bool, xs []int) bool {
 		}
 	}
 	return 2*voters > present
-}
-
-// goneOnAt reports whether the complete votes at step s, go-on votes among
-// them, exclude player who, the players absent being those of snapshot sn.
-func (g *game) goneOnAt(who int, s uint64, sn snapshot) bool {
-	absent := make([]bool, len(sn.ps))
-	for j := range sn.ps {
-		absent[j] = sn.ps[j].absent
-	}
-	if !g.anyGoOn(s, g.outOfCount(s, absent)) {
-		return false
-	}
-	xs, carry, _ := g.exclusionAt(s, absent)
-	return carry && containsInt(xs, who)
 }
 
 // goOnRec is an exclusion this node let carry by go-on votes at step.
@@ -324,18 +375,6 @@ func (g *game) idsOf(xs []int) []peer.ID {
 	return ids
 }
 
-// anyGoOn reports whether a present player signed a go-on vote at step s.
-func (g *game) anyGoOn(s uint64, absent []bool) bool {
-	for i := range g.n.players {
-		for j := range g.votes[voteKey{i, goBit | s}] {
-			if !absent[j] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // anyGoOnFor reports whether a present player signed a go-on vote on
 // player i at step s: an absence vote on i there can carry without a
 // majority, so it blocks i's input like any vote that can carry.
@@ -361,15 +400,6 @@ func (g *game) soloDice() bool {
 		}
 	}
 	return present == 1
-}
-
-func containsKey(s []voteKey, k voteKey) bool {
-	for _, x := range s {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 func equalInts(a, b []int) bool {

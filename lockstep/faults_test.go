@@ -112,17 +112,24 @@ func TestSimFaults(t *testing.T) {
 	if *simSeed != 0 {
 		first, last = *simSeed, *simSeed
 	}
-	var ticks, frames, clean, lossy, lost, leaves, goOns, wentOn, watched, switches int
-	var stalled []uint64
+	var ticks, frames, clean, lossy, lost, leaves, goOns, wentOn, undone, watched, switches int
+	var halted []uint64
 	for seed := first; seed <= last; seed++ {
 		s := faultySim(t, seed)
 		s.watch(3)
 		s.start()
 		s.run()
 		if !s.done() && s.votedStall() {
-			// The documented residual (PROTOCOL.md, "everyone votes
-			// everyone"): safe, stuck. Counted and bounded below.
-			stalled = append(stalled, seed)
+			// Crossed absence votes once stalled here for good
+			// (PROTOCOL.md, "Crossed absence votes"): no more.
+			t.Fatalf("seed %d: stalled on absence votes that cannot carry%s", seed, s.describe())
+		}
+		if s.crashEquivocation() {
+			// The machine-crash residual (PROTOCOL.md, "Crash"): a
+			// restored node signed another message with the sequence
+			// number of one its lost tail held and another player has:
+			// safe (that player halts, nobody diverges), not a stall.
+			halted = append(halted, seed)
 			s.check(false)
 			continue
 		}
@@ -157,6 +164,7 @@ func TestSimFaults(t *testing.T) {
 			}
 		}
 		for _, p := range s.peers {
+			undone += countEvents(p, EventRolledBack, nil)
 			if p.lost > 0 {
 				lossy++
 				lost += p.lost
@@ -166,11 +174,40 @@ func TestSimFaults(t *testing.T) {
 			clean++
 		}
 	}
-	t.Logf("%d games (%d without faults): %d ticks, %d frames; %d restores after a machine crash lost %d log records; %d with a player leaving; %d going on alone (%d of them did); stalled by crossed absence votes: %v; %d watchers ended with the players' history (0 divergence), switching logs %d times",
-		last-first+1, clean, ticks, frames, lossy, lost, leaves, goOns, wentOn, stalled, watched, switches)
-	if n := uint64(len(stalled)); n*200 > last-first+1 {
-		t.Fatalf("%d of %d games stalled on crossed absence votes (seeds %v): more than the 0.5%% residual", n, last-first+1, stalled)
+	t.Logf("%d games (%d without faults): %d ticks, %d frames; %d restores after a machine crash lost %d log records; %d with a player leaving; %d going on alone (%d of them did); %d rollbacks; 0 stalls; halted by a restored node's equivocation (machine-crash residual): %v; %d watchers ended with the players' history (0 divergence), switching logs %d times",
+		last-first+1, clean, ticks, frames, lossy, lost, leaves, goOns, wentOn, undone, halted, watched, switches)
+}
+
+// crashEquivocation reports whether the game is the machine-crash
+// residual: an honest peer that did not finish saw a peer restored after
+// a machine crash that lost records of its log sign a message at a
+// sequence number it held another for (equivocation: it halts), or one
+// that does not link to the message it holds there (bad-link: it waits),
+// and no other honest peer is unfinished for another reason (seeds 4237,
+// 12803 and 14039 of 1-20,000, before and after the crossed-votes change).
+func (s *sim) crashEquivocation() bool {
+	if !s.machineCrash {
+		return false
 	}
+	explained := map[*simPeer]bool{} // the peers that saw it, and the restored ones they name
+	for _, p := range s.peers {
+		for _, e := range p.events {
+			if e.Kind != EventCheating || e.Cheat != CheatEquivocation && e.Cheat != CheatBadLink {
+				continue
+			}
+			q := s.peers[s.index(e.Peer)]
+			if q.lost == 0 {
+				return false
+			}
+			explained[p], explained[q] = true, true
+		}
+	}
+	for _, p := range s.peers {
+		if !p.cheater && p.node.g.phase != PhaseOver && !explained[p] {
+			return false
+		}
+	}
+	return len(explained) > 0
 }
 
 // votedStall reports whether every honest peer is stuck at one step, each
@@ -236,6 +273,39 @@ func TestSimFaultsRegressions(t *testing.T) {
 		// shape since recovery) the voter was restored, excluded and
 		// readmitted around the request: the same stall.
 		{2912, false, "readmission vote of a player absent when the request came"},
+		// Crossed absence votes (PROTOCOL.md): the largest set voted
+		// absent at a step had no majority while its members had voted
+		// one another, and the game stalled with every input held.
+		// Rule 1b settles each from its outside voters.
+		{3793, true, "crossed absence votes"},
+		{5423, true, "crossed absence votes (3 players: A and C voted each other, B both)"},
+		{8060, true, "crossed absence votes"},
+		{9855, true, "crossed absence votes"},
+		{11344, true, "crossed absence votes"},
+		// A vote at a step that can never be unanimous and was never
+		// void: the one player that did not cast it went past the step
+		// and, excluded on its own branch right after it, signed only a
+		// Return (9862), or was the mover, voted absent while it
+		// recovered and never told to move (10430).
+		{9862, true, "vote voided by a later Return"},
+		{10430, true, "vote voided by the mover's move, chosen while voted absent"},
+		// A node left behind on its own branch while the others went on:
+		// a player seated again at the step after its snapshot (7103,
+		// 7115), or the leaver excluded by votes the step before its
+		// Leave took effect (12671), hid an exclusion by a majority from
+		// the unanimity check that rolls a branch back.
+		{7103, true, "returning player seated after the step's snapshot"},
+		{7115, true, "returning player seated after the step's snapshot, with a leaver"},
+		{12671, true, "leaver excluded by votes the step before its leave"},
+		// A rollback check that gave another answer than the live path
+		// (a Return counted as going past the step its sender was
+		// excluded at) would undo the same step for ever.
+		{1538, true, "a Return does not void votes where its sender was voted"},
+		// A node restored after a crash caught up past the roll of a
+		// return request it did not hold yet (the readmission votes in
+		// the others' reveals were in), seated the player a roll late
+		// and parted from everyone's history.
+		{10328, true, "readmission votes in before their request"},
 	} {
 		s := faultySim(t, tc.seed)
 		if !tc.manual {

@@ -31,6 +31,12 @@ type game struct {
 	// came while we could not sign); paid by payVotes, kept out of
 	// snapshots: a vote is owed whatever branch the game takes.
 	owed map[int]uint64
+	// undoneAt: step → the news count (undoNews) at the last undo to
+	// it: a step is undone again only after news, so a disagreement
+	// between the live path and the check can never loop.
+	undoneAt  map[uint64]uint64
+	loopGuard int    // undos refused for want of news (0 in every simulated game)
+	guardWhy  string // the last one refused
 }
 
 // gstate is the part of the game a snapshot copies.
@@ -48,12 +54,21 @@ type gstate struct {
 	// against the votes held as they come (recheckGoOns). Appended
 	// copy-on-write, so a snapshot keeps its own.
 	goOns []goOnRec
-	// excls: every (player, step) this branch excluded or let leave at,
-	// appended copy-on-write like goOns (rollbackIfExcluded).
-	excls []voteKey
+	// settles: every exclusion by votes this branch applied, with the
+	// absent set it was settled from, checked against the votes held as
+	// they come (rollbackIfExcluded); copy-on-write like goOns.
+	settles []settleRec
 	// seats: the seat changes of this branch (takeseat.go), appended
 	// copy-on-write like goOns.
 	seats []seatChange
+}
+
+// settleRec is one exclusion by votes: xs excluded at step, settled by
+// exclusionAt from the absent set absent.
+type settleRec struct {
+	step   uint64
+	xs     []int
+	absent []bool
 }
 
 type voteKey struct {
@@ -69,6 +84,7 @@ func (g *game) init(n *Node) {
 	g.returns = map[int]uint64{}
 	g.asked = map[int]uint64{}
 	g.owed = map[int]uint64{}
+	g.undoneAt = map[uint64]uint64{}
 	g.snaps = map[uint64]snapshot{}
 	g.lastSnap = 1<<64 - 1
 	h := sha256.New()
@@ -98,7 +114,12 @@ func (n *Node) progress() {
 	g := &n.g
 	for i := 0; i < 1<<16; i++ {
 		g.snapshot()
-		moved := g.rollbackIfExcluded() || g.checkAbsence() || g.checkLeaves() || g.checkReturns() || g.checkTakes()
+		if g.rollbackIfExcluded() || g.checkAbsence() || g.checkLeaves() || g.checkReturns() || g.checkTakes() {
+			// The absent set changed: settle the step again from it
+			// before taking any input of it.
+			continue
+		}
+		moved := false
 		switch g.phase {
 		case PhaseSetup:
 			moved = g.stepSetup() || moved
@@ -455,6 +476,17 @@ func (g *game) stepMove() bool {
 	}
 	p := n.players[owner]
 	if g.blocked(owner, 2*g.k+1) {
+		// Voted absent here, the local player may still choose: its
+		// move is not taken while the vote stands, but the message
+		// shows everyone it went past the step, which voids an absence
+		// vote cast at the step before by a player still there
+		// (voided; seed 10430: a restored mover voted absent while it
+		// recovered, and a vote on another at the roll's collection
+		// that only its next message could void).
+		if owner == n.self && n.maySign() && !g.toldMove && g.waitingChoice() && g.peek(p) == nil {
+			g.toldMove = true
+			n.emit(Event{Kind: EventYourMove, Roll: g.k, Value: g.roll, Colour: g.pos.ToMove(), Moves: outs.Slice()})
+		}
 		return false
 	}
 	m := g.peek(p)
@@ -492,15 +524,16 @@ func (g *game) stepMove() bool {
 		n.cheat(p.id, CheatIllegalMove, err.Error())
 		return true
 	}
+	// A move says which state it leads to (a reveal for k+1 carries the
+	// history after move k); one that leads elsewhere was made on another
+	// history, such as a branch its sender undid, and is not applied.
+	if h := g.seatHist(nextHist(g.hist, g.k, g.roll, m.move, next, n.rules, g.absentMask())); m.state != h {
+		g.consume(p)
+		n.emit(Event{Kind: EventStateMismatch, Peer: p.id, Roll: g.k,
+			Detail: fmt.Sprintf("its move leads to state hash %x, ours %x", m.state[:6], h[:6])})
+		return true
+	}
 	if isMove {
-		// A move message says which state it leads to; one that leads
-		// elsewhere was made on another history and is not applied.
-		if h := g.seatHist(nextHist(g.hist, g.k, g.roll, m.move, next, n.rules, g.absentMask())); m.state != h {
-			g.consume(p)
-			n.emit(Event{Kind: EventStateMismatch, Peer: p.id, Roll: g.k,
-				Detail: fmt.Sprintf("its move leads to state hash %x, ours %x", m.state[:6], h[:6])})
-			return true
-		}
 		g.consume(p)
 	}
 	return g.apply(m.move, m)

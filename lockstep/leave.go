@@ -105,8 +105,7 @@ func (g *game) checkLeaves() bool {
 			continue
 		}
 		if !p.absent {
-			g.excls = append(g.excls[:len(g.excls):len(g.excls)], voteKey{i, g.step()})
-			p.absent, p.absentFrom, p.wasAbsent, p.excluded = true, g.step(), true, g.step()+1
+			p.absent, p.absentFrom, p.wasAbsent = true, g.step(), true
 		}
 		p.left, p.returnAt = true, 0
 		n.emit(Event{Kind: EventLeft, Peer: p.id, Colour: p.colour, Roll: g.k})

@@ -491,6 +491,9 @@ func (s *sim) check(wantFinish bool) {
 			continue
 		}
 		g := &p.node.g
+		if g.loopGuard > 0 {
+			s.t.Fatalf("seed %d: %s refused %d undos for want of news, the last %s: its live path and rollbackIfExcluded disagree%s", s.seed, short(p.id), g.loopGuard, g.guardWhy, s.describe())
+		}
 		if wantFinish && g.phase != PhaseOver {
 			s.t.Fatalf("seed %d: %s did not finish: phase %s roll %d after %d ticks (awaiting %v)%s",
 				s.seed, short(p.id), g.phase, g.k, s.now, p.node.state().Awaiting, s.describe())

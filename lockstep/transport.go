@@ -21,7 +21,11 @@ type player struct {
 	cheats    int
 	maxReveal uint64 // highest roll of its accepted reveals
 	reached   uint64 // 1 + the highest step its signed messages prove it reached
-	waited    uint64 // ticks the game has waited for this player at the current step
+	// returnReached: 1 + the step its latest return request shows it
+	// followed the game to, absent (a Return names a roll returnLead
+	// ahead of its own).
+	returnReached uint64
+	waited        uint64 // ticks the game has waited for this player at the current step
 	// unreachable is the driver's word that its connection to this player
 	// is down (Reachable); it only shortens the wait for a choice.
 	unreachable bool
@@ -63,7 +67,6 @@ type pstate struct {
 	wasAbsent  bool   // it was absent once: its reveals from then are stale, not cheating
 	absentFrom uint64 // step from which a bot flies the seat
 	returnAt   uint64 // roll from which it flies its seat again (0: none agreed)
-	excluded   uint64 // 1 + the step of its last exclusion applied (0: none)
 }
 
 // maxAhead bounds how far past the next expected sequence number we buffer.
@@ -186,8 +189,15 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 	if m.kind == kindMove && 2*m.k+3 > p.reached {
 		p.reached = 2*m.k + 3
 	}
-	if m.kind == kindAbsent && m.vote == voteAbsent && m.step+1 > p.reached {
+	if m.kind == kindAbsent && (m.vote == voteAbsent || m.vote == voteGoOn) && m.step+1 > p.reached {
 		p.reached = m.step + 1
+	}
+	// A return request for roll r is signed at roll r-returnLead or
+	// later: its sender followed the game to there as an absent player,
+	// though it signs no reveal while absent (voided counts it only at
+	// steps where nobody voted the sender itself absent).
+	if m.kind == kindReturn && m.step >= returnLead && 2*(m.step-returnLead)+1 > p.returnReached {
+		p.returnReached = 2*(m.step-returnLead) + 1
 	}
 	if m.from == n.cfg.Self {
 		n.mySeq, n.myPrev = m.seq, m.id
