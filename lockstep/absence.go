@@ -225,7 +225,7 @@ func (g *game) voteReadmit(vi int, r uint64) {
 		return
 	}
 	v := uint8(voteReadmitOK)
-	if g.k >= r {
+	if g.k >= r || n.players[vi].brokenChain {
 		v = voteReadmitNo
 	}
 	g.myVotes[key] = true

@@ -379,6 +379,7 @@ func (n *Node) cheat(culprit peer.ID, kind Cheat, detail string) {
 	n.emit(Event{Kind: EventCheating, Peer: culprit, Cheat: kind, Detail: detail})
 	if p, ok := n.pidx[culprit]; ok {
 		n.players[p].cheats++
+		n.players[p].brokenChain = n.players[p].brokenChain || kind == CheatBadReveal
 	}
 }
 

@@ -14,13 +14,17 @@ import (
 // contiguous, hash-linked run from sequence 1), messages that arrived early,
 // and its chain and seat bookkeeping.
 type player struct {
-	id        peer.ID
-	colour    engine.Colour
-	msgs      []*message
-	future    map[uint64]*message
-	cheats    int
-	maxReveal uint64 // highest roll of its accepted reveals
-	reached   uint64 // 1 + the highest step its signed messages prove it reached
+	id     peer.ID
+	colour engine.Colour
+	msgs   []*message
+	future map[uint64]*message
+	cheats int
+	// brokenChain: it signed a reveal off its committed chain (a
+	// bad-reveal cheat), so it can never reveal a valid link with it:
+	// readmitting it would only cost another absence wait (voteReadmit).
+	brokenChain bool
+	maxReveal   uint64 // highest roll of its accepted reveals
+	reached     uint64 // 1 + the highest step its signed messages prove it reached
 	// returnReached: 1 + the step its latest return request shows it
 	// followed the game to, absent (a Return names a roll returnLead
 	// ahead of its own).
