@@ -329,6 +329,11 @@ var keyTable = []binding{
 	{runes: "s", label: "s", help: "key.stats", more: true,
 		when: func(u *UI) bool { return u.input == inputNone && u.mode == modeGame && u.overlay != overlayEnd },
 		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayStats) }},
+	{runes: "m", label: "m", help: "key.phone", spare: true,
+		when: func(u *UI) bool {
+			return u.input == inputNone && u.servingPhones() && (u.overlay == overlayNone || u.overlay == overlayPhone)
+		},
+		do: func(u *UI, _ *tcell.EventKey) { u.toggle(overlayPhone) }},
 	{runes: "i", label: "i", help: "key.rules", more: true,
 		when: func(u *UI) bool { return u.input == inputNone },
 		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayRules) }},
@@ -491,6 +496,7 @@ func (u *UI) typeRune(r rune) {
 // HandleKey dispatches one key press through the key table. A key that
 // means nothing now does nothing.
 func (u *UI) HandleKey(ev *tcell.EventKey) {
+	defer u.syncWeb() // a key may go back to the list of games (endAlone)
 	for i := range keyTable {
 		b := &keyTable[i]
 		if b.matches(ev) && b.active(u) {
