@@ -347,7 +347,7 @@ var keyTable = []binding{
 		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && u.sc.lobbyOver },
 		do:   func(u *UI, ev *tcell.EventKey) { u.scrollLobby(ev) }},
 	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown, tcell.KeyPgUp, tcell.KeyPgDn}, label: "↑↓", help: "key.scroll",
-		when: func(u *UI) bool { return u.input == inputNone && u.overlay != overlayNone },
+		when: func(u *UI) bool { return u.input == inputNone && u.overlay != overlayNone && u.overlay != overlayPhone },
 		do: func(u *UI, ev *tcell.EventKey) {
 			d := map[tcell.Key]int{tcell.KeyUp: -1, tcell.KeyDown: 1, tcell.KeyPgUp: -10, tcell.KeyPgDn: 10}[ev.Key()]
 			u.scroll = max(u.scroll+d, 0)

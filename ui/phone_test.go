@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"aeroplane/engine"
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 	"github.com/skip2/go-qrcode"
 )
 
@@ -226,5 +228,23 @@ func TestPhoneToldAtTable(t *testing.T) {
 	u.Apply(table4(false))
 	if got := render(t, u, 80, 24); !strings.Contains(got, "address already in use") || strings.Contains(got, "Page for phones") {
 		t.Fatalf("a failed server is not said, or an address is shown:\n%s", got)
+	}
+}
+
+// A click on the page's line opens the box, as m does, in the lobby and
+// at the table.
+func TestPhoneLineClickOpensBox(t *testing.T) {
+	for _, table := range []bool{false, true} {
+		u, _ := phoneUI("en", table)
+		y := slices.IndexFunc(strings.Split(render(t, u, 80, 24), "\n"), func(l string) bool {
+			return strings.Contains(l, "Page for phones")
+		})
+		if y < 0 {
+			t.Fatalf("table %v: no line for the page", table)
+		}
+		u.HandleMouse(tview.MouseLeftClick, tcell.NewEventMouse(5, y, tcell.Button1, tcell.ModNone))
+		if u.overlay != overlayPhone {
+			t.Errorf("table %v: a click on the page's line did not open the box", table)
+		}
 	}
 }
