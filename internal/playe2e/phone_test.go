@@ -165,3 +165,30 @@ func TestPlayPhonePageAtTable(t *testing.T) {
 		t.Errorf("GET %s after the program quit:\n%.200s", url, after)
 	}
 }
+
+// --web ADDR serves the page at ADDR from the lobby on, and the lobby
+// names it; --no-web serves nothing, not even at a table.
+func TestPlayPhonePageFlags(t *testing.T) {
+	if !tmuxAvailable(t) || !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 2)
+	inPeer0 := func(name string, args ...string) *exec.Cmd { return lan.Command(0, name, args...) }
+
+	const url = "http://10.213.0.1:8765/"
+	tm := startTerm(t, inPeer0, playerEnv(t.TempDir()), binary(), "--name", "ann", "--lang", "en", "--web", "10.213.0.1:8765")
+	tm.waitFor("the lobby naming the page --web serves", 200, contains("Page for phones: "+url, "c create game"))
+	if page := fetchFrom(t, lan, 1, url); !strings.HasPrefix(page, "status=200 type=text/html") {
+		t.Fatalf("GET %s from the LAN, in the lobby with --web:\n%.300s", url, page)
+	}
+	tm.quitAndCheck()
+
+	tm = startTerm(t, inPeer0, playerEnv(t.TempDir()), binary(), "--name", "bob", "--lang", "en", "--no-web")
+	tm.waitFor("the LAN lobby", 200, contains("Your address (for manual connect): /ip4/10.213.0.1/", "c create game"))
+	tm.keys(keyCreate)
+	s := tm.waitFor("the table", 100, contains("R bob", "b bot / open seat"))
+	if strings.Contains(s, "Page for phones") || strings.Contains(s, finderTop) {
+		t.Errorf("--no-web: the table names a page:\n%s", s)
+	}
+	tm.quitAndCheck()
+}
