@@ -248,3 +248,21 @@ func TestPhoneLineClickOpensBox(t *testing.T) {
 		}
 	}
 }
+
+// The code is encoded once per address; drawing it is part of every draw
+// of the table.
+func BenchmarkQRModules(b *testing.B) {
+	for b.Loop() {
+		if _, err := qrModules(phoneURL); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDrawTableWithCode(b *testing.B) {
+	u, _ := phoneUI("en", true)
+	s := newSim(b, 120, 40)
+	for b.Loop() {
+		u.Draw(s, 120, 40)
+	}
+}
