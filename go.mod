@@ -13,6 +13,7 @@ require (
 	github.com/multiformats/go-multistream v0.6.1
 	github.com/rivo/tview v0.42.0
 	github.com/rivo/uniseg v0.4.7
+	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
 	pgregory.net/rapid v1.3.0
 )
 

@@ -77,7 +77,12 @@
 // tview loop, msg.go the messages sessions send (Msg, Error), replay.go
 // the interactive replay of a finished game (RunReplay: the game's own
 // screen after each roll, made afresh from the events at every step),
-// statedir.go the state directory and the remembered name.
+// statedir.go the state directory and the remembered name, phone.go
+// the page phones at the table open (Options.Web: the lobby and the
+// table name its address, with a QR code beside the text where the
+// window has room and behind the m key in a box that 80×24 holds; the
+// code is skip2/go-qrcode's matrix drawn in half blocks, two modules a
+// cell).
 //
 // The mouse: a left click on anything drawn that does something acts as
 // its key would: a key on the key lines or in a question's box, a move in

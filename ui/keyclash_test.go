@@ -45,6 +45,8 @@ func TestNoTwoActiveKeysShareARune(t *testing.T) {
 			u.Apply(AloneDecision{Missing: []string{"bob"}})
 		}
 		u.sess = everySession{f}
+		u.opts.Web = (&webPolicy{always: true}).web // the phone page's m key too
+		u.syncWeb()
 		u.stop = func() {}
 		for i := range rapid.IntRange(0, 20).Draw(rt, "n") {
 			seen := map[rune]string{}
@@ -60,7 +62,7 @@ func TestNoTwoActiveKeysShareARune(t *testing.T) {
 					seen[r] = b.help
 				}
 			}
-			u.HandleKey(ch(rapid.SampledFrom([]rune("qpynwgecbx+t?")).Draw(rt, "rune")))
+			u.HandleKey(ch(rapid.SampledFrom([]rune("qpynwgecbx+t?m")).Draw(rt, "rune")))
 			if rapid.Bool().Draw(rt, "special") {
 				u.HandleKey(key(rapid.SampledFrom([]tcell.Key{tcell.KeyEscape, tcell.KeyCtrlC, tcell.KeyEnter}).Draw(rt, "key")))
 			}

@@ -329,6 +329,11 @@ var keyTable = []binding{
 	{runes: "s", label: "s", help: "key.stats", more: true,
 		when: func(u *UI) bool { return u.input == inputNone && u.mode == modeGame && u.overlay != overlayEnd },
 		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayStats) }},
+	{runes: "m", label: "m", help: "key.phone", spare: true,
+		when: func(u *UI) bool {
+			return u.input == inputNone && u.servingPhones() && (u.overlay == overlayNone || u.overlay == overlayPhone)
+		},
+		do: func(u *UI, _ *tcell.EventKey) { u.toggle(overlayPhone) }},
 	{runes: "i", label: "i", help: "key.rules", more: true,
 		when: func(u *UI) bool { return u.input == inputNone },
 		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayRules) }},
@@ -342,7 +347,7 @@ var keyTable = []binding{
 		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && u.sc.lobbyOver },
 		do:   func(u *UI, ev *tcell.EventKey) { u.scrollLobby(ev) }},
 	{keys: []tcell.Key{tcell.KeyUp, tcell.KeyDown, tcell.KeyPgUp, tcell.KeyPgDn}, label: "↑↓", help: "key.scroll",
-		when: func(u *UI) bool { return u.input == inputNone && u.overlay != overlayNone },
+		when: func(u *UI) bool { return u.input == inputNone && u.overlay != overlayNone && u.overlay != overlayPhone },
 		do: func(u *UI, ev *tcell.EventKey) {
 			d := map[tcell.Key]int{tcell.KeyUp: -1, tcell.KeyDown: 1, tcell.KeyPgUp: -10, tcell.KeyPgDn: 10}[ev.Key()]
 			u.scroll = max(u.scroll+d, 0)
@@ -491,6 +496,7 @@ func (u *UI) typeRune(r rune) {
 // HandleKey dispatches one key press through the key table. A key that
 // means nothing now does nothing.
 func (u *UI) HandleKey(ev *tcell.EventKey) {
+	defer u.syncWeb() // a key may go back to the list of games (endAlone)
 	for i := range keyTable {
 		b := &keyTable[i]
 		if b.matches(ev) && b.active(u) {

@@ -15,7 +15,7 @@ import (
 // string added in English only fails here.
 func TestKeysUsedExist(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
-	re := regexp.MustCompile(`"((?:app|lobby|table|seat|status|panel|turn|move|dice|help|rules|end|log|place|prompt|key|opt|notice|small|legend|leave|history|note|err|cheat|replay|watch|weekday)\.[a-z0-9.]+)"`)
+	re := regexp.MustCompile(`"((?:app|lobby|table|seat|status|panel|turn|move|dice|help|rules|end|log|place|prompt|key|opt|notice|small|legend|leave|history|note|err|cheat|replay|watch|weekday|phone)\.[a-z0-9.]+)"`)
 	used := map[string]string{} // key → file that names it
 	for _, f := range files {
 		if filepath.Ext(f) != ".go" || len(f) > 8 && f[len(f)-8:] == "_test.go" {

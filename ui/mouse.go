@@ -88,6 +88,7 @@ func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
 	if action != tview.MouseLeftClick && action != tview.MouseLeftDoubleClick {
 		return false
 	}
+	defer u.syncWeb()
 	x, y := ev.Position()
 	// The last drawn is on top: a question's box over the board.
 	for i := len(u.layout.hits) - 1; i >= 0; i-- {

@@ -22,6 +22,14 @@ type Options struct {
 	// session took it, so it can be offered next time (RememberName); nil:
 	// forgotten.
 	NameSet func(name string)
+	// Web, if set, serves the page phones at the table open (the
+	// browser client): it is told on the interface goroutine, at the
+	// first event and whenever that changes, whether the player is at a
+	// table (a table being set up, or a game) or back at the list of
+	// games, and returns at once with the page's addresses from now on
+	// (none: not served), which the lobby and the table show with a QR
+	// code. An error is shown as a notice.
+	Web func(atTable bool) ([]string, error)
 }
 
 type mode uint8
@@ -50,6 +58,7 @@ const (
 	overlayRules
 	overlayStats
 	overlayEnd
+	overlayPhone // the phone page's QR code and address (phone.go)
 )
 
 // UI is the state of the interface: what the session has said so far and
@@ -107,6 +116,7 @@ type UI struct {
 	leaving bool // Leave was called: "leaving…" until LeaveDone quits
 
 	layout layout // where things were last drawn, for the mouse
+	phone  phonePage
 
 	// after runs f later on the interface goroutine (nil: tests step by hand)
 	after func(d time.Duration, f func())
@@ -128,6 +138,7 @@ func (u *UI) t(key string, args ...any) string { return u.cat.T(key, args...) }
 // Apply takes one event from the session.
 func (u *UI) Apply(e Event) {
 	u.log.Debug("event", "type", fmt.Sprintf("%T", e))
+	defer u.syncWeb()
 	switch e := e.(type) {
 	case LobbyUpdate:
 		u.lobby = e

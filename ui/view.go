@@ -162,6 +162,9 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 	} else {
 		add(u.t("lobby.addr", clean(u.lobby.Me.Addr, 200)))
 	}
+	if l := u.phoneLine(); l != "" {
+		addAct(u.openPhone, l)
+	}
 	add("", "[::u]"+u.t("lobby.games")+"[::-]")
 	if len(u.lobby.Games) == 0 {
 		add("  " + u.t("lobby.none"))
@@ -241,9 +244,13 @@ func (u *UI) drawLobby(scr tcell.Screen, w, h int) {
 			}
 		}, l)
 	}
+	tw, aside := u.phoneAside(w, h)
 	add("", u.t("lobby.hint"))
-	add(u.noticeLines(w - 2)...)
-	u.drawScrolled(scr, 1, 1, w-2, h-1, lines, acts)
+	add(u.noticeLines(tw - 2)...)
+	u.drawScrolled(scr, 1, 1, tw-2, h-1, lines, acts)
+	if aside {
+		u.drawPhoneAside(scr, w, 1, h-1)
+	}
 }
 
 // unverified marks a line whose peer only an advert names (Peer.Unverified).
@@ -370,7 +377,12 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	if t.Offline {
 		title = u.t("table.offline")
 	}
-	lines = append(lines, "[::b]"+u.t("app.title")+"[::-] — "+title, "")
+	lines = append(lines, "[::b]"+u.t("app.title")+"[::-] — "+title)
+	if l := u.phoneLine(); l != "" {
+		lines = append(lines, l)
+		act(u.openPhone)
+	}
+	lines = append(lines, "")
 	for c := engine.Colour(0); c < engine.NumColours; c++ {
 		s := t.Seats[c]
 		cursor := "  "
@@ -440,20 +452,24 @@ func (u *UI) drawTable(scr tcell.Screen, w, h int) {
 	if t.Host {
 		hint = "table.hint"
 	}
+	tw, aside := u.phoneAside(w, h)
 	lines = append(lines, "", u.t(hint))
-	lines = append(lines, u.noticeLines(w-2)...)
+	lines = append(lines, u.noticeLines(tw-2)...)
 	top := 1
 	for i, l := range lines {
-		n := max(len(tview.WordWrap(l, w-2)), 1)
+		n := max(len(tview.WordWrap(l, tw-2)), 1)
 		if i < len(acts) {
 			for k := 0; k < n; k++ {
-				u.addHit(1, top+k, w-2, acts[i])
+				u.addHit(1, top+k, tw-2, acts[i])
 			}
 		}
 		top += n
 	}
-	panel(scr, 1, 0, w-2, top, "", lines, false)
-	u.drawChat(scr, 1, top, w-2, h-top)
+	panel(scr, 1, 0, tw-2, top, "", lines, false)
+	u.drawChat(scr, 1, top, tw-2, h-top)
+	if aside {
+		u.drawPhoneAside(scr, w, 1, h-1)
+	}
 }
 
 func (u *UI) drawChat(scr tcell.Screen, x, y, w, h int) {
@@ -705,6 +721,9 @@ func (u *UI) drawOverlay(scr tcell.Screen, w, h int) {
 	var lines []string
 	switch u.overlay {
 	case overlayNone:
+		return
+	case overlayPhone:
+		u.drawPhone(scr, w, h-1)
 		return
 	case overlayHelp:
 		title = u.t("help.title")

@@ -70,7 +70,7 @@ func runHeadless(e *env) error {
 	fs.Var(&o.connect, "connect", "peer address to dial when multicast is blocked: a multiaddr or HOST:PORT (repeatable)")
 	fs.DurationVar(&o.think, "think", 0, "wait this long before each of this peer's moves")
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
-	o.web = addWebFlags(fs)
+	o.web = addWebFlags(fs, false)
 	fs.BoolVar(&o.verbose, "v", false, "also log the network's debug lines to stderr")
 	fs.BoolVar(&o.setupBot, "setup-bot", false, "creator only: if a seated player never confirms the game, start again at once\nwith a bot in its seat (default: everyone goes back to the table and waits)")
 	fs.IntVar(&o.games, "games", 1, "play `N` games in a row with the same players, without a restart (give every peer\nthe same N): the first from the lobby, each next one a rematch at the same table,\nwhich its creator reopens; one progress line per game on stderr")

@@ -75,7 +75,7 @@ func play(e *env, run func(playSetup) error) error {
 	noDiscovery := fs.Bool("no-discovery", false, "do not use mDNS: find players only with --connect or the connect key")
 	lang := fs.String("lang", "", "`CODE` of the interface language: "+fmt.Sprint(i18n.Languages())+" (default: from LC_ALL, LC_MESSAGES or LANG)")
 	rulesText := fs.String("rules", "", "`RULES` of games you create, key=value,… (default "+engine.DefaultRules().String()+")")
-	webFl := addWebFlags(fs)
+	webFl := addWebFlags(fs, true)
 	botDelay := new(time.Duration)
 	*botDelay = 700 * time.Millisecond
 	fs.Var(pauseFlag{botDelay}, "bot-delay", "`PAUSE` before each roll of a seat a bot flies is shown, so that people can follow (e.g. 1s; 0: at once)")
@@ -183,6 +183,11 @@ against bots, so every game's log can be checked.
 
 With --offline nothing touches the network: you play against bots only.
 
+Phones at the table: while you are at a table, the program serves the
+browser client on your LAN address (the one your lobby shows); the table
+shows the page's address, and m shows a QR code to scan. Back at the list
+of games it stops. --web ADDR serves it all the time at ADDR, --no-web never.
+
 Where things go:
 `)
 	fmt.Fprintf(w, "  saved game logs  %s (--data); check one with `aeroplane verify FILE`,\n", dataDir)
@@ -227,15 +232,13 @@ func runTerminal(s playSetup) error {
 		return err
 	}
 	logger.Info("play", "offline", s.offline, "data", s.dataDir, "identity", s.identity)
-	ws, err := s.web.start(logger)
+	phones, err := newPhoneServer(s.web, func() string { return sessionLANIP(sess) }, logger)
 	if err != nil {
 		sess.Close()
 		return err
 	}
-	if ws != nil {
-		defer ws.Close()
-		logger.Info("web client served", "urls", ws.URLs())
-	}
+	defer phones.Close()
+	s.opts.Web = phones.AtTable
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// Run closes the session, whatever happens.
@@ -243,6 +246,15 @@ func runTerminal(s playSetup) error {
 		return fmt.Errorf("the interface stopped: %w (play needs a terminal; `aeroplane headless` plays without one)", err)
 	}
 	return nil
+}
+
+// sessionLANIP is the IP the session's network host is reached at on
+// the LAN ("" for a session without a network: nothing is served).
+func sessionLANIP(sess ui.Session) string {
+	if n, ok := sess.(interface{ Addrs() []string }); ok {
+		return lanIP(n.Addrs())
+	}
+	return ""
 }
 
 // probeTerminal fails before the network starts when there is no terminal

@@ -150,14 +150,29 @@ func TestPlayHelp(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	help := stdout.String()
-	want := []string{"/var/st/aeroplane/games", "/var/st/aeroplane/aeroplane.log", "aeroplane verify", "mDNS", "--offline"}
-	for _, f := range []string{"offline", "name", "names", "connect", "identity", "data", "port", "no-discovery", "lang", "rules", "bot-delay"} {
+	want := []string{"/var/st/aeroplane/games", "/var/st/aeroplane/aeroplane.log", "aeroplane verify", "mDNS", "--offline",
+		// what the web flags do, and the default: phones at the table only
+		"only while you are at a table", "Back at the list\nof games it stops", "--web ADDR serves it all the time", "--no-web never"}
+	for _, f := range []string{"offline", "name", "names", "connect", "identity", "data", "port", "no-discovery", "lang", "rules", "bot-delay", "web", "no-web"} {
 		want = append(want, "  -"+f)
 	}
 	for _, w := range want {
 		if !strings.Contains(help, w) {
 			t.Errorf("help lacks %q:\n%s", w, help)
 		}
+	}
+}
+
+// headless serves no page unless --web says where: its help says so and
+// does not promise play's table default.
+func TestHeadlessWebHelp(t *testing.T) {
+	var stdout bytes.Buffer
+	if code := Main([]string{"headless", "-h"}, strings.NewReader(""), &stdout, &bytes.Buffer{}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	help := stdout.String()
+	if !strings.Contains(help, "default: not served") || strings.Contains(help, "at a table") {
+		t.Errorf("headless help on --web:\n%s", help)
 	}
 }
 

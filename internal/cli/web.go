@@ -9,18 +9,26 @@ import (
 
 // webFlags are --web and --no-web, shared by play and headless.
 //
-// Without either nothing is served: the table does not yet show the
-// page's address, and a server nobody is told about only widens what
-// the machine exposes. --web ADDR serves the browser client there (a
-// LAN or loopback address; ":PORT" means every LAN address).
+// --web ADDR serves the browser client there from start to end (a LAN
+// or loopback address; ":PORT" means every LAN address); --no-web never.
+// Without either, play serves it on its LAN address only while the
+// player is at a table (phoneServer, phones.go), where the table shows
+// the address; headless, which nobody watches to read an address from,
+// serves nothing.
 type webFlags struct {
 	addr string
 	off  bool
 }
 
-func addWebFlags(fs *flag.FlagSet) *webFlags {
+// addWebFlags registers the flags; atTable says the command serves at a
+// table by default (play), so its help says so.
+func addWebFlags(fs *flag.FlagSet, atTable bool) *webFlags {
 	w := &webFlags{}
-	fs.StringVar(&w.addr, "web", "", "serve the browser client at `ADDR` (HOST:PORT on the LAN or loopback; :PORT = every LAN address)")
+	def := "default: not served"
+	if atTable {
+		def = "default: on your LAN address, any free port,\nonly while you are at a table, which shows the address and a QR code"
+	}
+	fs.StringVar(&w.addr, "web", "", "serve the browser client for phones at `ADDR` all the time (HOST:PORT on the LAN or loopback;\n:PORT = every LAN address; "+def+")")
 	fs.BoolVar(&w.off, "no-web", false, "never serve the browser client")
 	return w
 }

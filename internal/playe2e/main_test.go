@@ -16,6 +16,9 @@ const binEnv = "AEROPLANE_PLAYE2E_BIN"
 // builder; not -race: the binary plays next to three other processes on
 // a small machine, and the packages' own tests run with -race).
 func TestMain(m *testing.M) {
+	if url := os.Getenv(fetchEnv); url != "" { // a phone's request (phone_test.go)
+		os.Exit(fetchMain(url))
+	}
 	if os.Getenv(binEnv) != "" {
 		os.Exit(m.Run())
 	}
