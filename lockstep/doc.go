@@ -145,6 +145,7 @@
 // others voted it absent, or the halves of a split met and its branch was
 // the one undone, and undid those tentative steps), EventRecovered,
 // EventLeft, EventAloneDecision, EventSeatTaken, EventSeatRefused,
+// EventPeerRestored (another player's program restarted and catches up),
 // EventHalted and
 // EventGameOver (ranking and the history hash, equal on every honest peer:
 // print it as the game's final hash).

@@ -33,11 +33,12 @@ const (
 	EventAloneDecision                       // every present player voted Peers absent at roll Roll but they are no majority: keep waiting, or call GoOn (Detail says more)
 	EventSeatTaken                           // Peer, a newcomer, flies the seat Colour from roll Roll on (Detail: whom it took it from)
 	EventSeatRefused                         // Peer's request for the seat Colour from roll Roll is refused (Detail says why)
+	EventPeerRestored                        // Peer's program was restored from its log and is catching up (its status frames say so; once per restore)
 )
 
 var eventNames = [...]string{"", "setup-confirmed", "game-started", "waiting", "your-roll", "rolled", "your-move",
 	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over", "rolled-back", "recovered",
-	"left", "alone-decision", "seat-taken", "seat-refused"}
+	"left", "alone-decision", "seat-taken", "seat-refused", "peer-restored"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {
@@ -145,6 +146,8 @@ func (e Event) String() string {
 		return fmt.Sprintf("state-mismatch peer=%s roll=%d: %s", short(e.Peer), e.Roll, e.Detail)
 	case EventHalted:
 		return "halted: " + e.Detail
+	case EventPeerRestored:
+		return fmt.Sprintf("peer-restored peer=%s", short(e.Peer))
 	case EventAloneDecision:
 		return fmt.Sprintf("alone-decision roll=%d missing=%s", e.Roll, shortList(e.Peers))
 	case EventGameOver:

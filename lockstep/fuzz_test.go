@@ -28,6 +28,7 @@ func FuzzDecodeMessage(f *testing.F) {
 		f.Add(m.raw)
 	}
 	f.Add([]byte{1, 2})
+	f.Add((&have{game: setup0.GameID(), seqs: []uint64{3, 4, 0, 9}, recovering: true}).encode())
 	setup, _ := DecodeSetup(recs[0].Data)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if isHave(b) {

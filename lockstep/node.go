@@ -284,6 +284,7 @@ func (n *Node) Step(from peer.ID, data []byte) error {
 		if h.game != n.gid {
 			return fmt.Errorf("status frame for game %s, not ours (%s)", GameID(h.game), n.gid)
 		}
+		n.noteRestored(from, h)
 		n.forgetLost(from, h)
 		n.noteLeaveHeld(from, h)
 		n.answerHave(from, h)

@@ -145,3 +145,20 @@ func (n *Node) checkRecovered() {
 	// What we held back (reveals, votes, a choice) goes out with the
 	// caller's progress: checkReturns casts the readmission votes.
 }
+
+// noteRestored reports, once per restore, that player from says in its
+// own status frame that it was restored and is recovering: its program
+// restarted, which the transport may never see as a connection going down
+// when the restart is quicker than its heartbeat. Only the sender's own
+// frame counts (status frames are never relayed).
+func (n *Node) noteRestored(from peer.ID, h *have) {
+	i, ok := n.pidx[from]
+	if !ok || i == n.self {
+		return
+	}
+	p := n.players[i]
+	if h.recovering && !p.restored {
+		p.restored, p.restoredAt = true, uint64(len(p.msgs))
+		n.emit(Event{Kind: EventPeerRestored, Peer: from, Colour: p.colour})
+	}
+}

@@ -1,6 +1,8 @@
 package lockstep
 
 import (
+	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -220,5 +222,67 @@ func TestRecoveryWaitsForTalkersNotForTheQuiet(t *testing.T) {
 	}
 	if len(named) != 1 || len(named[0]) != 1 || named[0][0] != quiet.id {
 		t.Errorf("recovered events naming %v, want one naming only the quiet player", named)
+	}
+}
+
+// A restarted program says so in its status frames, so the others can tell
+// their players it is back and catching up even when no connection went
+// down (a restart quicker than the transport's heartbeat): each of them
+// reports it once per restore, and never about itself.
+func TestPeerRestoredToldOncePerRestore(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		restarts []int // ticks at which peer 0's program stops; it is back 20 ticks later
+	}{
+		{"none", nil},
+		{"once", []int{80}},
+		{"twice", []int{80, 240}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t, 31, 3, 0, simFaults{}, false)
+			for _, at := range tc.restarts {
+				s.addAction(at, func(s *sim) {
+					s.peers[0].down = true
+					s.addAction(s.now+20, func(s *sim) { s.restore(0) })
+				})
+			}
+			s.start()
+			s.run()
+			s.check(true)
+			for i, p := range s.peers {
+				want := len(tc.restarts)
+				if i == 0 {
+					want = 0
+				}
+				got := countEvents(p, EventPeerRestored, s.peers[0])
+				if all := countEvents(p, EventPeerRestored, nil); got != want || all != want {
+					t.Errorf("%s: %d peer-restored events about peer 0 (%d in all), want %d", short(p.id), got, all, want)
+				}
+			}
+		})
+	}
+}
+
+func TestHaveRecoveringRoundTrip(t *testing.T) {
+	for _, h := range []*have{
+		{game: GameID{1}, seqs: []uint64{3, 4}},
+		{game: GameID{1}, seqs: []uint64{3, 4}, recovering: true},
+		{game: GameID{2}},
+		{game: GameID{2}, recovering: true},
+	} {
+		b := h.encode()
+		got, err := decodeHave(b)
+		if err != nil {
+			t.Fatalf("%+v: %v", h, err)
+		}
+		if got.recovering != h.recovering || len(got.seqs) != len(h.seqs) || !bytes.Equal(got.encode(), b) {
+			t.Errorf("%+v came back as %+v", h, got)
+		}
+	}
+	for _, flags := range []byte{0, 2, 0xff} {
+		b := append((&have{game: GameID{1}}).encode(), flags)
+		if _, err := decodeHave(b); !errors.Is(err, ErrDecode) {
+			t.Errorf("flags %#x: err %v, want ErrDecode", flags, err)
+		}
 	}
 }

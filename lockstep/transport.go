@@ -44,6 +44,11 @@ type player struct {
 	leaveRoll    uint64
 	leaveSeq     uint64
 	holdsMyLeave bool // its status frame counts our own Leave (LeaveDelivered)
+	// restored: its status frame said it is recovering after a restore,
+	// when we held restoredAt of its messages; a message it signed past
+	// those (it signs again only once recovered) ends it.
+	restored   bool
+	restoredAt uint64
 	// askIdx is the index in msgs of its latest accepted return request,
 	// askStep the roll it asks for. A fact of its run: a rollback keeps it.
 	askIdx  int
@@ -158,6 +163,9 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 		return fmt.Errorf("%s seq %d from %s: broken link to the previous message", m.kind, m.seq, short(m.from))
 	}
 	p.msgs = append(p.msgs, m)
+	if p.restored && m.seq > p.restoredAt {
+		p.restored = false // recovered: it signs again (noteRestored)
+	}
 	n.g.stats.Accepted++
 	n.entries = append(n.entries, Record{Type: RecordMessage, Data: m.raw})
 	if n.self >= 0 && !n.restoring {
@@ -244,7 +252,7 @@ func (n *Node) sendHave() { n.broadcast(n.have().encode()) }
 
 // have is our status: how many messages of each player we hold in a run.
 func (n *Node) have() *have {
-	h := &have{game: n.gid}
+	h := &have{game: n.gid, recovering: n.rec != nil}
 	for _, p := range n.players {
 		h.seqs = append(h.seqs, uint64(len(p.msgs)))
 	}

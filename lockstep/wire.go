@@ -309,7 +309,16 @@ func (m *message) signedPart() []byte {
 type have struct {
 	game GameID
 	seqs []uint64
+	// recovering: the sender was restored from its log and is fetching
+	// its own messages back (recover.go). Carried as one trailing flag
+	// byte, present only when set, so an encoding stays canonical. It
+	// has no authority: it only lets the others say the sender's
+	// program is back and catching up (EventPeerRestored).
+	recovering bool
 }
+
+// haveRecovering is the one flag of a status frame's trailing byte.
+const haveRecovering = 1
 
 func (h *have) encode() []byte {
 	var w writer
@@ -319,6 +328,9 @@ func (h *have) encode() []byte {
 	w.u8(uint8(len(h.seqs)))
 	for _, s := range h.seqs {
 		w.u64(s)
+	}
+	if h.recovering {
+		w.u8(haveRecovering)
 	}
 	return w.b
 }
@@ -338,6 +350,12 @@ func decodeHave(b []byte) (*have, error) {
 	}
 	for i := 0; i < n; i++ {
 		h.seqs = append(h.seqs, r.u64())
+	}
+	if r.err == nil && r.off < len(r.b) {
+		if f := r.u8(); f != haveRecovering {
+			return nil, fmt.Errorf("%w: status flags %#x", ErrDecode, f)
+		}
+		h.recovering = true
 	}
 	if err := r.done(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrDecode, err)

@@ -305,6 +305,10 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				t.flown[e.Colour] = e.Kind == lockstep.EventAbsent
 			}
 			out = append(out, ui.Presence{Colour: e.Colour, Name: t.name(e.Peer), Present: e.Kind == lockstep.EventReturned})
+		case lockstep.EventPeerRestored:
+			// Its program restarted: said even when no connection went
+			// down (reconnects covers a cable cut, where nothing restores).
+			out = append(out, ui.CatchingUp{Colour: e.Colour, Name: t.name(e.Peer)})
 		case lockstep.EventLeft:
 			if e.Colour < engine.NumColours {
 				t.flown[e.Colour] = true

@@ -166,6 +166,9 @@ func TestTranslate(t *testing.T) {
 			{Kind: lockstep.EventRecovered, Detail: "every other player told us"},
 			{Kind: lockstep.EventRecovered, Peers: []peer.ID{f.other}, Detail: "gave up"}}, lockstep.State{}}},
 			[]ui.Event{ui.Notice{Msg: ui.M("note.recovered", "Bob")}}, false, nil},
+		{"another's program restored from its log is said to be catching up", []batch{{[]lockstep.Event{
+			{Kind: lockstep.EventPeerRestored, Peer: f.other, Colour: engine.Blue}}, lockstep.State{}}},
+			[]ui.Event{ui.CatchingUp{Colour: engine.Blue, Name: "Bob"}}, false, nil},
 		{"a leave names the player and the seat a bot flies", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventLeft, Peer: f.other, Colour: engine.Blue, Roll: 4}}, lockstep.State{}}},
 			[]ui.Event{ui.Left{Colour: engine.Blue, Name: "Bob"}}, false, nil},

@@ -264,7 +264,9 @@ func (u *UI) Apply(e Event) {
 			u.addEvent(u.t("log.reopened"))
 		}
 	case CatchingUp:
-		if e.Colour < engine.NumColours && u.inGame() {
+		// Told by the connection coming back and by the program's own
+		// word that it restarted: one line for both.
+		if e.Colour < engine.NumColours && u.inGame() && !u.catching[e.Colour] {
 			u.catching[e.Colour] = true
 			u.addEvent(u.t("log.catchingup", clean(e.Name, maxName)))
 		}
