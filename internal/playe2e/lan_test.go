@@ -126,7 +126,7 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 	if len(logs) != 1 {
 		t.Fatalf("saved games in the default data dir: %q, want one", logs)
 	}
-	if !strings.Contains(flat(end), logs[0]) {
+	if !strings.Contains(flat(inBox(end)), logs[0]) {
 		t.Errorf("the end screen does not show the log path %s:\n%s", logs[0], end)
 	}
 	tm.quitAndCheck()

@@ -145,6 +145,20 @@ func bottomLine(screen string) string {
 	return lines[len(lines)-1]
 }
 
+// inBox is the text inside a box's side borders, line by line, so a path
+// the box wraps reads whole in flat (what the board shows beside the box
+// would fall between its halves otherwise).
+func inBox(screen string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(screen, "\n") {
+		if i, j := strings.Index(l, "│"), strings.LastIndex(l, "│"); i >= 0 && j > i {
+			b.WriteString(l[i:j])
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // flat is the screen's text without box drawing, line breaks or spaces,
 // so that a long path wrapped in a box can be found whole.
 func flat(screen string) string {

@@ -57,7 +57,7 @@ func TestPlayLANWatch(t *testing.T) {
 		t.Errorf("p0 %s %s, p1 %s %s, the watcher's screen %s", hostOrder, hash, guestOrder, guestHash, order)
 	}
 	logs, _ := filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-watch-*.log"))
-	if len(logs) != 1 || !strings.Contains(flat(end), logs[0]) {
+	if len(logs) != 1 || !strings.Contains(flat(inBox(end)), logs[0]) {
 		t.Fatalf("watched logs %q; the end screen:\n%s", logs, end)
 	}
 	out, err := exec.Command(binary(), "verify", logs[0]).CombinedOutput()
