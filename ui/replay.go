@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"aeroplane/engine"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 )
@@ -196,22 +197,6 @@ func (replaySession) Chat(string) error                   { return errReplay }
 func (replaySession) Rematch() error                      { return errReplay }
 func (replaySession) Close() error                        { return nil }
 
-// replayRoot is the tview primitive of a replay.
-type replayRoot struct {
-	*tview.Box
-	p *replayer
-}
-
-func (r *replayRoot) Draw(scr tcell.Screen) {
-	r.Box.DrawForSubclass(scr, r)
-	_, _, w, h := r.GetRect()
-	r.p.Draw(scr, w, h)
-}
-
-func (r *replayRoot) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
-	return r.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) { r.p.HandleKey(ev) })
-}
-
 // RunReplay shows a replay on the terminal (or on screen, when not nil:
 // tests pass a simulation screen) until the player quits or ctx ends,
 // and restores the terminal.
@@ -228,7 +213,7 @@ func newReplayApp(r Replay, opts Options, screen tcell.Screen) (*tview.Applicati
 	if screen != nil {
 		tv.SetScreen(screen)
 	}
-	root := &replayRoot{Box: tview.NewBox(), p: p}
+	root := &root{Box: tview.NewBox(), v: p}
 	tv.SetRoot(root, true).SetFocus(root)
 	tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
 		if ev.Key() == tcell.KeyCtrlC {

@@ -8,26 +8,41 @@ import (
 	"github.com/rivo/tview"
 )
 
-// root is the one tview primitive: it draws the UI and hands it every key
-// and click.
+// screenView is what the one tview primitive shows: the game's UI or a
+// replay. It draws the whole window and takes every key; one that also
+// takes clicks (mouseView) gets them.
+type screenView interface {
+	Draw(scr tcell.Screen, w, h int)
+	HandleKey(ev *tcell.EventKey)
+}
+
+type mouseView interface {
+	HandleMouse(a tview.MouseAction, ev *tcell.EventMouse) bool
+}
+
+// root is the one tview primitive: it draws its view and hands it every
+// key and click.
 type root struct {
 	*tview.Box
-	u *UI
+	v screenView
 }
 
 func (r *root) Draw(scr tcell.Screen) {
 	r.Box.DrawForSubclass(scr, r)
 	_, _, w, h := r.GetRect()
-	r.u.Draw(scr, w, h)
+	r.v.Draw(scr, w, h)
 }
 
 func (r *root) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
-	return r.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) { r.u.HandleKey(ev) })
+	return r.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) { r.v.HandleKey(ev) })
 }
 
 func (r *root) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
 	return r.WrapMouseHandler(func(a tview.MouseAction, ev *tcell.EventMouse, _ func(tview.Primitive)) (bool, tview.Primitive) {
-		return r.u.HandleMouse(a, ev), nil
+		if m, ok := r.v.(mouseView); ok {
+			return m.HandleMouse(a, ev), nil
+		}
+		return false, nil
 	})
 }
 
@@ -53,7 +68,7 @@ func newApp(s Session, opts Options, screen tcell.Screen) *app {
 	if screen != nil {
 		tv.SetScreen(screen)
 	}
-	r := &root{Box: tview.NewBox(), u: u}
+	r := &root{Box: tview.NewBox(), v: u}
 	tv.SetRoot(r, true).SetFocus(r)
 	// Ctrl-C is a key of the table (quit), not tview's own stop.
 	tv.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
