@@ -33,19 +33,11 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 	}
 	t0 := time.Now()
 	lan := netlab.NewLAN(t, 3)
-	host := startHeadless(t, lan, 0, "--bot", "greedy", "--lobby", "party", "--players", "3", "--bots", "1",
-		"--think", "0", "--find-for", "200ms")
-	host.waitLog(t, `lobby "party" players=p0 free=2`, 300)
-	// The guest only joins: it looks for the host far longer than it takes.
-	guest := startHeadless(t, lan, 1, "--bot", "greedy", "--lobby", "party", "--think", "0", "--find-for", "1m")
-	host.waitLog(t, "players=p0,p1 free=1", 300)
+	host, guest, peers := hostAndGuest(t, lan, "party", 3, 1, "0", "players=p0,p1 free=1")
 
 	home := t.TempDir()
 	inPeer2 := func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }
 	tm := startTerm(t, inPeer2, playerEnv(home), binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0")
-	peers := func() string {
-		return "p0:\n" + tail(host.stderr.String(), 15) + "\np1:\n" + tail(guest.stderr.String(), 15)
-	}
 	peerLine := regexp.MustCompile(`(?m)^\s+p[01]  \S{6}  /ip4/10\.213\.0\.[12]/`)
 	tm.waitFor("the two peers and their game in the lobby", 400, func(s string) bool {
 		return strings.Contains(s, "Your name: alice") &&

@@ -27,17 +27,10 @@ func TestPlayLANRematchAndResume(t *testing.T) {
 	}
 	t0 := time.Now()
 	lan := netlab.NewLAN(t, 3)
-	host := startHeadless(t, lan, 0, "--bot", "greedy", "--lobby", "party", "--players", "3", "--bots", "1",
-		"--think", "0", "--find-for", "200ms", "--games", "2")
-	host.waitLog(t, `lobby "party" players=p0 free=2`, 300)
-	guest := startHeadless(t, lan, 1, "--bot", "greedy", "--lobby", "party", "--think", "0", "--find-for", "1m", "--games", "2")
-	host.waitLog(t, "players=p0,p1 free=1", 300)
+	host, guest, peers := hostAndGuest(t, lan, "party", 3, 1, "0", "players=p0,p1 free=1", "--games", "2")
 
 	alice := program{home: t.TempDir(), argv: []string{binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0"},
 		wrap: func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }}
-	peers := func() string {
-		return "p0:\n" + tail(host.stderr.String(), 15) + "\np1:\n" + tail(guest.stderr.String(), 15)
-	}
 	tm := alice.start(t)
 	tm.joinFirstAndStart("1) p0's game", peers)
 	_, before := playUntil(tm, 6, peers)

@@ -1,6 +1,8 @@
 package playe2e
 
 import (
+	"aeroplane/internal/netlab"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,4 +139,24 @@ func (p *turns) step() (string, bool) {
 		time.Sleep(poll)
 	}
 	return s, false
+}
+
+// hostAndGuest starts two headless peers of lobby on the LAN's machines 0
+// and 1 (greedy bots thinking think): 0 opens the table for players
+// people and bots bots, 1 joins it, and the host's log then shows then.
+// extra goes to both. peers is their logs' tails, for a failure's message.
+func hostAndGuest(t *testing.T, lan *netlab.LAN, lobby string, players, bots int, think, then string, extra ...string) (host, guest *headless, peers func() string) {
+	t.Helper()
+	both := func(args ...string) []string {
+		return append(append([]string{"--bot", "greedy", "--lobby", lobby, "--think", think}, args...), extra...)
+	}
+	host = startHeadless(t, lan, 0, both("--players", fmt.Sprint(players), "--bots", fmt.Sprint(bots), "--find-for", "200ms")...)
+	host.waitLog(t, fmt.Sprintf("lobby %q players=p0 free=%d", lobby, players-1), 300)
+	// The guest only joins: it looks for the host far longer than it takes.
+	guest = startHeadless(t, lan, 1, both("--find-for", "1m")...)
+	host.waitLog(t, then, 300)
+	peers = func() string {
+		return "p0:\n" + tail(host.stderr.String(), 15) + "\np1:\n" + tail(guest.stderr.String(), 15)
+	}
+	return host, guest, peers
 }
