@@ -203,3 +203,35 @@ func TestCreateLocal(t *testing.T) {
 		t.Fatal("found a local game to resume")
 	}
 }
+
+// A newcomer's log (CreateTaken) is one of its own, named game-take-…,
+// with dice entropy of its own and no secret on disk: Find never offers
+// it to resume, although it is a LAN game's log.
+func TestCreateTaken(t *testing.T) {
+	d := openDir(t)
+	_, recs := playedLog(t, 7, 10)
+	setup := setupOf(t, recs)
+	at := timeNow()
+	g, err := d.CreateTaken(setup, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Log.Write(recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Log.Close(); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Base(g.Log.Path())
+	if !strings.HasPrefix(base, "game-take-") || !strings.HasSuffix(base, "-"+setup.GameID().String()+".log") || g.Entropy == ([32]byte{}) {
+		t.Fatalf("taken game's log %s, entropy %x", base, g.Entropy)
+	}
+	if _, err := os.Stat(d.secretPath(setup.GameID())); err == nil {
+		t.Fatal("a newcomer's dice secret was written down")
+	}
+	for _, p := range setup.Players() {
+		if s, _ := d.Find(Query{Self: p, Now: at}); s != nil {
+			t.Fatalf("Find offers the taken game's log %s to resume", s.Path)
+		}
+	}
+}

@@ -1,0 +1,18 @@
+package i18n
+
+// A late arrival taking a seat in a running game: the session's notes as
+// it asks for the seat, the players' note when it is taken, and the
+// lobby's key for it. Each language has its own takeseat_*.go.
+func init() {
+	extend("hi", map[string]string{
+		"note.seat.looking": "LAN पर चल रहे खेल %q में खाली सीट खोजी जा रही है।",
+		"note.seat.asking":  "%s सीट माँगी जा रही है (%q)।",
+		"note.seat.taken":   "%s पासे %[3]d से %[2]s सीट लेते हैं।",
+		"note.seat.refused": "%s सीट पासे %d से नहीं मिली: फिर से माँगा जा रहा है।",
+		"err.takewhich":     "कौन सा खेल? चल रहे खेल का नाम दें।",
+		"err.nofreeseat":    "%q में कोई सीट खाली नहीं: सभी लोग खेल रहे हैं।",
+		"err.seatnotfree":   "%s सीट (%q) खाली नहीं: उसे एक व्यक्ति खेल रहा है।",
+		"err.noadmit":       "%q का कोई खिलाड़ी अभी नए व्यक्ति को नहीं आने देता (%s); एक मिनट में फिर कोशिश करें।",
+		"key.takeseat":      "t: सीट लें",
+	})
+}
