@@ -74,6 +74,16 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		}
 		return
 	}
+	if p.take != nil {
+		s.mu.Unlock()
+		s.t.SetMembers(nil)
+		if err := s.takeSeat(ctx, p); err != nil && ctx.Err() == nil {
+			s.log.Error("taking a seat", "err", err)
+			s.q.push(ui.NoticeOf(explain(err)))
+			s.ended(nil, lockstep.State{}, err)
+		}
+		return
+	}
 	if p.resume != nil {
 		s.mu.Unlock()
 		defer s.findPaused()
@@ -131,9 +141,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	// is written: a game already on disk is never started again.
 	var g *savegame.Game
 	var err error
-	if p.resume != nil {
+	switch {
+	case p.resume != nil:
 		g, err = s.dir.Resume(p.resume)
-	} else {
+	case p.take != nil:
+		g, err = s.dir.CreateTaken(res.Setup, time.Now())
+	default:
 		g, err = s.dir.Create(res.Setup, s.self, nil)
 	}
 	if err != nil {
@@ -185,7 +198,20 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	defer stopGame()
 	setup := newSetupWatch(s.setupWait(), stopGame)
 	defer setup.stop()
+	var take *lockstep.Take
+	var past []lockstep.Record
+	var pastFrom peer.ID
+	quiet := false // the first Ready holds the past a newcomer read: shown as History
+	if p.take != nil {
+		take, past, pastFrom = &lockstep.Take{Colour: p.take.colour}, p.take.past, p.take.from
+		if hist, pos, ok := History(res.Setup, names, past); ok {
+			tr.ResumeAt(pos) // before Run: the driver is not yet touching it
+			s.q.push(hist...)
+			quiet = true
+		}
+	}
 	sess, err = NewGame(s.t, GameConfig{
+		Take: take, Past: past, PastFrom: pastFrom,
 		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: watchLog{Log: glog, srv: srv}, Records: g.Records,
 		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
@@ -198,7 +224,16 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			runAt = rd.State
 			runMu.Unlock()
 			setup.saw(rd.State)
-			evs := tr.Translate(rd.Events, rd.State)
+			for _, e := range rd.Events {
+				if e.Kind == lockstep.EventSeatTaken {
+					s.seated(tr, e)
+				}
+			}
+			events := rd.Events
+			if quiet {
+				events, quiet = nil, false
+			}
+			evs := tr.Translate(events, rd.State)
 			flown := tr.BotFlown()
 			s.flown.Store(&flown) // before the push: the queue paces by it
 			s.q.push(evs...)

@@ -31,9 +31,11 @@ func (s *NetSession) serveWatchers(gid lockstep.GameID, past []lockstep.Record, 
 	srv.onSay = func(_ peer.ID, name, text string) {
 		s.q.push(ui.ChatLine{From: name + " (watching)", Colour: engine.NoColour, Text: text})
 	}
+	srv.onTake = s.admitNewcomer
 	s.mu.Lock()
 	old := s.serving
 	s.serving = srv
+	s.newcomers = nil
 	s.mu.Unlock()
 	if old != nil {
 		old.close()

@@ -1,0 +1,352 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/lobby"
+	"aeroplane/lockstep"
+	"aeroplane/p2p"
+	"aeroplane/ui"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// A late arrival takes a seat (lockstep's Take, PROTOCOL.md "Taking a
+// seat"), as this program's newcomer:
+//
+//  1. it finds the running game of the lobby named as the watchers do
+//     (findRunning), and reads a player's log with the watch protocol,
+//     every record checked by a referee of its own, up to where the
+//     player's log ends;
+//  2. it picks the seat: the one asked for, else the first in seat order
+//     a bot flies (a bot seat, or the seat of a player who left);
+//  3. it asks every player to let it use the game protocol (a take
+//     request: each admits it as a p2p guest, a few at most) and makes
+//     the players its transport's members;
+//  4. it plays the game (play) with a lockstep newcomer node that holds
+//     what the referee read: the node says hello, catches up the rest,
+//     asks for the seat a few rolls ahead, and once every player present
+//     has voted yes flies it with its own chain, as a bot (--headless)
+//     or as its person.
+//
+// The players' side: the watch server answers take requests
+// (watchServer.answerTake, admitting the guest), and play makes the
+// newcomer a member and names it once lockstep seats it.
+
+// takePlan is a seat to take, as TakeSeat asked and takeSeat found it.
+type takePlan struct {
+	lobby  string
+	colour engine.Colour // asked for; NoColour: the first free one
+	// found by takeSeat:
+	past  []lockstep.Record // the player's log read (Setup first)
+	from  peer.ID           // the player who served it
+	names map[peer.ID]string
+}
+
+// TakeSeat looks for the running game of the lobby named lobbyName on
+// the LAN and asks its players for a seat in it: colour, or with
+// engine.NoColour the first seat in seat order a bot flies. Once the
+// players agree this player flies the seat to the end of the game, like
+// any player (its moves through Roll and Choose); until then the screen
+// sees the game as a watcher does.
+func (s *NetSession) TakeSeat(lobbyName string, colour engine.Colour) error {
+	name := p2p.CleanName(lobbyName)
+	if name == "" {
+		return ui.Errorf("err.takewhich")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.leaveLobby()
+	if err := s.idle(); err != nil {
+		return err
+	}
+	s.launch(lobbyPlan{take: &takePlan{lobby: name, colour: colour}})
+	return nil
+}
+
+// takeRetry is how often a newcomer asks again when no player admits it;
+// takeAdmitFor how long it tries before it gives up; takeStreamWait how
+// long it waits for the game streams to the players who admitted it.
+const (
+	takeRetry      = time.Second
+	takeAdmitFor   = 30 * time.Second
+	takeStreamWait = 10 * time.Second
+)
+
+// takeSeat does steps 1-3 above for p (runPlan), then plays.
+func (s *NetSession) takeSeat(ctx context.Context, p lobbyPlan) error {
+	tp := p.take
+	s.q.push(ui.Notice{Msg: ui.M("note.seat.looking", tp.lobby)})
+	host, run, err := s.findRunning(ctx, tp.lobby)
+	if err != nil {
+		return err
+	}
+	servers := []peer.ID{host}
+	tp.names = map[peer.ID]string{}
+	for _, pl := range run.Players {
+		tp.names[pl.ID] = pl.Name
+		if pl.ID != host && pl.ID != s.self {
+			servers = append(servers, pl.ID)
+		}
+	}
+	var ref *lockstep.Node
+	var left map[peer.ID]bool
+	for _, id := range servers {
+		if ref, left, err = s.readLog(ctx, id, run.Game, tp); err == nil {
+			tp.from = id
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.log.Info("reading a player's log to take a seat failed", "peer", p2p.ShortID(id), "err", err)
+	}
+	if ref == nil {
+		return fmt.Errorf("taking a seat in %q: no player's log could be read and checked (%w)", tp.lobby, err)
+	}
+	setup, err := lockstep.DecodeSetup(tp.past[0].Data)
+	if err != nil {
+		return err
+	}
+	colour, err := freeSeat(ref.Seats(), left, tp.colour, tp.lobby)
+	if err != nil {
+		return err
+	}
+	tp.colour = colour
+	s.q.push(ui.Notice{Msg: ui.M("note.seat.asking", colour, tp.lobby)})
+	players := playersOf(ref.Seats())
+	admitted, err := s.askAdmission(ctx, setup.GameID(), players)
+	if err != nil {
+		return ui.Wrap(err, "err.noadmit", tp.lobby, err)
+	}
+	s.t.SetMembers(append(players, s.self))
+	s.awaitStreams(ctx, admitted)
+	s.log.Info("taking a seat", "lobby", tp.lobby, "game", setup.GameID(), "colour", colour.String(),
+		"records", len(tp.past), "from", p2p.ShortID(tp.from), "admitted", len(admitted))
+	return s.play(ctx, p, lobby.Result{Setup: setup, Names: tp.names, NoWatchChat: !run.Chat})
+}
+
+// readLog reads player id's log of game gid from its start to where it
+// ends now, checked by a referee (an observer node) as a watcher checks
+// it; tp.past gets what the referee accepted. left are the players who
+// left the game for good: their seats are bots' now.
+func (s *NetSession) readLog(ctx context.Context, id peer.ID, gid lockstep.GameID, tp *takePlan) (*lockstep.Node, map[peer.ID]bool, error) {
+	var ref *lockstep.Node
+	var past []lockstep.Record
+	left := map[peer.ID]bool{}
+	from, fails := uint32(0), 0
+	for {
+		qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		s.reach(qctx, id)
+		b, err := p2p.QueryWatch(qctx, s.h, id, encodeWatchRequest(watchRequest{Game: gid, From: from, Name: s.name}))
+		cancel()
+		var a watchAnswer
+		if err == nil {
+			a, err = decodeWatchAnswer(b)
+		}
+		if err == nil && (a.Status != watchOK || a.From != from) {
+			err = fmt.Errorf("the player answered %s from record %d, asked for %d", a.Status, a.From, from)
+		}
+		if err != nil {
+			if fails++; fails >= 3 || ctx.Err() != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		fails = 0
+		for i, r := range a.Records {
+			switch k := int(from) + i; {
+			case k == 0:
+				setup, err := lockstep.DecodeSetup(r.Data)
+				if err != nil || setup.GameID() != gid || r.Type != lockstep.RecordSetup {
+					return nil, nil, fmt.Errorf("the player's log is not of game %s (%v)", gid, err)
+				}
+				if ref, err = lockstep.NewObserver(setup); err != nil {
+					return nil, nil, err
+				}
+			case ref == nil || r.Type != lockstep.RecordMessage:
+				return nil, nil, errors.New("the player's log does not start with its setup")
+			default:
+				if err := ref.Step(id, r.Data); err != nil {
+					return nil, nil, fmt.Errorf("record %d: %w", k, err)
+				}
+			}
+		}
+		from += uint32(len(a.Records))
+		if ref == nil {
+			continue
+		}
+		rd := ref.Ready()
+		past = append(past, rd.LogEntries...)
+		for _, e := range rd.Events {
+			if e.Kind == lockstep.EventLeft {
+				left[e.Peer] = true
+			}
+		}
+		ref.Advance(rd)
+		switch rd.State.Phase {
+		case lockstep.PhaseOver, lockstep.PhaseHalted:
+			return nil, nil, fmt.Errorf("the game is over (%s): no seat to take", rd.State.Phase)
+		}
+		if from >= a.Total && rd.State.Phase != lockstep.PhaseSetup {
+			tp.past = past
+			return ref, left, nil
+		}
+	}
+}
+
+// freeSeat is the seat to ask for: want if a bot flies it now, or with
+// NoColour the first such seat in seat order; seats is who flew each
+// seat from which roll (lockstep's Seats), left the players gone; the
+// errors name the game as lobbyName.
+func freeSeat(seats []lockstep.SeatOwner, left map[peer.ID]bool, want engine.Colour, lobbyName string) (engine.Colour, error) {
+	var order []engine.Colour
+	now := map[engine.Colour]lockstep.SeatOwner{}
+	for _, o := range seats {
+		if _, ok := now[o.Colour]; !ok {
+			order = append(order, o.Colour)
+		}
+		now[o.Colour] = o // later owners come later
+	}
+	free := func(c engine.Colour) bool {
+		o, ok := now[c]
+		return ok && (o.Bot || left[o.Player])
+	}
+	if want < engine.NumColours {
+		if !free(want) {
+			return engine.NoColour, ui.Errorf("err.seatnotfree", want, lobbyName)
+		}
+		return want, nil
+	}
+	slices.Sort(order)
+	for _, c := range order {
+		if free(c) {
+			return c, nil
+		}
+	}
+	return engine.NoColour, ui.Errorf("err.nofreeseat", lobbyName)
+}
+
+// playersOf lists everyone who flew a seat of the game: the setup's
+// players and the newcomers seated since.
+func playersOf(seats []lockstep.SeatOwner) []peer.ID {
+	var ids []peer.ID
+	for _, o := range seats {
+		if !o.Bot && o.Player != "" && !slices.Contains(ids, o.Player) {
+			ids = append(ids, o.Player)
+		}
+	}
+	return ids
+}
+
+// askAdmission sends a take request to every player until at least one
+// admits this program to the game protocol (the others may still, on a
+// later ask: each is asked until it answers), for takeAdmitFor at most.
+func (s *NetSession) askAdmission(ctx context.Context, gid lockstep.GameID, players []peer.ID) ([]peer.ID, error) {
+	var admitted []peer.ID
+	var last error = errors.New("no player answered")
+	deadline := time.Now().Add(takeAdmitFor)
+	for {
+		for _, id := range players {
+			if id == s.self || slices.Contains(admitted, id) {
+				continue
+			}
+			qctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			s.reach(qctx, id)
+			b, err := p2p.QueryWatch(qctx, s.h, id, encodeTakeRequest(takeRequest{Game: gid, Name: s.name}))
+			cancel()
+			var a watchAnswer
+			if err == nil {
+				a, err = decodeWatchAnswer(b)
+			}
+			if err == nil && a.Status != watchOK {
+				err = fmt.Errorf("%s says: %s", p2p.ShortID(id), a.Status)
+			}
+			if err != nil {
+				last = err
+				continue
+			}
+			admitted = append(admitted, id)
+		}
+		if len(admitted) == len(players) || len(admitted) > 0 && time.Now().After(deadline.Add(-takeAdmitFor*2/3)) {
+			return admitted, nil
+		}
+		if time.Now().After(deadline) {
+			if len(admitted) > 0 {
+				return admitted, nil
+			}
+			return nil, last
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(takeRetry):
+		}
+	}
+}
+
+// awaitStreams waits a while for the game streams to the players who
+// admitted this program: the node's hello goes out on its first tick.
+func (s *NetSession) awaitStreams(ctx context.Context, ids []peer.ID) {
+	deadline := time.Now().Add(takeStreamWait)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		up := 0
+		for _, id := range ids {
+			if s.t.Connected(id) {
+				up++
+			}
+		}
+		if up == len(ids) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// admitNewcomer is the players' side of a take request: the newcomer may
+// use the game protocol (a p2p guest), and is named by the name it gave
+// once lockstep seats it.
+func (s *NetSession) admitNewcomer(id peer.ID, name string) error {
+	if err := s.t.AdmitGuest(id); err != nil {
+		s.log.Info("a newcomer asking for a seat refused", "peer", p2p.ShortID(id), "err", err)
+		return err
+	}
+	s.mu.Lock()
+	if s.newcomers == nil {
+		s.newcomers = map[peer.ID]string{}
+	}
+	if _, ok := s.newcomers[id]; ok || len(s.newcomers) < maxNewcomerNames {
+		s.newcomers[id] = name
+	}
+	s.mu.Unlock()
+	s.log.Info("a newcomer asks for a seat", "peer", p2p.ShortID(id), "name", name)
+	return nil
+}
+
+// maxNewcomerNames bounds the newcomers' names a game keeps.
+const maxNewcomerNames = 4 * p2p.MaxGuests
+
+// seated is the players' side of a newcomer seated (EventSeatTaken): a
+// member of the game from now on, named by the name it gave. It runs on
+// the driver's goroutine, before the event is translated.
+func (s *NetSession) seated(tr *Translator, e lockstep.Event) {
+	s.mu.Lock()
+	name := s.newcomers[e.Peer]
+	if name != "" && e.Peer != s.self {
+		s.names[e.Peer] = name
+	}
+	s.mu.Unlock()
+	if e.Peer == s.self {
+		name = s.name
+	}
+	tr.SetName(e.Peer, name)
+	if e.Peer != s.self {
+		s.t.AddMember(e.Peer)
+	}
+	s.log.Info("a newcomer takes a seat", "peer", p2p.ShortID(e.Peer), "name", name, "colour", e.Colour.String(), "roll", e.Roll)
+}
