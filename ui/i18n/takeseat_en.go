@@ -13,6 +13,8 @@ func init() {
 		"err.nofreeseat":    "No seat of %q is free: people fly them all.",
 		"err.seatnotfree":   "The %s seat of %q is not free: a person flies it.",
 		"err.noadmit":       "No player of %q lets a newcomer in now (%s); try again in a minute.",
-		"key.takeseat":      "t: take a seat",
+		"key.takeseat":      "take a seat",
+		"prompt.takeseat":   "Take a seat in game number (and colour):",
+		"err.takenumber":    "No running game %q to take a seat in: type its number from the list, and a colour if you like (2 blue).",
 	})
 }

@@ -13,6 +13,8 @@ func init() {
 		"err.nofreeseat":    "Nessun posto di %q è libero: li giocano tutti delle persone.",
 		"err.seatnotfree":   "Il posto %s di %q non è libero: lo gioca una persona.",
 		"err.noadmit":       "Nessun giocatore di %q accetta ora un nuovo arrivato (%s); riprova tra un minuto.",
-		"key.takeseat":      "t: prendi un posto",
+		"key.takeseat":      "prendi un posto",
+		"prompt.takeseat":   "Prendi posto nella partita numero (e colore):",
+		"err.takenumber":    "Nessuna partita in corso %q in cui sederti: scrivi il suo numero dalla lista, e se vuoi un colore (2 blue).",
 	})
 }

@@ -13,6 +13,8 @@ func init() {
 		"err.nofreeseat":    "Nenhum lugar de %q está livre: todos são jogados por pessoas.",
 		"err.seatnotfree":   "O lugar %s de %q não está livre: uma pessoa joga-o.",
 		"err.noadmit":       "Nenhum jogador de %q aceita agora um recém-chegado (%s); tente de novo daqui a um minuto.",
-		"key.takeseat":      "t: ocupar um lugar",
+		"key.takeseat":      "ocupar um lugar",
+		"prompt.takeseat":   "Ocupar lugar no jogo número (e cor):",
+		"err.takenumber":    "Nenhum jogo em curso %q onde se sentar: escreva o número dele na lista e, se quiser, uma cor (2 blue).",
 	})
 }

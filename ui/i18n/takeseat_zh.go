@@ -13,6 +13,8 @@ func init() {
 		"err.nofreeseat":    "%q 没有空座位：都由真人在玩。",
 		"err.seatnotfree":   "%s 座位（%q）不空：由真人在玩。",
 		"err.noadmit":       "%q 的玩家现在都不接受新来者（%s）；请一分钟后再试。",
-		"key.takeseat":      "t：入座",
+		"key.takeseat":      "入座",
+		"prompt.takeseat":   "在第几个游戏入座（可加颜色）：",
+		"err.takenumber":    "没有可入座的进行中游戏 %q：请输入列表中的编号，也可加颜色（2 blue）。",
 	})
 }
