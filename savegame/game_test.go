@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -233,5 +235,23 @@ func TestCreateTaken(t *testing.T) {
 		if s, _ := d.Find(Query{Self: p, Now: at}); s != nil {
 			t.Fatalf("Find offers the taken game's log %s to resume", s.Path)
 		}
+	}
+	// The names go beside its own log, the newcomer's among them.
+	newcomer, stranger := testkit.ID(71), testkit.ID(72)
+	names := map[peer.ID]string{setup.Players()[0]: "ann", newcomer: "zoe", stranger: "eve"}
+	if err := d.SaveNamesBeside(g.Log.Path(), setup, names, newcomer); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(strings.TrimSuffix(g.Log.Path(), ".log") + ".names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ParseNames(f)
+	f.Close()
+	if got[setup.Players()[0]] != "ann" || got[newcomer] != "zoe" || got[stranger] != "" {
+		t.Errorf("names beside the taken log: %v", got)
+	}
+	if err := d.SaveNamesBeside(filepath.Join(t.TempDir(), "game-x.log"), setup, names); err == nil {
+		t.Error("names saved beside a log outside the directory")
 	}
 }

@@ -172,7 +172,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	}
 	s.mu.Unlock()
 	if p.resume == nil {
-		if err := s.dir.SaveNames(res.Setup, names); err != nil {
+		if err := s.dir.SaveNamesBeside(logPath, res.Setup, names); err != nil {
 			s.log.Warn("players' names not saved: a resumed game shows peer IDs", "err", err)
 		}
 	}
@@ -198,6 +198,8 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	defer stopGame()
 	setup := newSetupWatch(s.setupWait(), stopGame)
 	defer setup.stop()
+	takers := &seatNames{log: logPath, setup: res.Setup, names: names}
+	var table ui.TableUpdate // the game's table as pushed (set before Run)
 	var take *lockstep.Take
 	var past []lockstep.Record
 	var pastFrom peer.ID
@@ -226,7 +228,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			setup.saw(rd.State)
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventSeatTaken {
-					s.seated(tr, e)
+					name := s.seated(tr, e)
+					takers.add(s, e.Peer, name)
+					// Every screen's list of players shows who flies it now.
+					table = tableTaken(table, e, name, s.self)
+					s.q.push(table)
 				}
 			}
 			events := rd.Events
@@ -281,7 +287,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.sess, s.tr, s.sessDone = sess, tr, done
 	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
-	table := s.setupTable(res.Setup, names, p.hosting)
+	table = s.setupTable(res.Setup, names, p.hosting)
 	table.BotPace, table.BotPaceSet = res.Pace.Delay, res.Pace.Set
 	pace := res.Pace
 	s.tablePace.Store(&pace) // before the game's first event is queued

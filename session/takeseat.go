@@ -332,9 +332,9 @@ func (s *NetSession) admitNewcomer(id peer.ID, name string) error {
 const maxNewcomerNames = 4 * p2p.MaxGuests
 
 // seated is the players' side of a newcomer seated (EventSeatTaken): a
-// member of the game from now on, named by the name it gave. It runs on
-// the driver's goroutine, before the event is translated.
-func (s *NetSession) seated(tr *Translator, e lockstep.Event) {
+// member of the game from now on, named by the name it gave (returned).
+// It runs on the driver's goroutine, before the event is translated.
+func (s *NetSession) seated(tr *Translator, e lockstep.Event) string {
 	s.mu.Lock()
 	name := s.newcomers[e.Peer]
 	if name != "" && e.Peer != s.self {
@@ -349,4 +349,48 @@ func (s *NetSession) seated(tr *Translator, e lockstep.Event) {
 		s.t.AddMember(e.Peer)
 	}
 	s.log.Info("a newcomer takes a seat", "peer", p2p.ShortID(e.Peer), "name", name, "colour", e.Colour.String(), "roll", e.Roll)
+	return name
+}
+
+// seatNames keeps the names of the newcomers seated in a game beside its
+// log (savegame.SaveNames), for verify and replay to name them. It runs
+// on the driver's goroutine; names (the setup's players) is only read.
+type seatNames struct {
+	log    string // the game's log: the names go beside it
+	setup  lockstep.Setup
+	names  map[peer.ID]string
+	takers []peer.ID
+	more   map[peer.ID]string
+}
+
+// add keeps newcomer id's name; false if it was kept already.
+func (n *seatNames) add(s *NetSession, id peer.ID, name string) bool {
+	if name == "" || slices.Contains(n.takers, id) || len(n.takers) >= maxNewcomerNames {
+		return false
+	}
+	if n.more == nil {
+		n.more = map[peer.ID]string{}
+	}
+	n.takers, n.more[id] = append(n.takers, id), name
+	all := copyNames(n.names)
+	for k, v := range n.more {
+		all[k] = v
+	}
+	if err := s.dir.SaveNamesBeside(n.log, n.setup, all, n.takers...); err != nil {
+		s.log.Warn("a newcomer's name not saved: verify shows its peer ID", "err", err)
+	}
+	return true
+}
+
+// tableTaken is the game's table with the seat a newcomer took shown as
+// its: a person's, by name, the player's own if it is self.
+func tableTaken(t ui.TableUpdate, e lockstep.Event, name string, self peer.ID) ui.TableUpdate {
+	if e.Colour >= engine.NumColours {
+		return t
+	}
+	if name == "" {
+		name = shortID(e.Peer)
+	}
+	t.Seats[e.Colour] = ui.Seat{Kind: ui.SeatHuman, Name: name, PeerID: e.Peer.String(), You: e.Peer == self, Present: true, Ready: true}
+	return t
 }

@@ -69,7 +69,7 @@ func TestTakeSeat(t *testing.T) {
 	if err != nil {
 		t.Fatalf("aeroplane verify %s: %v\n%s", got.log, err, out)
 	}
-	want := fmt.Sprintf("seat %s: flown by ", colour)
+	want := fmt.Sprintf("seat %s: flown by p3 (…", colour)
 	if !strings.Contains(string(out), want) || !strings.Contains(string(out), fmt.Sprintf(" from roll %d\n", from)) {
 		t.Errorf("aeroplane verify does not name the seat's new owner (%q … from roll %d):\n%s", want, from, out)
 	}
