@@ -94,26 +94,27 @@ func (s *NetSession) takeSeat(ctx context.Context, p lobbyPlan) error {
 			servers = append(servers, pl.ID)
 		}
 	}
-	var ref *lockstep.Node
-	var left map[peer.ID]bool
+	var lr *logReader
 	for _, id := range servers {
-		if ref, left, err = s.readLog(ctx, id, run.Game, tp); err == nil {
-			tp.from = id
+		lr = &logReader{s: s, id: id, gid: run.Game, left: map[peer.ID]bool{}}
+		if err = lr.read(ctx); err == nil {
 			break
 		}
+		lr = nil
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		s.log.Info("reading a player's log to take a seat failed", "peer", p2p.ShortID(id), "err", err)
 	}
-	if ref == nil {
+	if lr == nil {
 		return fmt.Errorf("taking a seat in %q: no player's log could be read and checked (%w)", tp.lobby, err)
 	}
-	setup, err := lockstep.DecodeSetup(tp.past[0].Data)
+	setup, err := lockstep.DecodeSetup(lr.past[0].Data)
 	if err != nil {
 		return err
 	}
-	colour, err := freeSeat(ref.Seats(), left, tp.colour, tp.lobby)
+	ref := lr.ref
+	colour, err := freeSeat(ref.Seats(), lr.left, tp.colour, tp.lobby)
 	if err != nil {
 		return err
 	}
@@ -126,76 +127,89 @@ func (s *NetSession) takeSeat(ctx context.Context, p lobbyPlan) error {
 	}
 	s.t.SetMembers(append(players, s.self))
 	s.awaitStreams(ctx, admitted)
+	// The game went on meanwhile: what the log has now, so the node has
+	// little left to catch up frame by frame.
+	if err := lr.read(ctx); err != nil {
+		return fmt.Errorf("taking a seat in %q: reading %s's log again: %w", tp.lobby, p2p.ShortID(lr.id), err)
+	}
+	tp.past, tp.from = lr.past, lr.id
 	s.log.Info("taking a seat", "lobby", tp.lobby, "game", setup.GameID(), "colour", colour.String(),
 		"records", len(tp.past), "from", p2p.ShortID(tp.from), "admitted", len(admitted))
 	return s.play(ctx, p, lobby.Result{Setup: setup, Names: tp.names, NoWatchChat: !run.Chat})
 }
 
-// readLog reads player id's log of game gid from its start to where it
-// ends now, checked by a referee (an observer node) as a watcher checks
-// it; tp.past gets what the referee accepted. left are the players who
-// left the game for good: their seats are bots' now.
-func (s *NetSession) readLog(ctx context.Context, id peer.ID, gid lockstep.GameID, tp *takePlan) (*lockstep.Node, map[peer.ID]bool, error) {
-	var ref *lockstep.Node
-	var past []lockstep.Record
-	left := map[peer.ID]bool{}
-	from, fails := uint32(0), 0
+// logReader reads a player's log of a game from its start to where it
+// ends now (read, again for more), every record checked by a referee of
+// its own (an observer node) as a watcher checks it.
+type logReader struct {
+	s    *NetSession
+	id   peer.ID
+	gid  lockstep.GameID
+	ref  *lockstep.Node
+	past []lockstep.Record // what the referee accepted, Setup first
+	left map[peer.ID]bool  // the players who left for good
+	from uint32            // the next record to ask for
+}
+
+// read reads on until the player's log has no more now.
+func (lr *logReader) read(ctx context.Context) error {
+	s := lr.s
+	fails := 0
 	for {
 		qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		s.reach(qctx, id)
-		b, err := p2p.QueryWatch(qctx, s.h, id, encodeWatchRequest(watchRequest{Game: gid, From: from, Name: s.name}))
+		s.reach(qctx, lr.id)
+		b, err := p2p.QueryWatch(qctx, s.h, lr.id, encodeWatchRequest(watchRequest{Game: lr.gid, From: lr.from, Name: s.name}))
 		cancel()
 		var a watchAnswer
 		if err == nil {
 			a, err = decodeWatchAnswer(b)
 		}
-		if err == nil && (a.Status != watchOK || a.From != from) {
-			err = fmt.Errorf("the player answered %s from record %d, asked for %d", a.Status, a.From, from)
+		if err == nil && (a.Status != watchOK || a.From != lr.from) {
+			err = fmt.Errorf("the player answered %s from record %d, asked for %d", a.Status, a.From, lr.from)
 		}
 		if err != nil {
 			if fails++; fails >= 3 || ctx.Err() != nil {
-				return nil, nil, err
+				return err
 			}
 			continue
 		}
 		fails = 0
 		for i, r := range a.Records {
-			switch k := int(from) + i; {
+			switch k := int(lr.from) + i; {
 			case k == 0:
 				setup, err := lockstep.DecodeSetup(r.Data)
-				if err != nil || setup.GameID() != gid || r.Type != lockstep.RecordSetup {
-					return nil, nil, fmt.Errorf("the player's log is not of game %s (%v)", gid, err)
+				if err != nil || setup.GameID() != lr.gid || r.Type != lockstep.RecordSetup {
+					return fmt.Errorf("the player's log is not of game %s (%v)", lr.gid, err)
 				}
-				if ref, err = lockstep.NewObserver(setup); err != nil {
-					return nil, nil, err
+				if lr.ref, err = lockstep.NewObserver(setup); err != nil {
+					return err
 				}
-			case ref == nil || r.Type != lockstep.RecordMessage:
-				return nil, nil, errors.New("the player's log does not start with its setup")
+			case lr.ref == nil || r.Type != lockstep.RecordMessage:
+				return errors.New("the player's log does not start with its setup")
 			default:
-				if err := ref.Step(id, r.Data); err != nil {
-					return nil, nil, fmt.Errorf("record %d: %w", k, err)
+				if err := lr.ref.Step(lr.id, r.Data); err != nil {
+					return fmt.Errorf("record %d: %w", k, err)
 				}
 			}
 		}
-		from += uint32(len(a.Records))
-		if ref == nil {
+		lr.from += uint32(len(a.Records))
+		if lr.ref == nil {
 			continue
 		}
-		rd := ref.Ready()
-		past = append(past, rd.LogEntries...)
+		rd := lr.ref.Ready()
+		lr.past = append(lr.past, rd.LogEntries...)
 		for _, e := range rd.Events {
 			if e.Kind == lockstep.EventLeft {
-				left[e.Peer] = true
+				lr.left[e.Peer] = true
 			}
 		}
-		ref.Advance(rd)
+		lr.ref.Advance(rd)
 		switch rd.State.Phase {
 		case lockstep.PhaseOver, lockstep.PhaseHalted:
-			return nil, nil, fmt.Errorf("the game is over (%s): no seat to take", rd.State.Phase)
+			return fmt.Errorf("the game is over (%s): no seat to take", rd.State.Phase)
 		}
-		if from >= a.Total && rd.State.Phase != lockstep.PhaseSetup {
-			tp.past = past
-			return ref, left, nil
+		if lr.from >= a.Total && rd.State.Phase != lockstep.PhaseSetup {
+			return nil
 		}
 	}
 }
