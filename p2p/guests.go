@@ -15,7 +15,8 @@ import (
 // newcomer) needs the game's own protocol, which the watchers' rules
 // (watchers.go) keep from strangers. The layer above admits it as a
 // guest (AdmitGuest) once it asked for a seat on the watch protocol:
-// a guest may open the game stream and send game frames, and is sent
+// a guest may open the game stream and send game and chat frames (the
+// chat's receivers hold it to the chat's rate, chat.go), and is sent
 // the game's broadcasts; any other kind of frame from it is a strike,
 // as a stranger's frame is, under the same strike and ban rules. Its
 // connections are judged like a member's by the gater (it does not

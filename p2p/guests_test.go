@@ -14,7 +14,8 @@ import (
 // A newcomer during a game: refused the game protocol until admitted
 // (its game stream never comes up, its frames reach nobody); once
 // AdmitGuest let it in, its game frames reach the player and the
-// player's broadcasts reach it, a frame of another kind is a strike,
+// player's broadcasts reach it, a frame of another kind than game or
+// chat (a lobby frame) is a strike,
 // and after AddMember it is a member like any other. At most MaxGuests
 // are admitted, and SetMembers forgets them.
 func TestGuestTakesTheGameProtocol(t *testing.T) {
@@ -63,7 +64,7 @@ func TestGuestTakesTheGameProtocol(t *testing.T) {
 	if in := recvInbound(t, mate); in.From != pid || string(in.Data) != "roll" {
 		t.Fatalf("the mate got %+v, want the player's broadcast", in)
 	}
-	if err := newcomer.Send(pid, KindChat, []byte("hi")); err != nil {
+	if err := newcomer.Send(pid, KindLobby, []byte("join")); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(200 * time.Millisecond)
@@ -71,11 +72,11 @@ func TestGuestTakesTheGameProtocol(t *testing.T) {
 	strikes := len(player.strikes[nid])
 	player.mu.Unlock()
 	if strikes != 1 {
-		t.Fatalf("a newcomer's chat frame: %d strikes, want 1", strikes)
+		t.Fatalf("a newcomer's lobby frame: %d strikes, want 1", strikes)
 	}
 	select {
 	case in := <-player.Inbox():
-		t.Fatalf("the player's inbox got %+v from a guest's chat frame", in)
+		t.Fatalf("the player's inbox got %+v from a guest's lobby frame", in)
 	default:
 	}
 

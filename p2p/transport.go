@@ -687,8 +687,8 @@ func (l *link) readLoop() {
 				t.strike(l.peer, "application frame from a peer not in the game")
 				continue
 			}
-			if f.Kind != KindGame && t.isGuest(l.peer) {
-				t.strike(l.peer, "a frame other than a game frame from a newcomer")
+			if f.Kind != KindGame && f.Kind != KindChat && t.isGuest(l.peer) {
+				t.strike(l.peer, "a frame other than a game or chat frame from a newcomer")
 				continue
 			}
 			in := Inbound{From: l.peer, Kind: f.Kind, Data: append([]byte(nil), f.Body...)}
