@@ -114,7 +114,8 @@ func (s *NetSession) takeSeat(ctx context.Context, p lobbyPlan) error {
 		return err
 	}
 	ref := lr.ref
-	colour, err := freeSeat(ref.Seats(), lr.left, tp.colour, tp.lobby)
+	want := tp.colour
+	colour, err := freeSeat(ref.Seats(), lr.left, want, tp.lobby)
 	if err != nil {
 		return err
 	}
@@ -133,6 +134,13 @@ func (s *NetSession) takeSeat(ctx context.Context, p lobbyPlan) error {
 		return fmt.Errorf("taking a seat in %q: reading %s's log again: %w", tp.lobby, p2p.ShortID(lr.id), err)
 	}
 	tp.past, tp.from = lr.past, lr.id
+	// Another newcomer may have taken it meanwhile: another, or none.
+	if again, err := freeSeat(lr.ref.Seats(), lr.left, want, tp.lobby); err != nil {
+		return err
+	} else if again != colour {
+		tp.colour = again
+		s.q.push(ui.Notice{Msg: ui.M("note.seat.asking", again, tp.lobby)})
+	}
 	s.log.Info("taking a seat", "lobby", tp.lobby, "game", setup.GameID(), "colour", colour.String(),
 		"records", len(tp.past), "from", p2p.ShortID(tp.from), "admitted", len(admitted))
 	return s.play(ctx, p, lobby.Result{Setup: setup, Names: tp.names, NoWatchChat: !run.Chat})

@@ -75,3 +75,66 @@ func TestTakeSeat(t *testing.T) {
 	}
 	t.Logf("p3 took %s from roll %d; all four agree: %s %s", colour, from, r.order, r.hash[:16])
 }
+
+// Two newcomers come for the one bot seat at once (the threat "two
+// newcomers asking for one seat"): exactly one is seated, on every peer
+// alike. The other is refused (the smaller request won the same roll)
+// or, catching up, finds the seat a person's and never asks, and sees the
+// game to its end as it was played; or, reading the log, finds no seat
+// free and says so. Every program that played ends with one history,
+// and no log of a newcomer holds a cheat.
+func TestTwoNewcomersOneSeat(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 5)
+	ps := startGame(t, lan, 3, "one", "--bots", "1", "--think", "20ms")
+	ps[0].mustLog(regexp.MustCompile(`event moved roll=2[0-9] `), 3*time.Minute)
+	var ncs []*peer
+	for i := 3; i < 5; i++ {
+		nc := newPeer(t, lan, i, "--bot", "random", "--take-seat", "one")
+		nc.start()
+		ncs = append(ncs, nc)
+	}
+	// A newcomer that found no seat free ends at once, saying so.
+	var played []*peer
+	for _, nc := range ncs {
+		if err := nc.wait(2 * time.Minute); err != nil && strings.Contains(nc.stderr.String(), `No seat of "one" is free`) {
+			t.Logf("peer %d found no seat free", nc.i)
+			continue
+		}
+		played = append(played, nc)
+	}
+	if len(played) == 0 {
+		t.Fatalf("neither newcomer played:\n%s\n%s", ncs[0].report(), ncs[1].report())
+	}
+	r := finishEqual(t, append(ps, played...), 4, 2*time.Minute)
+	taken := regexp.MustCompile(`event seat-taken peer=(\S+) colour=(\S+) from-roll=(\d+)`)
+	var want []string
+	for _, p := range append(ps, played...) {
+		m := taken.FindAllStringSubmatch(p.stderr.String(), -1)
+		if len(m) != 1 {
+			t.Fatalf("peer %d: %d seat-taken events, want exactly one:\n%s", p.i, len(m), p.report())
+		}
+		if want == nil {
+			want = m[0]
+		} else if m[0][0] != want[0] {
+			t.Errorf("peer %d: %s; peer %d: %s", p.i, m[0][0], ps[0].i, want[0])
+		}
+	}
+	for _, nc := range played {
+		got, err := nc.result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(got.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := lockstep.Verify(data)
+		if err != nil || hex.EncodeToString(v.History[:]) != r.hash || len(v.Cheats) > 0 {
+			t.Errorf("peer %d's log: %v, hash %x, cheats %v", nc.i, err, v.History, v.Cheats)
+		}
+	}
+	t.Logf("%s flies %s from roll %s; all agree: %s %s", want[1], want[2], want[3], r.order, r.hash[:16])
+}
