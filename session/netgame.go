@@ -180,11 +180,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	defer srv.close()
 	var runMu sync.Mutex
 	runAt := lockstep.State{}
+	free := botSeats(res.Setup) // the seats a newcomer may ask for now (runMu)
 	stopInfo := p2p.ServeInfo(s.h, func(peer.ID) []byte {
 		runMu.Lock()
-		st := runAt
+		st, fr := runAt, free
 		runMu.Unlock()
-		return lobby.EncodeRunning(s.runningNow(res.Setup, names, st, srv))
+		return lobby.EncodeRunning(s.runningNow(res.Setup, names, st, srv, fr))
 	})
 	defer stopInfo()
 	s.advertPlaying(res.Setup)
@@ -224,6 +225,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		OnReady: func(rd lockstep.Ready) {
 			runMu.Lock()
 			runAt = rd.State
+			free = freeAfter(free, rd.Events)
 			runMu.Unlock()
 			setup.saw(rd.State)
 			for _, e := range rd.Events {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"aeroplane/engine"
@@ -195,6 +196,70 @@ func TestTranslateSeatTaken(t *testing.T) {
 		}
 		if tr.BotFlown()[bot] {
 			t.Errorf("as %s: the seat taken is still a bot's", lockstep.ShortID(self))
+		}
+	}
+}
+
+// The running game lists as its bots' seats those a bot flies for good
+// now, the seats a newcomer may ask for: the setup's bot seats, plus a
+// seat whose player left, less a seat a newcomer took.
+func TestRunningFreeSeats(t *testing.T) {
+	recs, _ := finishedLog(t)
+	setup, err := lockstep.DecodeSetup(recs[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	free := botSeats(setup)
+	var bot, person engine.Colour = engine.NoColour, engine.NoColour
+	for _, st := range setup.Seats {
+		if st.Player == "" {
+			bot = st.Colour
+		} else {
+			person = st.Colour
+		}
+	}
+	if bot == engine.NoColour || person == engine.NoColour || !free[bot] || free[person] {
+		t.Fatalf("bot seats of the golden game: %v", free)
+	}
+	owner := setup.Seats[0].Player
+	for _, st := range setup.Seats {
+		if st.Colour == person {
+			owner = st.Player
+		}
+	}
+	s := &NetSession{}
+	srv := newWatchServer(setup.GameID(), true, nil)
+	colours := func(f [engine.NumColours]bool) (bots []engine.Colour, players int) {
+		r := s.runningNow(setup, nil, lockstep.State{}, srv, f)
+		for _, b := range r.Bots {
+			bots = append(bots, b.Colour)
+		}
+		return bots, len(r.Players)
+	}
+	people := len(setup.Players())
+	for _, tc := range []struct {
+		name    string
+		evs     []lockstep.Event
+		bots    []engine.Colour
+		players int
+	}{
+		{"the setup's", nil, []engine.Colour{bot}, people},
+		{"a player left", []lockstep.Event{{Kind: lockstep.EventLeft, Peer: owner, Colour: person}}, nil, people - 1},
+		{"the bot's seat taken", []lockstep.Event{{Kind: lockstep.EventSeatTaken, Colour: bot}}, nil, people},
+	} {
+		f := freeAfter(free, tc.evs)
+		bots, players := colours(f)
+		want := tc.bots
+		if tc.name == "a player left" {
+			want = nil
+			for _, st := range setup.Seats {
+				if st.Colour == bot || st.Colour == person {
+					want = append(want, st.Colour)
+				}
+			}
+		}
+		if !slices.Equal(bots, want) || players != tc.players {
+			t.Errorf("%s: bots %v, %d players; want %v, %d", tc.name, bots, players, want, tc.players)
 		}
 	}
 }
