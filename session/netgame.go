@@ -201,6 +201,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	defer setup.stop()
 	takers := &seatNames{log: logPath, setup: res.Setup, names: names}
 	var table ui.TableUpdate // the game's table as pushed (set before Run)
+	var seatLost error       // a newcomer's seat taken by another (driver goroutine, read after Run)
 	var take *lockstep.Take
 	var past []lockstep.Record
 	var pastFrom peer.ID
@@ -231,6 +232,10 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventSeatTaken {
 					name := s.seated(tr, e)
+					if lost := p.take.lostTo(e, s.self, name); lost != nil {
+						seatLost = lost
+						stopGame() // Run returns; the newcomer says why below
+					}
 					takers.add(s, e.Peer, name)
 					// Every screen's list of players shows who flies it now.
 					table = tableTaken(table, e, name, s.self)
@@ -323,6 +328,10 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.mu.Unlock()
 	if missing, ok := setup.timedOut(); ok && ctx.Err() == nil {
 		return s.setupTimedOut(gid, res.Setup.Name, missing, names)
+	}
+	if seatLost != nil && ctx.Err() == nil {
+		s.log.Info("the seat asked for was taken by another newcomer", "game", gid, "err", seatLost)
+		return seatLost
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err

@@ -46,6 +46,8 @@ type takePlan struct {
 	past  []lockstep.Record // the player's log read (Setup first)
 	from  peer.ID           // the player who served it
 	names map[peer.ID]string
+	// seated: the game seated this newcomer (the driver's goroutine)
+	seated bool
 }
 
 // TakeSeat looks for the running game of the lobby named lobbyName on
@@ -67,6 +69,28 @@ func (s *NetSession) TakeSeat(lobbyName string, colour engine.Colour) error {
 	}
 	s.launch(lobbyPlan{take: &takePlan{lobby: name, colour: colour}})
 	return nil
+}
+
+// lostTo is the error a newcomer ends with when e seats another in the
+// seat it asked for (nil otherwise, or once it is seated itself): that
+// seat is a person's for good, and an unseated newcomer that stayed on
+// would rely on the players' relays alone to follow the new player's
+// messages, falling behind a fast game. p may be nil (not a newcomer).
+func (p *takePlan) lostTo(e lockstep.Event, self peer.ID, name string) error {
+	if p == nil || p.seated || e.Kind != lockstep.EventSeatTaken {
+		return nil
+	}
+	if e.Peer == self {
+		p.seated = true
+		return nil
+	}
+	if e.Colour != p.colour {
+		return nil
+	}
+	if name == "" {
+		name = shortID(e.Peer)
+	}
+	return ui.Errorf("err.seatlost", e.Colour, p.lobby, name, e.Roll)
 }
 
 // takeRetry is how often a newcomer asks again when no player admits it;

@@ -263,3 +263,30 @@ func TestRunningFreeSeats(t *testing.T) {
 		}
 	}
 }
+
+// A newcomer ends its game when the game seats another in the seat it
+// asked for (before it was seated itself), saying who took it from which
+// roll; other seats' changes, and any change once it is seated, do not.
+func TestSeatLostToAnother(t *testing.T) {
+	self, other := testkit.ID(1), testkit.ID(2)
+	taken := func(id peer.ID, c engine.Colour) lockstep.Event {
+		return lockstep.Event{Kind: lockstep.EventSeatTaken, Peer: id, Colour: c, Roll: 40}
+	}
+	var none *takePlan
+	if none.lostTo(taken(other, engine.Blue), self, "zoe") != nil {
+		t.Error("a player that is no newcomer lost a seat")
+	}
+	p := &takePlan{lobby: "late", colour: engine.Blue}
+	if p.lostTo(taken(other, engine.Green), self, "zoe") != nil {
+		t.Error("another seat taken ended the game")
+	}
+	err := p.lostTo(taken(other, engine.Blue), self, "zoe")
+	var ue *ui.Error
+	if !errors.As(err, &ue) || ue.Msg.Key != "err.seatlost" || ue.Msg.String() != `The Blue seat of "late" was taken by zoe from roll 40: no seat for you.` {
+		t.Errorf("the seat lost: %v", err)
+	}
+	p = &takePlan{lobby: "late", colour: engine.Blue}
+	if p.lostTo(taken(self, engine.Blue), self, "me") != nil || p.lostTo(taken(other, engine.Blue), self, "zoe") != nil {
+		t.Error("a seated newcomer lost its seat to a later seat change")
+	}
+}

@@ -15,6 +15,7 @@ func init() {
 		"err.noadmit":       "No player of %q lets a newcomer in now (%s); try again in a minute.",
 		"key.takeseat":      "take a seat",
 		"prompt.takeseat":   "Take a seat in game number (and colour):",
+		"err.seatlost":      "The %s seat of %q was taken by %s from roll %d: no seat for you.",
 		"err.takenumber":    "No running game %q to take a seat in: type its number from the list, and a colour if you like (2 blue).",
 	})
 }

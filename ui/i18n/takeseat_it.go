@@ -15,6 +15,7 @@ func init() {
 		"err.noadmit":       "Nessun giocatore di %q accetta ora un nuovo arrivato (%s); riprova tra un minuto.",
 		"key.takeseat":      "prendi un posto",
 		"prompt.takeseat":   "Prendi posto nella partita numero (e colore):",
+		"err.seatlost":      "Il posto %s di %q è stato preso da %s dal tiro %d: nessun posto per te.",
 		"err.takenumber":    "Nessuna partita in corso %q in cui sederti: scrivi il suo numero dalla lista, e se vuoi un colore (2 blue).",
 	})
 }

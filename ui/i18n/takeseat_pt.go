@@ -15,6 +15,7 @@ func init() {
 		"err.noadmit":       "Nenhum jogador de %q aceita agora um recém-chegado (%s); tente de novo daqui a um minuto.",
 		"key.takeseat":      "ocupar um lugar",
 		"prompt.takeseat":   "Ocupar lugar no jogo número (e cor):",
+		"err.seatlost":      "O lugar %s de %q foi ocupado por %s a partir do lançamento %d: não há lugar para si.",
 		"err.takenumber":    "Nenhum jogo em curso %q onde se sentar: escreva o número dele na lista e, se quiser, uma cor (2 blue).",
 	})
 }

@@ -15,6 +15,7 @@ func init() {
 		"err.noadmit":       "%q 的玩家现在都不接受新来者（%s）；请一分钟后再试。",
 		"key.takeseat":      "入座",
 		"prompt.takeseat":   "在第几个游戏入座（可加颜色）：",
+		"err.seatlost":      "%[2]q 的 %[1]s 座位已由 %[3]s 从第 %[4]d 掷起接手：没有你的座位。",
 		"err.takenumber":    "没有可入座的进行中游戏 %q：请输入列表中的编号，也可加颜色（2 blue）。",
 	})
 }
