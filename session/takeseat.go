@@ -105,6 +105,9 @@ const (
 // takeSeat does steps 1-3 above for p (runPlan), then plays.
 func (s *NetSession) takeSeat(ctx context.Context, p lobbyPlan) error {
 	tp := p.take
+	// A watcher asking for a seat in the game it watched: its screen's
+	// referee panel goes (the game it shows next is this program's own).
+	s.q.push(ui.Watching{})
 	s.q.push(ui.Notice{Msg: ui.M("note.seat.looking", tp.lobby)})
 	host, run, err := s.findRunning(ctx, tp.lobby)
 	if err != nil {

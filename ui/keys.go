@@ -200,6 +200,13 @@ func (u *UI) submitInput() {
 	}
 }
 
+// watchingLive says whether this screen watches a game still played, in
+// which a SeatTaker may ask for a seat (j: the first a bot flies).
+func (u *UI) watchingLive() bool {
+	_, ok := u.sess.(SeatTaker)
+	return ok && u.watch != nil && u.watch.Lobby != "" && !u.watch.Over && u.over == nil
+}
+
 // seatFree says whether a running game listed has a seat a bot flies
 // and the session can ask for it.
 func (u *UI) seatFree() bool {
@@ -390,6 +397,14 @@ var keyTable = []binding{
 	{runes: "i", label: "i", help: "key.rules", more: true,
 		when: func(u *UI) bool { return u.input == inputNone },
 		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayRules) }},
+	{runes: "j", label: "j", help: "key.takeseat",
+		when: func(u *UI) bool { return u.free() && u.mode == modeGame && u.watchingLive() },
+		do: func(u *UI, _ *tcell.EventKey) {
+			name := u.watch.Lobby
+			if st, ok := u.sess.(SeatTaker); ok {
+				u.do("take seat", func() error { return st.TakeSeat(name, engine.NoColour) })
+			}
+		}},
 	{runes: "r", label: "r", help: "key.rematch",
 		when: func(u *UI) bool { return u.input == inputNone && u.over != nil && u.mode == modeGame },
 		do:   func(u *UI, _ *tcell.EventKey) { u.do("rematch", u.sess.Rematch) }},

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"aeroplane/engine"
+
 	"github.com/gdamore/tcell/v2"
 )
 
@@ -49,5 +51,29 @@ func TestTakeSeatKey(t *testing.T) {
 	u.HandleKey(ch('s'))
 	if u.input != inputNone || len(f.took()) != 0 {
 		t.Errorf("s without a free seat listed: input %d, calls %v", u.input, f.took())
+	}
+}
+
+// While watching a game still played, j asks for a seat in it (the
+// first a bot flies); not once the watched game is over, and not on a
+// player's own screen.
+func TestTakeSeatWhileWatching(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		w    *Watching
+		want []string
+	}{
+		{"watching", &Watching{Lobby: "friday 3f2a", From: "ann", Records: 40, Roll: 12}, []string{"take friday 3f2a none"}},
+		{"watched to the end", &Watching{Lobby: "friday 3f2a", Over: true}, nil},
+		{"a player's screen", nil, nil},
+	} {
+		u, f := gameUI(t, "13,13,L,H/5,20,H,F/H,H,H,52/50,H,H,H B 0 -", engine.DefaultRules())
+		if tc.w != nil {
+			u.Apply(*tc.w)
+		}
+		u.HandleKey(ch('j'))
+		if got := f.took(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: j: %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
