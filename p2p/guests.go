@@ -22,13 +22,21 @@ import (
 // connections are judged like a member's by the gater (it does not
 // take a watcher's room), but it is not re-dialled and has no reserved
 // room (reserve.go): it is not a player yet. At most MaxGuests are
-// admitted at once; one with no game stream for guestIdle is forgotten,
-// making room for the next. SetMembers forgets them all (a new game or
+// admitted at once; one with no game stream for guestIdle, or that sent
+// no game frame within guestQuiet of its admission, is forgotten (its
+// stream closed), making room for the next. SetMembers forgets them all (a new game or
 // the lobby); AddMember makes one a member (it was given a seat).
 const (
-	MaxGuests = 4
-	guestIdle = time.Minute
+	MaxGuests  = 4
+	guestIdle  = time.Minute
+	guestQuiet = 30 * time.Second
 )
+
+// guest is what the transport holds of an admitted newcomer.
+type guest struct {
+	admitted, seen time.Time // seen: last heartbeat with a game stream
+	heard          bool      // it sent a game frame
+}
 
 // ErrGuestsFull is AdmitGuest's answer when MaxGuests are admitted.
 var ErrGuestsFull = errors.New("p2p: this game admits no more newcomers now; ask again in a minute")
@@ -55,9 +63,13 @@ func (t *Transport) AdmitGuest(id peer.ID) error {
 		return ErrGuestsFull
 	}
 	if t.guests == nil {
-		t.guests = map[peer.ID]time.Time{}
+		t.guests = map[peer.ID]*guest{}
 	}
-	t.guests[id] = now
+	if g := t.guests[id]; g != nil {
+		g.seen = now
+	} else {
+		t.guests[id] = &guest{admitted: now, seen: now}
+	}
 	only := t.admittedLocked()
 	t.mu.Unlock()
 	t.log.Info("newcomer admitted to the game protocol", "peer", short(id))
@@ -105,27 +117,43 @@ func (t *Transport) admittedLocked() map[peer.ID]bool {
 	return only
 }
 
-// isGuest reports whether p is an admitted newcomer.
-func (t *Transport) isGuest(p peer.ID) bool {
+// IsGuest reports whether p is an admitted newcomer (not a member).
+func (t *Transport) IsGuest(p peer.ID) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, ok := t.guests[p]
 	return ok
 }
 
-// expireGuests forgets the guests without a game stream for guestIdle;
-// true if any was. Called with t.mu held, every heartbeat.
-func (t *Transport) expireGuestsLocked(now time.Time) bool {
-	gone := false
-	for id, seen := range t.guests {
-		if t.links[id] != nil {
-			t.guests[id] = now
+// heardGuest notes a game frame from p, if it is a guest.
+func (t *Transport) heardGuest(p peer.ID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if g := t.guests[p]; g != nil {
+		g.heard = true
+	}
+}
+
+// expireGuestsLocked forgets the guests without a game stream for
+// guestIdle and those silent guestQuiet after their admission, and
+// returns the links of those to close; gone says whether any was
+// forgotten. Called with t.mu held, every heartbeat.
+func (t *Transport) expireGuestsLocked(now time.Time) (close []*link, gone bool) {
+	for id, g := range t.guests {
+		l := t.links[id]
+		switch {
+		case !g.heard && now.Sub(g.admitted) >= guestQuiet:
+		case l != nil:
+			g.seen = now
+			continue
+		case now.Sub(g.seen) < guestIdle:
 			continue
 		}
-		if now.Sub(seen) >= guestIdle {
-			delete(t.guests, id)
-			gone = true
+		delete(t.guests, id)
+		gone = true
+		if l != nil {
+			close = append(close, l)
 		}
 	}
-	return gone
+	return close, gone
 }

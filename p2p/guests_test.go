@@ -102,3 +102,36 @@ func TestGuestTakesTheGameProtocol(t *testing.T) {
 		t.Fatal("a guest admitted with no game running")
 	}
 }
+
+// A guest is forgotten once it has had no game stream for guestIdle, or
+// has sent no game frame guestQuiet after its admission (its stream then
+// closed); one that spoke and keeps its stream stays.
+func TestGuestsExpire(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	live := &link{}
+	for _, tc := range []struct {
+		name      string
+		g         guest
+		link      bool
+		at        time.Duration
+		kept      bool
+		closeLink bool
+	}{
+		{"silent, just admitted", guest{}, true, guestQuiet - time.Second, true, false},
+		{"silent past the quiet time", guest{}, true, guestQuiet, false, true},
+		{"spoke, stream up", guest{heard: true}, true, 10 * time.Minute, true, false},
+		{"spoke, stream down a moment", guest{heard: true}, false, guestIdle - time.Second, true, false},
+		{"spoke, stream down too long", guest{heard: true}, false, guestIdle, false, false},
+	} {
+		g := tc.g
+		g.admitted, g.seen = t0, t0
+		tr := &Transport{guests: map[peer.ID]*guest{"nc": &g}, links: map[peer.ID]*link{}}
+		if tc.link {
+			tr.links["nc"] = live
+		}
+		closed, gone := tr.expireGuestsLocked(t0.Add(tc.at))
+		if _, kept := tr.guests["nc"]; kept != tc.kept || gone == tc.kept || (len(closed) == 1) != tc.closeLink {
+			t.Errorf("%s: kept %v (gone %v), %d links to close; want kept %v, close %v", tc.name, kept, gone, len(closed), tc.kept, tc.closeLink)
+		}
+	}
+}

@@ -108,7 +108,7 @@ type Transport struct {
 	links   map[peer.ID]*link
 	opening map[peer.ID]bool
 	members map[peer.ID]bool      // nil: anyone may send (lobby browsing)
-	guests  map[peer.ID]time.Time // newcomers admitted (guests.go), last seen
+	guests  map[peer.ID]*guest // newcomers admitted (guests.go)
 	strikes map[peer.ID][]time.Time
 	banned  map[peer.ID]time.Time
 	backoff map[peer.ID]*openBackoff   // streams that dropped at once (backoff.go)
@@ -407,7 +407,8 @@ func (t *Transport) maintain() {
 		}
 		t.forgetBackoffsLocked(now)
 		var only map[peer.ID]bool
-		if t.expireGuestsLocked(now) {
+		quiet, gone := t.expireGuestsLocked(now)
+		if gone {
 			only = t.admittedLocked()
 		}
 		for id, at := range t.strikes {
@@ -416,6 +417,9 @@ func (t *Transport) maintain() {
 			}
 		}
 		t.mu.Unlock()
+		for _, l := range quiet {
+			l.teardown("a newcomer that never spoke the game protocol")
+		}
 		if only != nil {
 			t.admitOnly(only)
 		}
@@ -687,9 +691,15 @@ func (l *link) readLoop() {
 				t.strike(l.peer, "application frame from a peer not in the game")
 				continue
 			}
-			if f.Kind != KindGame && f.Kind != KindChat && t.isGuest(l.peer) {
-				t.strike(l.peer, "a frame other than a game or chat frame from a newcomer")
-				continue
+			if t.IsGuest(l.peer) {
+				switch f.Kind {
+				case KindGame:
+					t.heardGuest(l.peer)
+				case KindChat:
+				default:
+					t.strike(l.peer, "a frame other than a game or chat frame from a newcomer")
+					continue
+				}
 			}
 			in := Inbound{From: l.peer, Kind: f.Kind, Data: append([]byte(nil), f.Body...)}
 			select {

@@ -36,7 +36,8 @@ type TransportLink struct {
 	hosts map[peer.ID]peer.ID
 	seats map[peer.ID][]peer.ID
 	// Refused counts seat frames from a program for a seat it does not
-	// host (or that do not decode): dropped, the sender struck.
+	// host (or that do not decode): dropped, the sender struck; and
+	// messages an admitted newcomer relays from another signer: dropped.
 	Refused atomic.Int64
 }
 
@@ -139,6 +140,15 @@ func (l *TransportLink) run(ctx context.Context) {
 func (l *TransportLink) route(ctx context.Context, in p2p.Inbound) bool {
 	switch in.Kind {
 	case p2p.KindGame:
+		if signer := lockstep.SignedBy(in.Data); signer != "" && signer != in.From && l.t.IsGuest(in.From) {
+			// A newcomer not seated sends its own messages and status
+			// frames, never another's (lockstep's relays are a player's):
+			// a relay from it goes no further. Not a strike: one seated
+			// a moment before this player seated it relays honestly, and
+			// the message reached us from its signer too.
+			l.Refused.Add(1)
+			return true
+		}
 		select {
 		case l.frames <- lockstep.Frame{From: in.From, Data: in.Data}:
 		case <-ctx.Done():

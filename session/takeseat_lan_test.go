@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"os"
 	"strings"
 	"sync"
@@ -9,9 +10,14 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/p2ptest"
+	"aeroplane/internal/testkit"
 	"aeroplane/lobby"
 	"aeroplane/lockstep"
+	"aeroplane/p2p"
 	"aeroplane/ui"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // A late arrival through the session the screen uses, all three
@@ -52,7 +58,7 @@ func TestNetTakeSeatLAN(t *testing.T) {
 					o.mu.Unlock()
 					if st := rd.State; st.Phase == lockstep.PhaseMove && len(st.Moves) > 0 {
 						m := st.Moves[0]
-						time.AfterFunc(30*time.Millisecond, func() { _ = s.Choose(m) }) // a person's pace
+						time.AfterFunc(100*time.Millisecond, func() { _ = s.Choose(m) }) // a person's pace: the game outlasts the take
 					}
 				},
 				Ended: func(info *GameInfo, st lockstep.State, err error) {
@@ -170,5 +176,60 @@ func TestNetTakeSeatLAN(t *testing.T) {
 	owner := v.Seats[len(v.Seats)-1]
 	if owner.Player != sess["Zoe"].ID() || owner.Colour != seat.Colour || owner.From != seat.Roll {
 		t.Errorf("Zoe's log says the last seat owner is %+v", owner)
+	}
+}
+
+// An admitted newcomer sends its own messages, never another's: a game
+// frame it relays signed by a player is dropped by the player's link
+// before any node sees it; its own frame passes.
+func TestTransportLinkNewcomerRelayRefused(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	player, nc := seatTestTransport(t, testkit.Key(80)), seatTestTransport(t, testkit.Key(81))
+	p2ptest.ConnectPair(t, player, nc) // lobby browsing: anyone may connect
+	pid, nid := player.Host().ID(), nc.Host().ID()
+	player.SetMembers([]peer.ID{pid, testkit.ID(82)})
+	nc.SetMembers([]peer.ID{pid})
+	if err := player.AdmitGuest(nid); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !player.Connected(nid) || !nc.Connected(pid) {
+		if time.Now().After(deadline) {
+			t.Fatal("no game stream to the admitted newcomer")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	l := NewTransportLink(player, nil, nil, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go l.run(ctx)
+	// Frames that SignedBy reads as signed by a player, then by the newcomer.
+	signed := func(by peer.ID) []byte {
+		b := []byte{byte(lockstep.Version), 1}
+		b = append(b, make([]byte, 32)...)
+		b = append(b, byte(len(by)))
+		return append(b, by...)
+	}
+	if lockstep.SignedBy(signed(pid)) != pid {
+		t.Fatal("the test's frame does not name its signer as lockstep reads it")
+	}
+	if err := nc.Send(pid, p2p.KindGame, signed(pid)); err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Send(pid, p2p.KindGame, signed(nid)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case f := <-l.Frames():
+		if lockstep.SignedBy(f.Data) != nid {
+			t.Fatalf("the node got a frame signed by %s, want only the newcomer's own", lockstep.ShortID(lockstep.SignedBy(f.Data)))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the newcomer's own frame never reached the node")
+	}
+	if n := l.Refused.Load(); n != 1 {
+		t.Errorf("refused %d frames, want the relayed one", n)
 	}
 }
