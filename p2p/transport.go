@@ -107,7 +107,7 @@ type Transport struct {
 	mu      sync.Mutex
 	links   map[peer.ID]*link
 	opening map[peer.ID]bool
-	members map[peer.ID]bool      // nil: anyone may send (lobby browsing)
+	members map[peer.ID]bool   // nil: anyone may send (lobby browsing)
 	guests  map[peer.ID]*guest // newcomers admitted (guests.go)
 	strikes map[peer.ID][]time.Time
 	banned  map[peer.ID]time.Time
