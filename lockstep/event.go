@@ -140,6 +140,8 @@ func (e Event) String() string {
 		return fmt.Sprintf("turn-passed to=%s", e.Colour)
 	case EventAbsent, EventReturned, EventLeft:
 		return fmt.Sprintf("%s peer=%s colour=%s from-roll=%d", e.Kind, short(e.Peer), e.Colour, e.Roll)
+	case EventSeatTaken, EventSeatRefused:
+		return fmt.Sprintf("%s peer=%s colour=%s from-roll=%d: %s", e.Kind, short(e.Peer), e.Colour, e.Roll, e.Detail)
 	case EventCheating:
 		return fmt.Sprintf("cheating peer=%s kind=%s: %s", short(e.Peer), e.Cheat, e.Detail)
 	case EventStateMismatch:

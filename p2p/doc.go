@@ -88,7 +88,11 @@
 // served, each stream from a token bucket, and a peer that opens too many
 // or others is cut off and refused for a minute (watchers.go). So the
 // streams a stranger opens during a game, which libp2p counts in scopes
-// every connection shares, are few and bounded.
+// every connection shares, are few and bounded. A late arrival asking for
+// a seat is let onto the game protocol by the layer above (AdmitGuest, at
+// most MaxGuests at once, forgotten after a minute without a stream):
+// game and chat frames only, every other kind a strike as a stranger's
+// frame is (guests.go); AddMember makes it a player once it is seated.
 //
 // What a stranger can grow is bounded. Discovery lists at most
 // DiscoveryConfig.MaxStrangers (256) peers never proven by a connection

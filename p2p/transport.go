@@ -107,7 +107,8 @@ type Transport struct {
 	mu      sync.Mutex
 	links   map[peer.ID]*link
 	opening map[peer.ID]bool
-	members map[peer.ID]bool // nil: anyone may send (lobby browsing)
+	members map[peer.ID]bool   // nil: anyone may send (lobby browsing)
+	guests  map[peer.ID]*guest // newcomers admitted (guests.go)
 	strikes map[peer.ID][]time.Time
 	banned  map[peer.ID]time.Time
 	backoff map[peer.ID]*openBackoff   // streams that dropped at once (backoff.go)
@@ -183,6 +184,7 @@ func (t *Transport) Events() <-chan PeerEvent { return t.events }
 func (t *Transport) SetMembers(ids []peer.ID) {
 	defer t.reserveMembers()
 	t.mu.Lock()
+	t.guests = nil // a new game's newcomers ask again
 	if ids == nil {
 		t.members = nil
 		t.mu.Unlock()
@@ -331,7 +333,8 @@ func (t *Transport) isMemberOnly(p peer.ID) bool {
 func (t *Transport) isMember(p peer.ID) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.members == nil || t.members[p]
+	_, guest := t.guests[p]
+	return t.members == nil || t.members[p] || guest
 }
 
 // Close says goodbye on every stream, waits briefly for the frames to go
@@ -403,12 +406,23 @@ func (t *Transport) maintain() {
 			}
 		}
 		t.forgetBackoffsLocked(now)
+		var only map[peer.ID]bool
+		quiet, gone := t.expireGuestsLocked(now)
+		if gone {
+			only = t.admittedLocked()
+		}
 		for id, at := range t.strikes {
 			if now.Sub(at[len(at)-1]) >= t.cfg.StrikeWindow {
 				delete(t.strikes, id) // all expired: a peer struck once is not kept forever
 			}
 		}
 		t.mu.Unlock()
+		for _, l := range quiet {
+			l.teardown("a newcomer that never spoke the game protocol")
+		}
+		if only != nil {
+			t.admitOnly(only)
+		}
 		for _, id := range t.h.Network().Peers() {
 			t.maybeOpen(id)
 		}
@@ -430,7 +444,8 @@ func (t *Transport) maybeOpen(p peer.ID) {
 	t.mu.Lock()
 	// During a game only members get a game stream: a watcher's would be
 	// struck at its first frame.
-	stranger := t.members != nil && !t.members[p]
+	_, guest := t.guests[p]
+	stranger := t.members != nil && !t.members[p] && !guest
 	if t.closed || stranger || t.links[p] != nil || t.opening[p] || t.isBannedLocked(p) || t.backoffLocked(p, time.Now()) {
 		t.mu.Unlock()
 		return
@@ -675,6 +690,16 @@ func (l *link) readLoop() {
 			if !t.isMember(l.peer) {
 				t.strike(l.peer, "application frame from a peer not in the game")
 				continue
+			}
+			if t.IsGuest(l.peer) {
+				switch f.Kind {
+				case KindGame:
+					t.heardGuest(l.peer)
+				case KindChat:
+				default:
+					t.strike(l.peer, "a frame other than a game or chat frame from a newcomer")
+					continue
+				}
 			}
 			in := Inbound{From: l.peer, Kind: f.Kind, Data: append([]byte(nil), f.Body...)}
 			select {

@@ -87,6 +87,12 @@ func (d *Dir) watchLogPath(gid lockstep.GameID, at time.Time) string {
 	return filepath.Join(d.path, fmt.Sprintf("game-watch-%s-%s.log", at.UTC().Format("20060102-150405.000"), gid))
 }
 
+// takeLogPath names the log of a game this program joined late, taking a
+// seat: game-take-DATE-TIME-ID.log.
+func (d *Dir) takeLogPath(gid lockstep.GameID, at time.Time) string {
+	return filepath.Join(d.path, fmt.Sprintf("game-take-%s-%s.log", at.UTC().Format("20060102-150405.000"), gid))
+}
+
 // runPath names lobby's run pointer by the name in hex; a name too long
 // for a file name (past maxHexName bytes) by its SHA-256 instead.
 func (d *Dir) runPath(lobby string) string {

@@ -121,6 +121,27 @@ func (d *Dir) CreateLocal(gid lockstep.GameID, at time.Time) (*Log, error) {
 	return createLog(d.localLogPath(gid, at))
 }
 
+// CreateTaken starts the log of a running game this program takes a seat
+// in (a newcomer's, lockstep's Take): named by the time it came, with
+// fresh dice entropy that is never written down, so never resumed (its
+// Setup names another player in the seat) and never read by Find.
+// aeroplane verify checks it like a player's log.
+func (d *Dir) CreateTaken(setup lockstep.Setup, at time.Time) (*Game, error) {
+	if err := setup.Validate(); err != nil {
+		return nil, fmt.Errorf("not saving game %q: %w", setup.Name, err)
+	}
+	g := &Game{Setup: setup}
+	if _, err := io.ReadFull(rand.Reader, g.Entropy[:]); err != nil {
+		return nil, fmt.Errorf("drawing the dice entropy: %w", err)
+	}
+	l, err := createLog(d.takeLogPath(setup.GameID(), at))
+	if err != nil {
+		return nil, err
+	}
+	g.Log = l
+	return g, nil
+}
+
 // CreateWatched starts the log of a game this program watches and plays
 // no seat in (a spectator's, written as it verifies the game): named by
 // the time the watching began, with no secret, never resumed and never

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -201,5 +203,55 @@ func TestCreateLocal(t *testing.T) {
 	}
 	if s, _ := d.Find(Query{Self: "x", Now: at}); s != nil {
 		t.Fatal("found a local game to resume")
+	}
+}
+
+// A newcomer's log (CreateTaken) is one of its own, named game-take-…,
+// with dice entropy of its own and no secret on disk: Find never offers
+// it to resume, although it is a LAN game's log.
+func TestCreateTaken(t *testing.T) {
+	d := openDir(t)
+	_, recs := playedLog(t, 7, 10)
+	setup := setupOf(t, recs)
+	at := timeNow()
+	g, err := d.CreateTaken(setup, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Log.Write(recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Log.Close(); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Base(g.Log.Path())
+	if !strings.HasPrefix(base, "game-take-") || !strings.HasSuffix(base, "-"+setup.GameID().String()+".log") || g.Entropy == ([32]byte{}) {
+		t.Fatalf("taken game's log %s, entropy %x", base, g.Entropy)
+	}
+	if _, err := os.Stat(d.secretPath(setup.GameID())); err == nil {
+		t.Fatal("a newcomer's dice secret was written down")
+	}
+	for _, p := range setup.Players() {
+		if s, _ := d.Find(Query{Self: p, Now: at}); s != nil {
+			t.Fatalf("Find offers the taken game's log %s to resume", s.Path)
+		}
+	}
+	// The names go beside its own log, the newcomer's among them.
+	newcomer, stranger := testkit.ID(71), testkit.ID(72)
+	names := map[peer.ID]string{setup.Players()[0]: "ann", newcomer: "zoe", stranger: "eve"}
+	if err := d.SaveNamesBeside(g.Log.Path(), setup, names, newcomer); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(strings.TrimSuffix(g.Log.Path(), ".log") + ".names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ParseNames(f)
+	f.Close()
+	if got[setup.Players()[0]] != "ann" || got[newcomer] != "zoe" || got[stranger] != "" {
+		t.Errorf("names beside the taken log: %v", got)
+	}
+	if err := d.SaveNamesBeside(filepath.Join(t.TempDir(), "game-x.log"), setup, names); err == nil {
+		t.Error("names saved beside a log outside the directory")
 	}
 }

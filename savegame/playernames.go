@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -29,16 +30,31 @@ const (
 
 func (d *Dir) namesPath(gid lockstep.GameID) string { return d.name(gid, ".names") }
 
-// SaveNames records the names of game gid's players (names of peers
-// outside its setup are left out).
-func (d *Dir) SaveNames(setup lockstep.Setup, names map[peer.ID]string) error {
+// SaveNames records the names of game gid's players, and of the
+// newcomers also given, who took seats in it later (names of other
+// peers are left out).
+func (d *Dir) SaveNames(setup lockstep.Setup, names map[peer.ID]string, also ...peer.ID) error {
+	return d.saveNames(d.namesPath(setup.GameID()), setup, names, also...)
+}
+
+// SaveNamesBeside is SaveNames for the game whose log this directory
+// wrote at logPath (a newcomer's game-take-… log has its own name): the
+// names go beside it, where verify and replay look.
+func (d *Dir) SaveNamesBeside(logPath string, setup lockstep.Setup, names map[peer.ID]string, also ...peer.ID) error {
+	if filepath.Dir(logPath) != d.path || !strings.HasSuffix(logPath, ".log") {
+		return fmt.Errorf("saving the players' names: %s is not a game log of %s", logPath, d.path)
+	}
+	return d.saveNames(strings.TrimSuffix(logPath, ".log")+".names", setup, names, also...)
+}
+
+func (d *Dir) saveNames(path string, setup lockstep.Setup, names map[peer.ID]string, also ...peer.ID) error {
 	var b bytes.Buffer
-	for _, id := range setup.Players() {
+	for _, id := range append(setup.Players(), also...) {
 		if n := names[id]; validSavedName(n) {
 			fmt.Fprintf(&b, "%s\t%s\n", id, n)
 		}
 	}
-	if err := writeFileSync(d.namesPath(setup.GameID()), b.Bytes(), os.O_TRUNC, 0o644); err != nil {
+	if err := writeFileSync(path, b.Bytes(), os.O_TRUNC, 0o644); err != nil {
 		return fmt.Errorf("saving the players' names of game %s: %w", setup.GameID(), err)
 	}
 	return nil

@@ -48,6 +48,11 @@
 //	              mid-game is catching up (ui.CatchingUp)
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts
+//	takeseat.go   NetSession.TakeSeat: a late arrival reads a player's log
+//	              (checked), picks a seat a bot flies, is admitted to the
+//	              game protocol by a take request (takewire.go; the players'
+//	              watch server admits it as a p2p guest) and plays the seat
+//	              as lockstep's newcomer; the players name it once seated
 //
 // session must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules

@@ -36,7 +36,8 @@ type TransportLink struct {
 	hosts map[peer.ID]peer.ID
 	seats map[peer.ID][]peer.ID
 	// Refused counts seat frames from a program for a seat it does not
-	// host (or that do not decode): dropped, the sender struck.
+	// host (or that do not decode): dropped, the sender struck; and
+	// messages an admitted newcomer relays from another signer: dropped.
 	Refused atomic.Int64
 }
 
@@ -139,6 +140,15 @@ func (l *TransportLink) run(ctx context.Context) {
 func (l *TransportLink) route(ctx context.Context, in p2p.Inbound) bool {
 	switch in.Kind {
 	case p2p.KindGame:
+		if signer := lockstep.SignedBy(in.Data); signer != "" && signer != in.From && l.t.IsGuest(in.From) {
+			// A newcomer not seated sends its own messages and status
+			// frames, never another's (lockstep's relays are a player's):
+			// a relay from it goes no further. Not a strike: one seated
+			// a moment before this player seated it relays honestly, and
+			// the message reached us from its signer too.
+			l.Refused.Add(1)
+			return true
+		}
 		select {
 		case l.frames <- lockstep.Frame{From: in.From, Data: in.Data}:
 		case <-ctx.Done():
@@ -210,6 +220,38 @@ type GameConfig struct {
 	// the driver's goroutine (act on the node through Do, from another).
 	OnReady func(lockstep.Ready)
 	Logger  *slog.Logger
+	// Take makes this program a newcomer asking for that seat of a
+	// running game it holds none in (lockstep.Config.Take); Past are the
+	// records of a player's log it read (Setup first), checked and
+	// stepped into the node before it runs, from PastFrom, the player
+	// that served them: it catches up from them, not frame by frame.
+	Take     *lockstep.Take
+	Past     []lockstep.Record
+	PastFrom peer.ID
+}
+
+// stepPast hands a newcomer's node the records of a player's log it
+// read, each checked by the node as a frame from from would be; the
+// first must be the game's own Setup.
+func stepPast(n *lockstep.Node, past []lockstep.Record, from peer.ID) error {
+	if len(past) == 0 {
+		return nil
+	}
+	if past[0].Type != lockstep.RecordSetup {
+		return errors.New("the log read does not start with the game's setup")
+	}
+	if s, err := lockstep.DecodeSetup(past[0].Data); err != nil || s.GameID() != n.GameID() {
+		return fmt.Errorf("the log read is of another game (%v)", err)
+	}
+	for i, r := range past[1:] {
+		if r.Type != lockstep.RecordMessage {
+			return fmt.Errorf("record %d of the log read is a second setup", i+1)
+		}
+		if err := n.Step(from, r.Data); err != nil {
+			return fmt.Errorf("record %d of the log read: %w", i+1, err)
+		}
+	}
+	return nil
 }
 
 // Game is a lockstep.Driver over a TransportLink.
@@ -224,7 +266,7 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		return nil, errors.New("session: a game needs a game log")
 	}
 	lc := lockstep.Config{Setup: cfg.Setup, Self: t.Host().ID(), Key: cfg.Key, Entropy: cfg.Entropy,
-		AutoRoll: !cfg.ManualRoll, AbsentTicks: cfg.AbsentTicks, GoOnAlone: cfg.GoOnAlone}
+		AutoRoll: !cfg.ManualRoll, AbsentTicks: cfg.AbsentTicks, GoOnAlone: cfg.GoOnAlone, Take: cfg.Take}
 	var n *lockstep.Node
 	var err error
 	if len(cfg.Records) > 0 {
@@ -233,6 +275,9 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		n, err = lockstep.NewNode(lc)
 	}
 	if err != nil {
+		return nil, ui.Errorf("err.start", err)
+	}
+	if err := stepPast(n, cfg.Past, cfg.PastFrom); err != nil {
 		return nil, ui.Errorf("err.start", err)
 	}
 	link := NewTransportLink(t, cfg.Pending, cfg.Chat, cfg.OnChat)

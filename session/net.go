@@ -137,6 +137,8 @@ type lobbyPlan struct {
 	resume *savegame.Saved
 	// watch is the lobby whose running game is watched (Watch).
 	watch string
+	// take is a seat of a running game to take (TakeSeat).
+	take *takePlan
 }
 
 // NetSession is a ui.Session for a game on the LAN: the lobby comes from
@@ -202,6 +204,9 @@ type NetSession struct {
 	// watchers until the next game starts.
 	watching *spectator
 	serving  *watchServer
+	// newcomers are the names the peers admitted to ask for a seat in
+	// this player's game gave (admitNewcomer), until the next game.
+	newcomers map[peer.ID]string
 	// paused are this player's saved games to continue (findPaused);
 	// pausing: the player quits keeping its game to continue (Pause).
 	paused  []*savegame.Saved

@@ -74,6 +74,16 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		}
 		return
 	}
+	if p.take != nil {
+		s.mu.Unlock()
+		s.t.SetMembers(nil)
+		if err := s.takeSeat(ctx, p); err != nil && ctx.Err() == nil {
+			s.log.Error("taking a seat", "err", err)
+			s.q.push(ui.NoticeOf(explain(err)))
+			s.ended(nil, lockstep.State{}, err)
+		}
+		return
+	}
 	if p.resume != nil {
 		s.mu.Unlock()
 		defer s.findPaused()
@@ -131,9 +141,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	// is written: a game already on disk is never started again.
 	var g *savegame.Game
 	var err error
-	if p.resume != nil {
+	switch {
+	case p.resume != nil:
 		g, err = s.dir.Resume(p.resume)
-	} else {
+	case p.take != nil:
+		g, err = s.dir.CreateTaken(res.Setup, time.Now())
+	default:
 		g, err = s.dir.Create(res.Setup, s.self, nil)
 	}
 	if err != nil {
@@ -159,7 +172,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	}
 	s.mu.Unlock()
 	if p.resume == nil {
-		if err := s.dir.SaveNames(res.Setup, names); err != nil {
+		if err := s.dir.SaveNamesBeside(logPath, res.Setup, names); err != nil {
 			s.log.Warn("players' names not saved: a resumed game shows peer IDs", "err", err)
 		}
 	}
@@ -167,11 +180,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	defer srv.close()
 	var runMu sync.Mutex
 	runAt := lockstep.State{}
+	free := botSeats(res.Setup) // the seats a newcomer may ask for now (runMu)
 	stopInfo := p2p.ServeInfo(s.h, func(peer.ID) []byte {
 		runMu.Lock()
-		st := runAt
+		st, fr := runAt, free
 		runMu.Unlock()
-		return lobby.EncodeRunning(s.runningNow(res.Setup, names, st, srv))
+		return lobby.EncodeRunning(s.runningNow(res.Setup, names, st, srv, fr))
 	})
 	defer stopInfo()
 	s.advertPlaying(res.Setup)
@@ -185,7 +199,23 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	defer stopGame()
 	setup := newSetupWatch(s.setupWait(), stopGame)
 	defer setup.stop()
+	takers := &seatNames{log: logPath, setup: res.Setup, names: names}
+	var table ui.TableUpdate // the game's table as pushed (set before Run)
+	var seatLost error       // a newcomer's seat taken by another (driver goroutine, read after Run)
+	var take *lockstep.Take
+	var past []lockstep.Record
+	var pastFrom peer.ID
+	quiet := false // the first Ready holds the past a newcomer read: shown as History
+	if p.take != nil {
+		take, past, pastFrom = &lockstep.Take{Colour: p.take.colour}, p.take.past, p.take.from
+		if hist, pos, ok := History(res.Setup, names, past); ok {
+			tr.ResumeAt(pos) // before Run: the driver is not yet touching it
+			s.q.push(hist...)
+			quiet = true
+		}
+	}
 	sess, err = NewGame(s.t, GameConfig{
+		Take: take, Past: past, PastFrom: pastFrom,
 		Setup: res.Setup, Key: s.opts.Key, Entropy: g.Entropy, Log: watchLog{Log: glog, srv: srv}, Records: g.Records,
 		Tick: s.opts.Tick, AbsentTicks: s.opts.AbsentTicks, Linger: s.opts.Linger,
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
@@ -196,9 +226,27 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		OnReady: func(rd lockstep.Ready) {
 			runMu.Lock()
 			runAt = rd.State
+			free = freeAfter(free, rd.Events)
 			runMu.Unlock()
 			setup.saw(rd.State)
-			evs := tr.Translate(rd.Events, rd.State)
+			for _, e := range rd.Events {
+				if e.Kind == lockstep.EventSeatTaken {
+					name := s.seated(tr, e)
+					if lost := p.take.lostTo(e, s.self, name); lost != nil {
+						seatLost = lost
+						stopGame() // Run returns; the newcomer says why below
+					}
+					takers.add(s, e.Peer, name)
+					// Every screen's list of players shows who flies it now.
+					table = tableTaken(table, e, name, s.self)
+					s.q.push(table)
+				}
+			}
+			events := rd.Events
+			if quiet {
+				events, quiet = nil, false
+			}
+			evs := tr.Translate(events, rd.State)
 			flown := tr.BotFlown()
 			s.flown.Store(&flown) // before the push: the queue paces by it
 			s.q.push(evs...)
@@ -246,7 +294,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.sess, s.tr, s.sessDone = sess, tr, done
 	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
-	table := s.setupTable(res.Setup, names, p.hosting)
+	table = s.setupTable(res.Setup, names, p.hosting)
 	table.BotPace, table.BotPaceSet = res.Pace.Delay, res.Pace.Set
 	pace := res.Pace
 	s.tablePace.Store(&pace) // before the game's first event is queued
@@ -280,6 +328,10 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.mu.Unlock()
 	if missing, ok := setup.timedOut(); ok && ctx.Err() == nil {
 		return s.setupTimedOut(gid, res.Setup.Name, missing, names)
+	}
+	if seatLost != nil && ctx.Err() == nil {
+		s.log.Info("the seat asked for was taken by another newcomer", "game", gid, "err", seatLost)
+		return seatLost
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err

@@ -273,7 +273,7 @@ func (s *NetSession) emitLobby() {
 	}
 	sort.Slice(u.Games, func(i, j int) bool { return u.Games[i].ID < u.Games[j].ID })
 	for _, r := range s.running {
-		g := ui.RunningGame{Lobby: r.Lobby, Roll: r.Roll, Leader: r.Leader, Watchers: r.Watchers}
+		g := ui.RunningGame{Lobby: r.Lobby, Roll: r.Roll, Leader: r.Leader, Watchers: r.Watchers, Free: len(r.Bots)}
 		for _, p := range r.Players {
 			g.Players = append(g.Players, p.Name)
 		}

@@ -169,6 +169,18 @@ func NewTranslator(setup lockstep.Setup, self peer.ID, names map[peer.ID]string,
 	return t
 }
 
+// SetName names a peer met during the game (a newcomer taking a seat).
+// Call it where Translate is called: the names are that goroutine's.
+func (t *Translator) SetName(id peer.ID, name string) {
+	if name != "" && t.names[id] == "" && len(t.names) < maxTranslatorNames {
+		t.names[id] = name
+	}
+}
+
+// maxTranslatorNames bounds the names SetName adds: the setup's players
+// and a few newcomers.
+const maxTranslatorNames = 32
+
 // SetLogPath changes the path GameOver reports (e.g. "" once saving failed).
 func (t *Translator) SetLogPath(p string) { t.logPath = p }
 
@@ -314,6 +326,17 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				t.flown[e.Colour] = true
 			}
 			out = append(out, ui.Left{Colour: e.Colour, Name: t.name(e.Peer)})
+		case lockstep.EventSeatTaken:
+			// A newcomer flies the seat from now on (lockstep's Take):
+			// a person's, no longer a bot's.
+			if e.Colour < engine.NumColours {
+				t.flown[e.Colour] = false
+			}
+			out = append(out, ui.Notice{Msg: ui.M("note.seat.taken", t.name(e.Peer), e.Colour, e.Roll)})
+		case lockstep.EventSeatRefused:
+			if e.Peer == t.self && t.self != "" {
+				out = append(out, ui.Notice{Msg: ui.M("note.seat.refused", e.Colour, e.Roll)})
+			}
 		case lockstep.EventAloneDecision:
 			if len(e.Peers) > 0 && !t.over && st.Phase != lockstep.PhaseOver {
 				out = append(out, t.aloneAsked(e.Peers))

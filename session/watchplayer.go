@@ -31,9 +31,11 @@ func (s *NetSession) serveWatchers(gid lockstep.GameID, past []lockstep.Record, 
 	srv.onSay = func(_ peer.ID, name, text string) {
 		s.q.push(ui.ChatLine{From: name + " (watching)", Colour: engine.NoColour, Text: text})
 	}
+	srv.onTake = s.admitNewcomer
 	s.mu.Lock()
 	old := s.serving
 	s.serving = srv
+	s.newcomers = nil
 	s.mu.Unlock()
 	if old != nil {
 		old.close()
@@ -67,16 +69,27 @@ func (s *NetSession) WatchStats() WatchStats {
 }
 
 // runningNow is what this player says of its game while it plays it.
-func (s *NetSession) runningNow(setup lockstep.Setup, names map[peer.ID]string, st lockstep.State, srv *watchServer) lobby.Running {
+// free are the seats a bot flies for good now (botSeats, freeAfter): the
+// running game lists them as its bots', the seats a newcomer may ask for.
+func (s *NetSession) runningNow(setup lockstep.Setup, names map[peer.ID]string, st lockstep.State, srv *watchServer, free [engine.NumColours]bool) lobby.Running {
 	s.mu.Lock()
 	name := s.name
 	s.mu.Unlock()
 	r := lobby.Running{Lobby: setup.Name, Name: name, Game: setup.GameID(), Roll: st.Roll,
 		Leader: leader(st.Pos), Watchers: len(srv.Watchers()), Chat: srv.allowChat}
 	for _, seat := range setup.Seats {
-		if seat.Player == "" {
-			r.Bots = append(r.Bots, lobby.RunningSeat{Name: seat.Bot, Colour: seat.Colour})
+		if seat.Colour < engine.NumColours && free[seat.Colour] {
+			// A bot's seat, or a left player's (a bot flies it for good:
+			// listed as the bots', a seat to take).
+			bot := seat.Bot
+			if bot == "" {
+				bot = engine.BotKinds()[0]
+			}
+			r.Bots = append(r.Bots, lobby.RunningSeat{Name: bot, Colour: seat.Colour})
 			continue
+		}
+		if seat.Player == "" {
+			continue // taken by a newcomer: not listed as free
 		}
 		n := p2p.CleanName(names[seat.Player])
 		if n == "" {
@@ -85,6 +98,34 @@ func (s *NetSession) runningNow(setup lockstep.Setup, names map[peer.ID]string, 
 		r.Players = append(r.Players, lobby.RunningSeat{ID: seat.Player, Name: n, Colour: seat.Colour})
 	}
 	return r
+}
+
+// botSeats are the seats the setup gives to bots.
+func botSeats(setup lockstep.Setup) [engine.NumColours]bool {
+	var b [engine.NumColours]bool
+	for _, st := range setup.Seats {
+		if st.Player == "" && st.Colour < engine.NumColours {
+			b[st.Colour] = true
+		}
+	}
+	return b
+}
+
+// freeAfter is free (the seats a bot flies for good) after evs: a player
+// who left leaves its seat to a bot, a newcomer takes one.
+func freeAfter(free [engine.NumColours]bool, evs []lockstep.Event) [engine.NumColours]bool {
+	for _, e := range evs {
+		if e.Colour >= engine.NumColours {
+			continue
+		}
+		switch e.Kind {
+		case lockstep.EventLeft:
+			free[e.Colour] = true
+		case lockstep.EventSeatTaken:
+			free[e.Colour] = false
+		}
+	}
+	return free
 }
 
 // leader is the colour ahead: the first finished, else the one whose

@@ -56,6 +56,7 @@ type watcher struct {
 // WatchStats counts what a player's watch server did.
 type WatchStats struct {
 	Answers, Strikes, CutOff, Refused, Full int
+	Takes                                   int // newcomers admitted to the game protocol
 }
 
 // watchServer serves one game's log (the records this player wrote, in
@@ -74,6 +75,9 @@ type watchServer struct {
 	cut       func(peer.ID)
 	onWatcher func(id peer.ID, name string)
 	onSay     func(id peer.ID, name, text string)
+	// onTake admits a newcomer asking for a seat (a take request) to the
+	// game protocol; an error refuses it (nil onTake refuses all).
+	onTake func(id peer.ID, name string) error
 
 	mu       sync.Mutex
 	recs     []lockstep.Record // served: durable in the player's log
@@ -177,6 +181,9 @@ func (w *watchServer) Stats() WatchStats {
 
 // answer is the p2p.ServeWatch handler.
 func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []byte {
+	if isTakeRequest(req) {
+		return w.answerTake(asker, req)
+	}
 	r, err := decodeWatchRequest(req)
 	w.mu.Lock()
 	now := w.now()
@@ -265,6 +272,45 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 	w.stats.Answers++
 	w.mu.Unlock()
 	return encodeWatchAnswer(a)
+}
+
+// answerTake answers a take request, under a watcher's limits: a flood
+// or a request that does not parse is a strike like a watcher's.
+func (w *watchServer) answerTake(asker peer.ID, req []byte) []byte {
+	r, err := decodeTakeRequest(req)
+	w.mu.Lock()
+	now := w.now()
+	if until, ok := w.refused[asker]; ok && now.Before(until) {
+		w.stats.Refused++
+		w.mu.Unlock()
+		return encodeWatchAnswer(watchAnswer{Status: watchRefused})
+	}
+	wt := w.watcherLocked(asker, now)
+	if wt == nil {
+		w.stats.Full++
+		w.mu.Unlock()
+		return encodeWatchAnswer(watchAnswer{Status: watchFull})
+	}
+	wt.seen = now
+	switch {
+	case err != nil, !wt.rate.TakeAt(now, watchBurst, watchEvery):
+		return w.strikeLocked(wt, now)
+	case r.Game != w.gid || w.closed:
+		w.mu.Unlock()
+		return encodeWatchAnswer(watchAnswer{Status: watchNoGame})
+	}
+	onTake := w.onTake
+	w.mu.Unlock()
+	if onTake == nil || onTake(asker, r.Name) != nil {
+		w.mu.Lock()
+		w.stats.Full++
+		w.mu.Unlock()
+		return encodeWatchAnswer(watchAnswer{Status: watchFull})
+	}
+	w.mu.Lock()
+	w.stats.Takes++
+	w.mu.Unlock()
+	return encodeWatchAnswer(watchAnswer{Status: watchOK})
 }
 
 // watcherLocked finds or makes asker's entry; nil when the table of

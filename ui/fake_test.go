@@ -49,3 +49,6 @@ func (f *fakeSession) Close() error                  { return f.rec("close") }
 func (f *fakeSession) Watch(lobby string) error      { return f.rec("watch " + lobby) }
 func (f *fakeSession) Continue(lobby string) error   { return f.rec("continue " + lobby) }
 func (f *fakeSession) Pause() error                  { return f.rec("pause") }
+func (f *fakeSession) TakeSeat(lobby string, c engine.Colour) error {
+	return f.rec(fmt.Sprintf("take %s %s", lobby, c))
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"aeroplane/engine"
@@ -194,7 +195,68 @@ func (u *UI) submitInput() {
 		if pa, ok := u.sess.(PersonAdder); ok {
 			u.do("person", func() error { return pa.AddPerson(text) })
 		}
+	case inputSeat:
+		u.takeSeat(text)
 	}
+}
+
+// watchingLive says whether this screen watches a game still played, in
+// which a SeatTaker may ask for a seat (j: the first a bot flies).
+func (u *UI) watchingLive() bool {
+	_, ok := u.sess.(SeatTaker)
+	return ok && u.watch != nil && u.watch.Lobby != "" && !u.watch.Over && u.over == nil
+}
+
+// seatFree says whether a running game listed has a seat a bot flies
+// and the session can ask for it.
+func (u *UI) seatFree() bool {
+	if _, ok := u.sess.(SeatTaker); !ok {
+		return false
+	}
+	for _, g := range u.lobby.Running {
+		if g.Free > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// takeSeat asks for a seat in the running game whose number (as the
+// lobby lists it) text starts with, then optionally a colour: "2",
+// "2 blue", "2 b".
+func (u *UI) takeSeat(text string) {
+	st, ok := u.sess.(SeatTaker)
+	if !ok {
+		return
+	}
+	f := strings.Fields(text)
+	k, err := strconv.Atoi(f[0])
+	i := k - 1 - len(u.lobby.Games)
+	if err != nil || i < 0 || i >= len(u.lobby.Running) || len(f) > 2 {
+		u.notice = clean(u.t("err.takenumber", text), maxChat)
+		return
+	}
+	colour := engine.NoColour
+	if len(f) == 2 {
+		colour = u.colourNamed(f[1])
+		if colour == engine.NoColour {
+			u.notice = clean(u.t("err.takenumber", text), maxChat)
+			return
+		}
+	}
+	name := u.lobby.Running[i].Lobby
+	u.do("take seat", func() error { return st.TakeSeat(name, colour) })
+}
+
+// colourNamed is the colour a person typed: its name in the screen's
+// language or English, or its letter, in any case; NoColour if none.
+func (u *UI) colourNamed(s string) engine.Colour {
+	for c := range engine.Colour(engine.NumColours) {
+		if strings.EqualFold(s, u.colourName(c)) || strings.EqualFold(s, c.String()) || strings.EqualFold(s, string(c.Letter())) {
+			return c
+		}
+	}
+	return engine.NoColour
 }
 
 // keyTable is every key of the interface, in the order help lists them.
@@ -248,6 +310,9 @@ var keyTable = []binding{
 				u.do("continue", func() error { return c.Continue(name) })
 			}
 		}},
+	{runes: "s", label: "s", help: "key.takeseat",
+		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && u.seatFree() },
+		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputSeat, "") }},
 	{runes: "n", label: "n", help: "key.name",
 		when: func(u *UI) bool { return u.free() && u.mode == modeLobby },
 		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputName, plain(u.lobby.Me.Name, maxName)) }},
@@ -337,6 +402,14 @@ var keyTable = []binding{
 	{runes: "i", label: "i", help: "key.rules", more: true,
 		when: func(u *UI) bool { return u.input == inputNone },
 		do:   func(u *UI, _ *tcell.EventKey) { u.toggle(overlayRules) }},
+	{runes: "j", label: "j", help: "key.takeseat",
+		when: func(u *UI) bool { return u.free() && u.mode == modeGame && u.watchingLive() },
+		do: func(u *UI, _ *tcell.EventKey) {
+			name := u.watch.Lobby
+			if st, ok := u.sess.(SeatTaker); ok {
+				u.do("take seat", func() error { return st.TakeSeat(name, engine.NoColour) })
+			}
+		}},
 	{runes: "r", label: "r", help: "key.rematch",
 		when: func(u *UI) bool { return u.input == inputNone && u.over != nil && u.mode == modeGame },
 		do:   func(u *UI, _ *tcell.EventKey) { u.do("rematch", u.sess.Rematch) }},

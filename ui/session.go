@@ -72,6 +72,14 @@ type Watcher interface {
 	Watch(lobby string) error
 }
 
+// SeatTaker is a Session that can ask the players of a running game of
+// the LAN (LobbyUpdate.Running) for a seat a bot flies in it: colour, or
+// with engine.NoColour the first free one. Until the players agree the
+// screen shows the game as a watcher's; then the seat is the player's.
+type SeatTaker interface {
+	TakeSeat(lobby string, colour engine.Colour) error
+}
+
 // Leaver is a Session that can leave a running game for good: it tells
 // the other players so (the session signs a leave message) and a bot
 // flies this player's seat from then on. The interface calls Leave only
@@ -166,6 +174,7 @@ type RunningGame struct {
 	Roll     uint64
 	Leader   engine.Colour
 	Watchers int
+	Free     int // seats bots fly: a SeatTaker may ask for one
 }
 
 // LobbyUpdate is the whole lobby as it is now.

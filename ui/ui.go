@@ -48,6 +48,7 @@ const (
 	inputName
 	inputAddr
 	inputPerson
+	inputSeat // the number of a running game to take a seat in (SeatTaker)
 )
 
 type overlay uint8

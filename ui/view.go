@@ -113,7 +113,7 @@ func panel(scr tcell.Screen, x, y, w, h int, title string, lines []string, fromE
 func (u *UI) statusLines(w int) ([]string, []placed) {
 	var parts []string
 	if u.input != inputNone {
-		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr", inputPerson: "prompt.person"}[u.input]
+		prompt := map[inputMode]string{inputChat: "prompt.chat", inputName: "prompt.name", inputAddr: "prompt.addr", inputPerson: "prompt.person", inputSeat: "prompt.takeseat"}[u.input]
 		parts = append(parts, "[::r]"+u.t(prompt)+" "+escapeTags(string(u.editor))+"_[::-]")
 	}
 	keys, spare := u.activeKeys()

@@ -29,7 +29,7 @@ import (
 func init() {
 	register(command{
 		name:    "headless",
-		usage:   "(--lobby LOBBY | --spectate LOBBY) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--setup-bot] [--no-watch-chat] [--continue] [--web ADDR | --no-web]",
+		usage:   "(--lobby LOBBY | --spectate LOBBY | --take-seat LOBBY[:COLOUR]) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--setup-bot] [--no-watch-chat] [--continue] [--web ADDR | --no-web]",
 		summary: "play games over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
 		run:     runHeadless,
 	})
@@ -37,7 +37,7 @@ func init() {
 
 type headlessOpts struct {
 	bot, name, lobby, rules, identity, data string
-	spectate                                string
+	spectate, takeSeat                      string
 	noWatchChat, cont                       bool
 	connect                                 multiFlag
 	players, bots, games                    int
@@ -60,6 +60,7 @@ func runHeadless(e *env) error {
 	fs.StringVar(&o.name, "name", "", "player name shown to the others (default: the host name)")
 	fs.StringVar(&o.lobby, "lobby", "", "game to join, or to create if nobody hosts it (required)")
 	fs.StringVar(&o.spectate, "spectate", "", "watch the running game of this lobby on the LAN, verifying it, and print its result (instead of --lobby)")
+	fs.StringVar(&o.takeSeat, "take-seat", "", "ask the players of the running game of this lobby on the LAN for a seat a bot flies\n(the first free in seat order, or LOBBY:COLOUR), fly it with --bot once they agree, and print its result")
 	fs.BoolVar(&o.cont, "continue", false, "continue the newest unfinished game of --lobby saved in --data, however old\n(the automatic resume after a crash takes only the last hour's)")
 	fs.BoolVar(&o.noWatchChat, "no-watch-chat", false, "creator only: the game's watchers may not chat")
 	fs.IntVar(&o.players, "players", 2, "creator only: peers the game waits for")
@@ -81,9 +82,16 @@ func runHeadless(e *env) error {
 	if len(pos) > 0 {
 		return usageError("unexpected argument %q", pos[0])
 	}
+	takeName, _ := splitTakeSeat(o.takeSeat)
 	switch {
 	case o.spectate != "" && o.lobby != "":
 		return usageError("--spectate watches a game, --lobby plays one: give one of them")
+	case o.takeSeat != "" && (o.lobby != "" || o.spectate != ""):
+		return usageError("--take-seat joins a running game: give it without --lobby and --spectate")
+	case o.takeSeat != "":
+		if p2p.CleanName(takeName) == "" {
+			return usageError("--take-seat names the lobby of the running game to take a seat in")
+		}
 	case o.spectate != "":
 		if p2p.CleanName(o.spectate) == "" {
 			return usageError("--spectate names the lobby whose running game to watch")
@@ -116,6 +124,23 @@ func runHeadless(e *env) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return headless(ctx, e, o, bot, rules)
+}
+
+// splitTakeSeat reads --take-seat LOBBY[:COLOUR]: a colour by its name
+// or letter after the last colon; without one (or if what follows is no
+// colour) the whole is the lobby and the seat is the first free one.
+func splitTakeSeat(s string) (string, engine.Colour) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, engine.NoColour
+	}
+	name, col := s[:i], s[i+1:]
+	for c := range engine.Colour(engine.NumColours) {
+		if strings.EqualFold(col, c.String()) || strings.EqualFold(col, string(c.Letter())) {
+			return name, c
+		}
+	}
+	return s, engine.NoColour
 }
 
 // headlessLog writes one line per event to stderr.
@@ -159,8 +184,12 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return err
 		}
 	}
+	takeName, takeColour := splitTakeSeat(o.takeSeat)
 	fe := &frontEnd{e: e, out: out, o: o, bot: bot, dir: dir, lobby: p2p.CleanName(o.lobby), done: make(chan error, 1),
-		watching: o.spectate != ""}
+		watching: o.spectate != "", taking: o.takeSeat != ""}
+	if fe.taking {
+		fe.lobby = p2p.CleanName(takeName)
+	}
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
 		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true, NoWatchChat: o.noWatchChat,
 		SetupBot:  o.setupBot,
@@ -193,6 +222,13 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	}
 	if fe.watching {
 		if err := s.Watch(o.spectate); err != nil {
+			return err
+		}
+		return fe.wait(ctx)
+	}
+	if fe.taking {
+		fe.game = 1
+		if err := s.TakeSeat(takeName, takeColour); err != nil {
 			return err
 		}
 		return fe.wait(ctx)
@@ -315,6 +351,9 @@ type frontEnd struct {
 	// watching: a spectator (--spectate), which plays no seat, keeps no
 	// run and prints the result of the one game it watched.
 	watching bool
+	// taking: a late arrival (--take-seat), which plays the seat it is
+	// given in one game and prints its result.
+	taking bool
 
 	mu         sync.Mutex
 	game       int             // which game of the run, from 1
@@ -391,6 +430,8 @@ func (f *frontEnd) started(g session.GameInfo) error {
 		return nil
 	}
 	switch {
+	case f.taking:
+		f.out.printf("game %s taking a seat: %s", id, seatsLine(g.Setup, nil))
 	case g.Resumed:
 		f.out.printf("game %s resuming from %s (%d records)", id, g.Log, g.Records)
 	case f.game > 1:

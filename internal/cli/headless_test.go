@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"aeroplane/engine"
 	"aeroplane/internal/netlab"
 	"aeroplane/internal/testout"
 	"aeroplane/lockstep"
@@ -168,12 +169,37 @@ func TestHeadlessUsage(t *testing.T) {
 		{[]string{"--headless", "--lobby", "x", "--rules", "nonsense=1"}, "--rules"},
 		{[]string{"--headless", "--lobby", "x", "extra"}, "unexpected argument"},
 		{[]string{"--headless", "--lobby", "x", "--web", "127.0.0.1:0", "--no-web"}, "give one"},
+		{[]string{"--headless", "--take-seat", "x", "--lobby", "x"}, "without --lobby"},
+		{[]string{"--headless", "--take-seat", "x", "--spectate", "x"}, "without --lobby and --spectate"},
+		{[]string{"--headless", "--take-seat", ":Blue"}, "--take-seat names the lobby"},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
 		code := Main(c.args, strings.NewReader(""), &out, &errb)
 		if code != 2 || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
+
+// --take-seat LOBBY[:COLOUR]: a colour after the last colon, by name or
+// letter in any case; anything else after it is part of the lobby.
+func TestSplitTakeSeat(t *testing.T) {
+	for _, c := range []struct {
+		in, lobby string
+		colour    engine.Colour
+	}{
+		{"late", "late", engine.NoColour},
+		{"late:Blue", "late", engine.Blue},
+		{"late:g", "late", engine.Green},
+		{"late:RED", "late", engine.Red},
+		{"a:b:yellow", "a:b", engine.Yellow},
+		{"late:purple", "late:purple", engine.NoColour},
+		{"late:", "late:", engine.NoColour},
+	} {
+		lobby, colour := splitTakeSeat(c.in)
+		if lobby != c.lobby || colour != c.colour {
+			t.Errorf("%q: %q %s, want %q %s", c.in, lobby, colour, c.lobby, c.colour)
 		}
 	}
 }

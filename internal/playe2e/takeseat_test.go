@@ -1,0 +1,96 @@
+package playe2e
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+)
+
+// A person comes late: two headless peers play a game with two bots on
+// the LAN; the person's lobby lists it under "Running games" with its
+// number; s, the number and Enter ask for a seat. The players vote yes,
+// the person's list of players names alice at the seat, and the screen
+// asks for alice's rolls and moves, which the person plays by key to the
+// end.
+// The peers said who took the seat; the end screen's order is theirs;
+// the person's saved log (game-take-…) passes aeroplane verify with the
+// players' hash and names alice as the seat's second owner.
+func TestPlayLANTakeSeat(t *testing.T) {
+	if !tmuxAvailable(t) || !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 3)
+	host := startHeadless(t, lan, 0, "--bot", "greedy", "--lobby", "late", "--players", "2", "--bots", "2",
+		"--think", "60ms", "--find-for", "200ms")
+	host.waitLog(t, `lobby "late" players=p0 free=1`, 300)
+	guest := startHeadless(t, lan, 1, "--bot", "greedy", "--lobby", "late", "--think", "60ms", "--find-for", "1m")
+	host.waitLog(t, "game ", 300)
+
+	home := t.TempDir()
+	inPeer2 := func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }
+	tm := startTerm(t, inPeer2, playerEnv(home), binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0")
+	peers := func() string {
+		return "p0:\n" + tail(host.stderr.String(), 10) + "\np1:\n" + tail(guest.stderr.String(), 10)
+	}
+	running := regexp.MustCompile(`1\) p[01], p[01] — roll \d+`)
+	tm.waitFor("the running game in the lobby, a seat to take", 600, func(s string) bool {
+		return running.MatchString(s) && strings.Contains(bottomLine(s), "s take a seat")
+	}, peers)
+	tm.keys("s")
+	tm.waitFor("the take-a-seat prompt", 100, contains("Take a seat in game number"), peers)
+	tm.typeText("1")
+	tm.keys("Enter")
+	// The list of players names alice at the seat she took.
+	tm.waitFor("alice in the list of players", 1200, func(s string) bool { return regexp.MustCompile(`[RBYG] alice\b`).MatchString(s) }, peers)
+	takes := regexp.MustCompile(`notice alice takes (Red|Blue|Yellow|Green) from roll (\d+)\.`)
+	var m []string
+	for i := 0; i < 100 && m == nil; i++ {
+		m = takes.FindStringSubmatch(host.stderr.String())
+		time.Sleep(poll)
+	}
+	if m == nil {
+		t.Fatalf("p0 was not told alice takes a seat:\n%s", peers())
+	}
+	p := &turns{tm: tm}
+	var end string
+	for i := 0; ; i++ {
+		scr, over := p.step()
+		if over {
+			end = scr
+			break
+		}
+		if i > 20000 {
+			t.Fatalf("the game did not end; the screen:\n%s\n%s", scr, peers())
+		}
+	}
+	if p.rolls == 0 {
+		t.Errorf("the person never rolled for the seat taken")
+	}
+	order := finishOrder(end)
+	hostOrder, hash := host.result(t, time.Minute)
+	guestOrder, guestHash := guest.result(t, time.Minute)
+	if hostOrder != guestOrder || hash != guestHash || order != hostOrder {
+		t.Errorf("p0 %s %s, p1 %s %s, the person's screen %s", hostOrder, hash, guestOrder, guestHash, order)
+	}
+	for _, h := range []*headless{host, guest} {
+		if !strings.Contains(h.stderr.String(), m[0]) {
+			t.Errorf("a player was not told alice takes %s from roll %s:\n%s", m[1], m[2], tail(h.stderr.String(), 20))
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-take-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("taken-seat logs %q, want one", logs)
+	}
+	out, err := exec.Command(binary(), "verify", logs[0]).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: every signature") || !strings.Contains(string(out), "history "+hash) ||
+		!regexp.MustCompile(`seat `+m[1]+`: flown by alice \(…\S+\) from roll `+m[2]+`\n`).Match(out) {
+		t.Errorf("verify of the person's log: %v, want ok, history %s and alice flying %s from roll %s:\n%s", err, hash, m[1], m[2], out)
+	}
+	t.Logf("alice took %s from roll %s, rolled %d times; order %s", m[1], m[2], p.rolls, order)
+	tm.quitAndCheck()
+}
