@@ -210,12 +210,25 @@ type GameConfig struct {
 	// the driver's goroutine (act on the node through Do, from another).
 	OnReady func(lockstep.Ready)
 	Logger  *slog.Logger
+	// SeatHosts names the program of each seat that is not a program's
+	// own (lobby.Result.SeatHosts): its frames travel through that
+	// program, this one's included.
+	SeatHosts map[peer.ID]peer.ID
+	// Relay carries the frames of each seat this program hosts for a key
+	// that lives elsewhere (a web player: SeatHosts names this program)
+	// between the seat's link in this program's Hub and the seat's node;
+	// it runs while the game does, until ctx ends.
+	Relay func(ctx context.Context, seat peer.ID, l lockstep.Link)
 }
 
-// Game is a lockstep.Driver over a TransportLink.
+// Game is a lockstep.Driver over a TransportLink (through a Hub when
+// this program hosts seats whose nodes run elsewhere).
 type Game struct {
 	*lockstep.Driver
-	link *TransportLink
+	link   *TransportLink
+	hub    *lockstep.Hub
+	hosted []peer.ID
+	relay  func(ctx context.Context, seat peer.ID, l lockstep.Link)
 }
 
 // NewGame creates (or restores) the node and its driver over t.
@@ -237,12 +250,33 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 	}
 	link := NewTransportLink(t, cfg.Pending, cfg.Chat, cfg.OnChat)
 	link.onPeer = cfg.OnPeer
-	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
+	g := &Game{link: link}
+	var own lockstep.Link = link
+	if cfg.SeatHosts != nil {
+		link.SetSeatHosts(cfg.SeatHosts)
+		self := t.Host().ID()
+		for _, id := range cfg.Setup.Players() {
+			if h, ok := cfg.SeatHosts[id]; ok && h == self && id != self {
+				g.hosted = append(g.hosted, id)
+			}
+		}
+	}
+	if len(g.hosted) > 0 {
+		if cfg.Relay == nil {
+			return nil, errors.New("session: this program hosts web players' seats but relays none")
+		}
+		if g.hub, err = lockstep.NewHub(link, append([]peer.ID{t.Host().ID()}, g.hosted...)...); err != nil {
+			return nil, err
+		}
+		own, g.relay = g.hub.Link(t.Host().ID()), cfg.Relay
+	}
+	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: own, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
 		OnReady: cfg.OnReady, Logger: cfg.Logger})
 	if err != nil {
 		return nil, err
 	}
-	return &Game{Driver: d, link: link}, nil
+	g.Driver = d
+	return g, nil
 }
 
 // Run plays the game (lockstep.Driver.Run) while the link reads the
@@ -251,6 +285,12 @@ func (g *Game) Run(ctx context.Context) (lockstep.State, error) {
 	lctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { g.link.run(lctx) })
+	if g.hub != nil {
+		wg.Go(func() { g.hub.Run(lctx) })
+		for _, id := range g.hosted {
+			wg.Go(func() { g.relay(lctx, id, g.hub.Link(id)) })
+		}
+	}
 	defer wg.Wait()
 	defer stop()
 	return g.Driver.Run(ctx)

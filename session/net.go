@@ -216,6 +216,10 @@ type NetSession struct {
 	// lasts as long as discovery lists it; names keeps only the players
 	// met in a lobby or a game, and self (see nameOf).
 	heard map[peer.ID]string
+	// webs are the browser players this program serves (webseat.go),
+	// webView the table they were last told.
+	webs    map[peer.ID]*webSeat
+	webView *lobby.View
 }
 
 // NewNet starts the host, the transport and discovery, and emits the lobby.
@@ -250,7 +254,7 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	}
 	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), dir: dir, name: p2p.CleanName(opts.Name),
 		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour,
-		setupBot: opts.SetupBot, proveTried: map[peer.ID]time.Time{}}
+		setupBot: opts.SetupBot, proveTried: map[peer.ID]time.Time{}, webs: map[peer.ID]*webSeat{}}
 	s.names[s.self] = s.name
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)

@@ -37,6 +37,13 @@ type GameConfig struct {
 	// Log keeps the game's records (nil: none); the page exports it for
 	// `aeroplane verify`.
 	Log lockstep.Log
+	// Name, if set, sits the person at the serving program's table under
+	// it once the socket is joined (CmdSit); without it the serving
+	// program seats the browser itself (a table made for it).
+	Name string
+	// OnTable sees the serving program's table until the game starts
+	// (ready and colour are the person's: SendLobby).
+	OnTable func(Table)
 }
 
 // Play joins the table on s (hello and auth, then its setup), and plays
@@ -46,18 +53,14 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err := Join(ctx, s, id); err != nil {
 		return lockstep.State{}, err
 	}
-	var setup lockstep.Setup
-	select {
-	case msg, ok := <-s.Recv():
-		if !ok {
-			return lockstep.State{}, errors.New("the serving program closed the game socket before the game's setup")
-		}
-		var err error
-		if setup, err = ParseSetup(msg); err != nil {
+	if cfg.Name != "" {
+		if err := SendLobby(s, LobbyCmd{T: CmdSit, Name: cfg.Name}); err != nil {
 			return lockstep.State{}, err
 		}
-	case <-ctx.Done():
-		return lockstep.State{}, fmt.Errorf("waiting for the game's setup: %w", ctx.Err())
+	}
+	setup, err := awaitSetup(ctx, s, cfg.OnTable)
+	if err != nil {
+		return lockstep.State{}, err
 	}
 	if !slices.Contains(setup.Players(), id.ID) {
 		return lockstep.State{}, errors.New("the table's setup has no seat for this browser")
@@ -102,6 +105,30 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 		return lockstep.State{}, err
 	}
 	return d.Run(ctx)
+}
+
+// awaitSetup reads the table until the game's setup comes.
+func awaitSetup(ctx context.Context, s Socket, onTable func(Table)) (lockstep.Setup, error) {
+	for {
+		select {
+		case msg, ok := <-s.Recv():
+			if !ok {
+				return lockstep.Setup{}, errors.New("the serving program closed the game socket before the game's setup")
+			}
+			if len(msg) > 0 && msg[0] == MsgSetup {
+				return ParseSetup(msg)
+			}
+			f, err := DecodeFrame(msg)
+			if err != nil || f.Kind != KindLobby || onTable == nil {
+				continue // a game frame of a table we have not sat at yet
+			}
+			if t, err := ParseTable(f.Data); err == nil {
+				onTable(t)
+			}
+		case <-ctx.Done():
+			return lockstep.Setup{}, fmt.Errorf("waiting for the game's setup: %w", ctx.Err())
+		}
+	}
 }
 
 type discardLog struct{}

@@ -1,0 +1,195 @@
+package session
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/internal/netlab"
+	"aeroplane/lockstep"
+	"aeroplane/ui"
+	"aeroplane/web"
+	"aeroplane/web/client"
+
+	"github.com/gorilla/websocket"
+)
+
+// webTestSocket is a browser's game socket for a test: client.Socket
+// over a real WebSocket (gorilla's client) to the serving program.
+type webTestSocket struct {
+	c    *websocket.Conn
+	mu   sync.Mutex
+	recv chan []byte
+}
+
+func dialWebSeat(t *testing.T, page string) *webTestSocket {
+	t.Helper()
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(page, "http")+"ws",
+		map[string][]string{"Origin": {strings.TrimSuffix(page, "/")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &webTestSocket{c: c, recv: make(chan []byte, 256)}
+	go func() {
+		defer close(s.recv)
+		for {
+			_, msg, err := c.ReadMessage()
+			if err != nil {
+				return
+			}
+			s.recv <- msg
+		}
+	}()
+	t.Cleanup(func() { c.Close() })
+	return s
+}
+
+func (s *webTestSocket) Send(msg []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c.WriteMessage(websocket.BinaryMessage, msg)
+}
+func (s *webTestSocket) Recv() <-chan []byte { return s.recv }
+
+// webPerson is a person at a browser served by a program at the table:
+// it sits down once Bob has, asks for Bob's colour (refused: the table
+// keeps its seat), and says ready whenever its seat is not.
+type webPerson struct {
+	t        *testing.T
+	s        client.Socket
+	id       string
+	sat      bool
+	askedB   bool
+	refused  bool
+	seatSeen client.TablePlayer
+	others   []string // the other names at the table, as it last saw them
+}
+
+func (p *webPerson) onTable(tb client.Table) {
+	if tb.Error != "" {
+		if p.askedB {
+			p.refused = true
+		}
+		if _, ok := tb.Seat(p.id); !ok {
+			p.sat = false // a sit before the table opened: again
+		}
+		return
+	}
+	seat, seated := tb.Seat(p.id)
+	p.others = p.others[:0]
+	bob := false
+	for _, pl := range tb.Players {
+		if pl.ID != p.id {
+			p.others = append(p.others, pl.Name)
+		}
+		bob = bob || pl.Name == "Bob"
+	}
+	send := func(c client.LobbyCmd) {
+		if err := client.SendLobby(p.s, c); err != nil {
+			p.t.Errorf("web lobby %s: %v", c.T, err)
+		}
+	}
+	switch {
+	case !seated && !p.sat && bob:
+		p.sat = true
+		send(client.LobbyCmd{T: client.CmdSit, Name: "Wendy"})
+	case seated && !p.askedB:
+		p.askedB = true
+		send(client.LobbyCmd{T: client.CmdColour, Colour: "B"})
+	case seated && !seat.Ready:
+		send(client.LobbyCmd{T: client.CmdReady, Ready: true})
+	}
+	if seated {
+		p.seatSeen = seat
+	}
+}
+
+// A web player sits at a real LAN table through the program that serves
+// it: Ann's program serves the page's game socket, a browser (the
+// client natively, over a real WebSocket) sits at Ann's table as Wendy,
+// under its own key, beside Bob of another program and a bot; the table
+// shows the person, and the three play to the end, the browser's frames
+// relayed by Ann's program as seat frames. All three end on one history,
+// and the browser's own log verifies.
+func TestWebPlayerAtLANTable(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a, b := newNetTest(t, "Ann"), newNetTest(t, "Bob")
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
+	defer cancel()
+	browser, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := dialWebSeat(t, srv.URLs()[0])
+	person := &webPerson{t: t, s: sock, id: browser.ID.String()}
+	lg := client.NewMemLog()
+	type end struct {
+		st  lockstep.State
+		err error
+	}
+	web := make(chan end, 1)
+	go func() {
+		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable})
+		web <- end{st, err}
+	}()
+
+	var wendyAt engine.Colour = engine.NoColour
+	sawWendy := func(e ui.Event) {
+		if u, ok := e.(ui.TableUpdate); ok {
+			for c, st := range u.Seats {
+				if st.Name == "Wendy" && st.PeerID == browser.ID.String() && st.Kind == ui.SeatHuman && !st.You {
+					wendyAt = engine.Colour(c)
+				}
+			}
+		}
+	}
+	pa, pb := playBothAt(t, a, b, engine.Red, engine.Blue, nil, func(e ui.Event) {
+		sawWendy(e)
+		joinOnce(t, a, b)(e)
+	})
+	checkBoth(t, pa, pb)
+	w := <-web
+	if w.err != nil || w.st.Phase != lockstep.PhaseOver {
+		t.Fatalf("the web player: phase %s, err %v", w.st.Phase, w.err)
+	}
+	data, err := os.ReadFile(pa.over.LogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	va, err := lockstep.Verify(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vw, err := lockstep.Verify(lg.Bytes())
+	if err != nil {
+		t.Fatalf("the web player's log does not verify: %v", err)
+	}
+	if w.st.History != va.History || vw.History != va.History || vw.Phase != lockstep.PhaseOver || len(vw.Cheats) != 0 {
+		t.Fatalf("the web player ended on %x (log %x, %s, cheats %v), Ann on %x", w.st.History[:6], vw.History[:6], vw.Phase, vw.Cheats, va.History[:6])
+	}
+	if wendyAt != engine.Green || person.seatSeen.Colour != "G" || !person.seatSeen.Web || !person.refused {
+		t.Fatalf("Bob saw Wendy at %s; Wendy saw herself at %+v, refused Blue: %v", wendyAt, person.seatSeen, person.refused)
+	}
+	if !strings.Contains(strings.Join(person.others, ","), "Bob") {
+		t.Fatalf("Wendy's table lists %v", person.others)
+	}
+	t.Logf("one history %x after %d rolls", va.History[:8], va.Rolls)
+}
