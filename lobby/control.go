@@ -177,9 +177,12 @@ func (c *Control) Start() error {
 	})
 }
 
-func (l *runner) sitsAt(col engine.Colour) bool {
+func (l *runner) sitsAt(col engine.Colour) bool { return l.seatAt(l.self, col) }
+
+// seatAt reports whether the host's last roster seats id at col.
+func (l *runner) seatAt(id peer.ID, col engine.Colour) bool {
 	for _, r := range l.roster {
-		if r.ID == l.self.String() && r.Colour == int(col) {
+		if r.ID == id.String() && r.Colour == int(col) {
 			return true
 		}
 	}
@@ -261,6 +264,9 @@ func (c *Control) ColourVia(id peer.ID, col engine.Colour) error {
 		}
 		if !l.hosts(id) {
 			return errNoSeat
+		}
+		if who := l.holder(col); who != "" && !l.seatAt(id, col) {
+			return fmt.Errorf("lobby: %w: %s sits at %s", ErrSeatTaken, who, col)
 		}
 		return l.sendHost(lobbyMsg{T: lobbyColour, Lobby: l.cfg.Lobby, Colour: int(col), Seat: id.String()})
 	})
