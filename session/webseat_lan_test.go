@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,18 +110,31 @@ func (p *webPerson) onTable(tb client.Table) {
 }
 
 // A web player sits at a real LAN table through the program that serves
-// it: Ann's program serves the page's game socket, a browser (the
-// client natively, over a real WebSocket) sits at Ann's table as Wendy,
-// under its own key, beside Bob of another program and a bot; the table
-// shows the person, and the three play to the end, the browser's frames
-// relayed by Ann's program as seat frames. All three end on one history,
-// and the browser's own log verifies.
+// it: one program (Ann's, the creator, or Bob's, her guest) serves the
+// page's game socket, a browser (the client natively, over a real
+// WebSocket) sits at Ann's table as Wendy, under its own key, beside Ann,
+// Bob and a bot; the other program sees the person, not the laptop, and
+// the three play to the end, the browser's frames relayed by its program
+// as seat frames. All three end on one history, and the browser's own
+// log verifies.
 func TestWebPlayerAtLANTable(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
+	for _, servedBy := range []string{"Ann", "Bob"} {
+		t.Run("served by "+servedBy, func(t *testing.T) { webPlayerAtLANTable(t, servedBy == "Ann") })
+	}
+}
+
+// webPlayerAtLANTable plays TestWebPlayerAtLANTable's game, the web
+// player served by the table's creator (Ann) or by a guest (Bob).
+func webPlayerAtLANTable(t *testing.T, byCreator bool) {
 	a, b := newNetTest(t, "Ann"), newNetTest(t, "Bob")
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	server := b
+	if byCreator {
+		server = a
+	}
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: server.ServeWeb})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +160,17 @@ func TestWebPlayerAtLANTable(t *testing.T) {
 		err error
 	}
 	web := make(chan end, 1)
+	var asked atomic.Int32
 	go func() {
-		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable})
+		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable,
+			AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
+				asked.Add(1)
+				go func() {
+					if err := choose(moves[len(moves)-1]); err != nil {
+						t.Errorf("the web player's choice: %v", err)
+					}
+				}()
+			}})
 		web <- end{st, err}
 	}()
 
@@ -161,9 +184,15 @@ func TestWebPlayerAtLANTable(t *testing.T) {
 			}
 		}
 	}
-	pa, pb := playBothAt(t, a, b, engine.Red, engine.Blue, nil, func(e ui.Event) {
-		sawWendy(e)
-		joinOnce(t, a, b)(e)
+	// The program that does not serve her sees the person.
+	onA, onB := sawWendy, func(ui.Event) {}
+	if byCreator {
+		onA, onB = func(ui.Event) {}, sawWendy
+	}
+	join := joinOnce(t, a, b)
+	pa, pb := playBothAt(t, a, b, engine.Red, engine.Blue, onA, func(e ui.Event) {
+		onB(e)
+		join(e)
 	})
 	checkBoth(t, pa, pb)
 	w := <-web
@@ -186,10 +215,13 @@ func TestWebPlayerAtLANTable(t *testing.T) {
 		t.Fatalf("the web player ended on %x (log %x, %s, cheats %v), Ann on %x", w.st.History[:6], vw.History[:6], vw.Phase, vw.Cheats, va.History[:6])
 	}
 	if wendyAt != engine.Green || person.seatSeen.Colour != "G" || !person.seatSeen.Web || !person.refused {
-		t.Fatalf("Bob saw Wendy at %s; Wendy saw herself at %+v, refused Blue: %v", wendyAt, person.seatSeen, person.refused)
+		t.Fatalf("the other program saw Wendy at %s; Wendy saw herself at %+v, refused Blue: %v", wendyAt, person.seatSeen, person.refused)
 	}
 	if !strings.Contains(strings.Join(person.others, ","), "Bob") {
 		t.Fatalf("Wendy's table lists %v", person.others)
 	}
-	t.Logf("one history %x after %d rolls", va.History[:8], va.Rolls)
+	if asked.Load() == 0 {
+		t.Fatal("the web player was never asked to choose")
+	}
+	t.Logf("one history %x after %d rolls; Wendy chose %d times", va.History[:8], va.Rolls, asked.Load())
 }
