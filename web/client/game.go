@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
+	"time"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
@@ -44,7 +46,18 @@ type GameConfig struct {
 	// OnTable sees the serving program's table until the game starts
 	// (ready and colour are the person's: SendLobby).
 	OnTable func(Table)
+	// Redial, if set, opens a new socket to a program at the table when
+	// the game's closes (the phone locked, the page lost its network):
+	// the browser proves its key again, takes the same game's setup, and
+	// its node, which kept running, catches up as any player who returns
+	// (voted absent meanwhile, a bot flew its seat). It is called again
+	// after a failure (after RedialEvery) until ctx ends; without it the
+	// game ends with its socket.
+	Redial func(ctx context.Context) (Socket, error)
 }
+
+// RedialEvery spaces the attempts to dial the table again.
+const RedialEvery = time.Second
 
 // Play joins the table on s (hello and auth, then its setup), and plays
 // the game to its end with this browser's node: every frame checked here,
@@ -70,6 +83,9 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 		return lockstep.State{}, err
 	}
 	link := NewLink(s, nil)
+	if cfg.Redial != nil {
+		link.redial = func(ctx context.Context) (Socket, error) { return rejoin(ctx, cfg.Redial, id, setup) }
+	}
 	lctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go link.Run(lctx)
@@ -105,6 +121,32 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 		return lockstep.State{}, err
 	}
 	return d.Run(ctx)
+}
+
+// rejoin dials until a socket is joined to the game of setup again.
+func rejoin(ctx context.Context, dial func(context.Context) (Socket, error), id *Identity, setup lockstep.Setup) (Socket, error) {
+	for {
+		s, err := dial(ctx)
+		if err == nil {
+			if err = Join(ctx, s, id); err == nil {
+				var got lockstep.Setup
+				if got, err = awaitSetup(ctx, s, nil); err == nil && got.GameID() != setup.GameID() {
+					err = errors.New("the serving program is in another game")
+				}
+			}
+			if err == nil {
+				return s, nil
+			}
+			if c, ok := s.(io.Closer); ok {
+				c.Close()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(RedialEvery):
+		}
+	}
 }
 
 // awaitSetup reads the table until the game's setup comes.
