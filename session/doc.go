@@ -48,6 +48,12 @@
 //	              mid-game is catching up (ui.CatchingUp)
 //	netlobby.go   NetSession: LobbyUpdates from mDNS adverts and manual connects,
 //	              one per 200 ms at most; advertised names last as the adverts
+//	webseat.go    NetSession.ServeWeb: the browsers of package web sit at
+//	              this program's table as people of their own (their lobby
+//	              commands said through lobby.Control's *Via calls), and in
+//	              the game a Hub relays each one's signed frames: as its
+//	              seat's to the other programs (KindSeat), and every frame
+//	              for it to the browser (GameConfig.SeatHosts, Relay)
 //
 // session must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules
