@@ -376,6 +376,20 @@ func (l *runner) leave() {
 	}
 }
 
+// seatVia reports whether the table seats seat through program prog
+// (the creator's table, or the roster its creator last sent).
+func (l *runner) seatVia(seat, prog peer.ID) bool {
+	if l.hosting() {
+		return l.table.HostedBy(seat, prog)
+	}
+	for _, r := range l.roster {
+		if r.ID == seat.String() && r.Via == prog.String() {
+			return true
+		}
+	}
+	return false
+}
+
 // speaker is the seat a colour, ready or leave from program from is for,
 // at the host: from's own, or a seat it hosts (m.Seat). A program that
 // names a seat it does not host speaks for nobody.
@@ -405,6 +419,13 @@ func (l *runner) frame(in p2p.Inbound) (Result, bool, error) {
 	case p2p.KindChat:
 		if l.chat != nil {
 			if line, err := l.chat.Receive(in); err == nil && l.cfg.OnChat != nil {
+				l.cfg.OnChat(line)
+			}
+		}
+		return Result{}, false, nil
+	case p2p.KindSeatChat:
+		if l.chat != nil {
+			if line, err := l.chat.ReceiveSeat(in, l.seatVia); err == nil && l.cfg.OnChat != nil {
 				l.cfg.OnChat(line)
 			}
 		}

@@ -168,6 +168,14 @@ func (l *TransportLink) route(ctx context.Context, in p2p.Inbound) bool {
 		if line, err := l.chat.Receive(in); err == nil && l.onChat != nil {
 			l.onChat(line)
 		}
+	case p2p.KindSeatChat:
+		if l.chat == nil {
+			return true
+		}
+		hosted := func(seat, prog peer.ID) bool { h, ok := l.hosts[seat]; return ok && h == prog }
+		if line, err := l.chat.ReceiveSeat(in, hosted); err == nil && l.onChat != nil {
+			l.onChat(line)
+		}
 	case p2p.KindLobby:
 		// A late roster or start: the game has begun, nothing to do.
 	}

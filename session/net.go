@@ -755,6 +755,7 @@ func (s *NetSession) Chat(text string) error {
 	s.q.push(l)
 	s.keepChat(l)
 	s.toWatchers(name, line.Text)
+	s.toWebs(s.self, l)
 	return nil
 }
 
@@ -786,6 +787,7 @@ func (s *NetSession) onChat(l p2p.ChatLine) {
 	s.q.push(line)
 	s.keepChat(line)
 	s.toWatchers(name, l.Text)
+	s.toWebs(l.From, line)
 }
 
 func shortID(id peer.ID) string {

@@ -2,12 +2,15 @@ package session
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"aeroplane/engine"
 	"aeroplane/lobby"
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
+	"aeroplane/ui"
 	"aeroplane/web"
 	"aeroplane/web/client"
 
@@ -98,6 +101,10 @@ func (s *NetSession) readWeb(w *webSeat, c *web.Conn) {
 					_ = c.SendRaw(msg)
 				}
 			}
+		case p2p.KindChat:
+			if err := s.webSay(w, string(in.Data)); err != nil {
+				s.log.Info("web: a browser's chat line refused", "peer", p2p.ShortID(w.id), "err", err)
+			}
 		case p2p.KindGame:
 			s.mu.Lock()
 			on := w.relaying
@@ -124,6 +131,50 @@ func (s *NetSession) readWeb(w *webSeat, c *web.Conn) {
 		// game its frames stop and the others vote it absent.
 		if ctl, err := s.lobbyCtl(false); err == nil {
 			_ = ctl.LeaveVia(w.id)
+		}
+	}
+}
+
+// webSay says a browser's chat line at the table, for its seat: the
+// others show it under the person's name (p2p.Chat.SayFor).
+func (s *NetSession) webSay(w *webSeat, text string) error {
+	s.mu.Lock()
+	name, colour := w.name, engine.NoColour
+	if s.tr != nil {
+		colour = s.tr.ColourOf(w.id)
+	}
+	s.mu.Unlock()
+	if name == "" {
+		return errors.New("sit down at the table to chat")
+	}
+	line, err := s.chat.SayFor(w.id, text)
+	if line.Seq == 0 {
+		return err
+	}
+	l := ui.ChatLine{From: name, Colour: colour, Text: line.Text}
+	s.q.push(l)
+	s.keepChat(l)
+	s.toWatchers(name, line.Text)
+	s.toWebs(w.id, l)
+	return nil
+}
+
+// toWebs hands a chat line of the table to every browser player here
+// (its own lines too: what the table made of them).
+func (s *NetSession) toWebs(from peer.ID, l ui.ChatLine) {
+	m := client.ChatMsg{From: l.From, Text: l.Text}
+	if l.Colour < engine.NumColours {
+		m.Colour = string(l.Colour.Letter())
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range s.webs {
+		if w.conn != nil {
+			_ = w.conn.Send(from, p2p.KindChat, data) // a full queue drops a line
 		}
 	}
 }

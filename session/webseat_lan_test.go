@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -78,6 +79,15 @@ type webPerson struct {
 	refused  bool
 	seatSeen client.TablePlayer
 	others   []string // the other names at the table, as it last saw them
+	said     bool
+	mu       sync.Mutex
+	heard    []client.ChatMsg // the table's chat, as the serving program handed it
+}
+
+func (p *webPerson) onChat(m client.ChatMsg) {
+	p.mu.Lock()
+	p.heard = append(p.heard, m)
+	p.mu.Unlock()
 }
 
 func (p *webPerson) onTable(tb client.Table) {
@@ -116,8 +126,16 @@ func (p *webPerson) onTable(tb client.Table) {
 	}
 	if seated {
 		p.seatSeen = seat
+		if !p.said {
+			p.said = true
+			if err := client.SendChat(p.s, webHello); err != nil {
+				p.t.Errorf("web chat: %v", err)
+			}
+		}
 	}
 }
+
+const webHello = "hello from the phone"
 
 // A web player sits at a real LAN table through the program that serves
 // it: one program (Ann's, the creator, or Bob's, her guest) serves the
@@ -203,7 +221,7 @@ func webPlayerAtLANTable(t *testing.T, byCreator, away bool) {
 	web := make(chan end, 1)
 	var asked atomic.Int32
 	go func() {
-		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable, Redial: redial,
+		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable, OnChat: person.onChat, Redial: redial,
 			AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
 				if asked.Add(1) == 3 && away {
 					goneOnce.Do(func() { close(gone); sock.Close() })
@@ -238,6 +256,26 @@ func webPlayerAtLANTable(t *testing.T, byCreator, away bool) {
 	onA, onB := sawWendy, func(ui.Event) {}
 	if byCreator {
 		onA, onB = func(ui.Event) {}, sawWendy
+	}
+	// Away, the laptops' people think a moment over each choice, so the
+	// game is still on when the web player comes back.
+	think := func(e ui.Event) {
+		if r, ok := e.(ui.Rolled); ok && r.YouChoose && away {
+			time.Sleep(30 * time.Millisecond)
+		}
+	}
+	chatted := false
+	annSaw, bobSaw := onA, onB
+	onB = func(e ui.Event) { bobSaw(e); think(e) }
+	onA = func(e ui.Event) {
+		annSaw(e)
+		think(e)
+		if _, ok := e.(ui.GameStarted); ok && !chatted {
+			chatted = true
+			if err := a.Chat("good luck"); err != nil {
+				t.Errorf("Ann's chat: %v", err)
+			}
+		}
 	}
 	join := joinOnce(t, a, b)
 	pa, pb := playBothAt(t, a, b, engine.Red, engine.Blue, onA, func(e ui.Event) {
@@ -288,6 +326,19 @@ func webPlayerAtLANTable(t *testing.T, byCreator, away bool) {
 	}
 	if asked.Load() == 0 {
 		t.Fatal("the web player was never asked to choose")
+	}
+	// Wendy's line reached both programs under her name; Ann's reached
+	// Wendy under Ann's.
+	for _, p := range []*netPlayer{pa, pb} {
+		if !slices.ContainsFunc(p.chats, func(l ui.ChatLine) bool { return l.From == "Wendy" && l.Text == webHello }) {
+			t.Errorf("%s's chat %+v lacks Wendy's line", p.s.name, p.chats)
+		}
+	}
+	person.mu.Lock()
+	heard := slices.Clone(person.heard)
+	person.mu.Unlock()
+	if !slices.ContainsFunc(heard, func(m client.ChatMsg) bool { return m.From == "Ann" && m.Text == "good luck" && m.Colour == "R" }) {
+		t.Errorf("Wendy heard %+v, not Ann's good luck", heard)
 	}
 	if away {
 		select {

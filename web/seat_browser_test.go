@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"net"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,10 +28,19 @@ import (
 // netPerson is a person at a program of the table: ready whenever its
 // seat is not, the first move of every choice; joinHost, if set, is the
 // program whose game it joins when the lobby lists it.
-func netPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession, done chan<- ui.GameOver) {
+func netPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession, done chan<- personEnd) {
 	joined := false
+	var chats []ui.ChatLine
 	for e := range s.Events() {
 		switch e := e.(type) {
+		case ui.ChatLine:
+			chats = append(chats, e)
+		case ui.GameStarted:
+			if joinHost == nil {
+				if err := s.Chat("good luck"); err != nil {
+					t.Errorf("chat: %v", err)
+				}
+			}
 		case ui.LobbyUpdate:
 			for _, g := range e.Games {
 				if joinHost != nil && !joined && g.Host.ID == joinHost.ID().String() {
@@ -52,11 +63,17 @@ func netPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession
 				}
 			}
 		case ui.GameOver:
-			done <- e
+			done <- personEnd{e, chats}
 			return
 		}
 	}
-	done <- ui.GameOver{}
+	done <- personEnd{chats: chats}
+}
+
+// personEnd is how a program's person saw the game end, and its chat.
+type personEnd struct {
+	over  ui.GameOver
+	chats []ui.ChatLine
 }
 
 func newTableProgram(t *testing.T, name string, key int) *session.NetSession {
@@ -77,7 +94,8 @@ func newTableProgram(t *testing.T, name string, key int) *session.NetSession {
 
 // TestBrowserSitsAtLANTable: chromium opens the page a program at a LAN
 // table serves (Ann's, whose table has Bob of another program and a
-// bot), the person types a name and sits down, says ready, and the
+// bot), the person types a name and sits down, says a line (both
+// programs show it under the person's name), says ready, and the
 // game starts with the web player as a seat of its own; it plays by
 // tapping to the end, on the history Ann's and Bob's logs end on, and
 // the page's exported log verifies to it.
@@ -100,7 +118,7 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
 		t.Fatal(err)
 	}
-	ends := make(chan ui.GameOver, 2)
+	ends := make(chan personEnd, 2)
 	go netPerson(t, a, nil, ends)
 	go netPerson(t, b, a, ends)
 
@@ -110,7 +128,7 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	poll := func(what, js string) {
 		t.Helper()
 		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent`))
+			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent + " table=" + !document.getElementById("table").hidden + " chat=" + !document.getElementById("chat").hidden + " log=" + document.getElementById("chatlog").textContent`))
 			t.Fatalf("%s: %v (page: %s)", what, err, state)
 		}
 	}
@@ -122,6 +140,10 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	poll("seated", `!!document.body.dataset.seated`)
+	if err := chromedp.Do(tctx, chromedp.SendKeys("#chatline", "hi from chromium"), chromedp.Click("#chatsay")); err != nil {
+		t.Fatal(err)
+	}
+	poll("its own line shown back", `document.getElementById("chatlog").textContent.includes("Wendy: hi from chromium")`)
 	// Ready, again whenever a change of the table clears it, until the
 	// game starts.
 	for {
@@ -157,8 +179,11 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	var hist [][32]byte
 	for range 2 {
 		select {
-		case over := <-ends:
-			data, err := os.ReadFile(over.LogPath)
+		case end := <-ends:
+			if !slices.ContainsFunc(end.chats, func(l ui.ChatLine) bool { return l.From == "Wendy" && l.Text == "hi from chromium" }) {
+				t.Errorf("a program's chat %+v lacks the web player's line", end.chats)
+			}
+			data, err := os.ReadFile(end.over.LogPath)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,6 +201,9 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	}
 	if hist[0] != hist[1] || got.History != hex.EncodeToString(hist[0][:]) {
 		t.Fatalf("the page ended on %s, the programs on %x and %x", got.History, hist[0], hist[1])
+	}
+	if log, err := chromedp.Run(tctx, chromedp.Text("#chatlog")); err != nil || !strings.Contains(log, "Ann: good luck") {
+		t.Errorf("the page's chat %q (%v) lacks Ann's line", log, err)
 	}
 	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // EncodeSetup is the setup message for a game.
@@ -46,6 +48,9 @@ type GameConfig struct {
 	// OnTable sees the serving program's table until the game starts
 	// (ready and colour are the person's: SendLobby).
 	OnTable func(Table)
+	// OnChat sees the table's chat lines, at the table and in the game
+	// (SendChat says one).
+	OnChat func(ChatMsg)
 	// Redial, if set, opens a new socket to a program at the table when
 	// the game's closes (the phone locked, the page lost its network):
 	// the browser proves its key again, takes the same game's setup, and
@@ -71,7 +76,7 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 			return lockstep.State{}, err
 		}
 	}
-	setup, err := awaitSetup(ctx, s, cfg.OnTable)
+	setup, err := awaitSetup(ctx, s, cfg.OnTable, cfg.OnChat)
 	if err != nil {
 		return lockstep.State{}, err
 	}
@@ -82,7 +87,15 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err != nil {
 		return lockstep.State{}, err
 	}
-	link := NewLink(s, nil)
+	var onChat func(peer.ID, []byte)
+	if cfg.OnChat != nil {
+		onChat = func(_ peer.ID, data []byte) {
+			if m, err := ParseChat(data); err == nil {
+				cfg.OnChat(m)
+			}
+		}
+	}
+	link := NewLink(s, onChat)
 	if cfg.Redial != nil {
 		link.redial = func(ctx context.Context) (Socket, error) { return rejoin(ctx, cfg.Redial, id, setup) }
 	}
@@ -130,7 +143,7 @@ func rejoin(ctx context.Context, dial func(context.Context) (Socket, error), id 
 		if err == nil {
 			if err = Join(ctx, s, id); err == nil {
 				var got lockstep.Setup
-				if got, err = awaitSetup(ctx, s, nil); err == nil && got.GameID() != setup.GameID() {
+				if got, err = awaitSetup(ctx, s, nil, nil); err == nil && got.GameID() != setup.GameID() {
 					err = errors.New("the serving program is in another game")
 				}
 			}
@@ -150,7 +163,7 @@ func rejoin(ctx context.Context, dial func(context.Context) (Socket, error), id 
 }
 
 // awaitSetup reads the table until the game's setup comes.
-func awaitSetup(ctx context.Context, s Socket, onTable func(Table)) (lockstep.Setup, error) {
+func awaitSetup(ctx context.Context, s Socket, onTable func(Table), onChat func(ChatMsg)) (lockstep.Setup, error) {
 	for {
 		select {
 		case msg, ok := <-s.Recv():
@@ -161,12 +174,17 @@ func awaitSetup(ctx context.Context, s Socket, onTable func(Table)) (lockstep.Se
 				return ParseSetup(msg)
 			}
 			f, err := DecodeFrame(msg)
-			if err != nil || f.Kind != KindLobby || onTable == nil {
-				continue // a game frame of a table we have not sat at yet
-			}
-			if t, err := ParseTable(f.Data); err == nil {
-				onTable(t)
-			}
+			switch {
+			case err != nil:
+			case f.Kind == KindLobby && onTable != nil:
+				if t, err := ParseTable(f.Data); err == nil {
+					onTable(t)
+				}
+			case f.Kind == KindChat && onChat != nil:
+				if m, err := ParseChat(f.Data); err == nil {
+					onChat(m)
+				}
+			} // else a game frame of a table we have not sat at yet
 		case <-ctx.Done():
 			return lockstep.Setup{}, fmt.Errorf("waiting for the game's setup: %w", ctx.Err())
 		}

@@ -103,3 +103,31 @@ func SendLobby(s Socket, c LobbyCmd) error {
 	}
 	return s.Send(msg)
 }
+
+// ChatMsg is a chat line as the serving program hands it to the browser
+// (a KindChat frame whose peer is the speaker): the speaker's name and
+// colour letter ("" without a seat) as that program knows them.
+type ChatMsg struct {
+	From   string `json:"from"`
+	Colour string `json:"colour,omitempty"`
+	Text   string `json:"text"`
+}
+
+// ParseChat reads a chat line from the serving program.
+func ParseChat(data []byte) (ChatMsg, error) {
+	var m ChatMsg
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("%w: chat line: %v", ErrBadMessage, err)
+	}
+	return m, nil
+}
+
+// SendChat says a line at the table (the serving program says it for
+// this browser's seat, and cleans and rate-limits it as any player's).
+func SendChat(s Socket, text string) error {
+	msg, err := EncodeFrame(nil, Frame{Kind: KindChat, Data: []byte(text)})
+	if err != nil {
+		return err
+	}
+	return s.Send(msg)
+}

@@ -5,13 +5,13 @@
 
 // The page's few strings in the terminal's seven languages.
 const strings = {
-  en: { loading: "Starting…", ready: "Your key is made; it never leaves this browser.", noclient: "This aeroplane was built without its web client.", failed: "The client did not start: ", over: "Game over: ", save: "Save the game log", tap: "Your move: tap a shining plane.", name: "Your name", sit: "Sit down", imready: "I'm ready", notready: "Not ready after all", pick: "Pick a colour:", table: "The table:", bot: "bot", web: "on a phone" },
-  el: { loading: "Εκκίνηση…", ready: "Το κλειδί σας δημιουργήθηκε· δεν φεύγει ποτέ από αυτόν τον περιηγητή.", noclient: "Αυτό το aeroplane χτίστηκε χωρίς τον πελάτη ιστού του.", failed: "Ο πελάτης δεν ξεκίνησε: ", over: "Τέλος παιχνιδιού: ", save: "Αποθήκευση του αρχείου παιχνιδιού", tap: "Η σειρά σας: αγγίξτε ένα αεροπλάνο που λάμπει.", name: "Το όνομά σας", sit: "Καθίστε", imready: "Είμαι έτοιμος", notready: "Τελικά όχι έτοιμος", pick: "Διαλέξτε χρώμα:", table: "Το τραπέζι:", bot: "μποτ", web: "σε κινητό" },
-  hi: { loading: "शुरू हो रहा है…", ready: "आपकी कुंजी बन गई है; यह इस ब्राउज़र से कभी बाहर नहीं जाती।", noclient: "यह aeroplane अपने वेब क्लाइंट के बिना बनाया गया है।", failed: "क्लाइंट शुरू नहीं हुआ: ", over: "खेल समाप्त: ", save: "खेल का लॉग सहेजें", tap: "आपकी चाल: चमकते हुए विमान को छुएँ।", name: "आपका नाम", sit: "बैठें", imready: "मैं तैयार हूँ", notready: "अभी तैयार नहीं", pick: "एक रंग चुनें:", table: "मेज़:", bot: "बॉट", web: "फ़ोन पर" },
-  it: { loading: "Avvio…", ready: "La tua chiave è pronta; non lascia mai questo browser.", noclient: "Questo aeroplane è stato compilato senza il client web.", failed: "Il client non è partito: ", over: "Partita finita: ", save: "Salva il registro della partita", tap: "Tocca a te: tocca un aereo che brilla.", name: "Il tuo nome", sit: "Siediti", imready: "Sono pronto", notready: "Non ancora pronto", pick: "Scegli un colore:", table: "Il tavolo:", bot: "bot", web: "da telefono" },
-  pt: { loading: "A iniciar…", ready: "A sua chave foi criada; nunca sai deste navegador.", noclient: "Este aeroplane foi compilado sem o cliente web.", failed: "O cliente não arrancou: ", over: "Fim do jogo: ", save: "Guardar o registo do jogo", tap: "A sua vez: toque num avião que brilha.", name: "O seu nome", sit: "Sentar-se", imready: "Estou pronto", notready: "Afinal não estou pronto", pick: "Escolha uma cor:", table: "A mesa:", bot: "bot", web: "num telemóvel" },
-  ru: { loading: "Запуск…", ready: "Ваш ключ создан; он никогда не покидает этот браузер.", noclient: "Этот aeroplane собран без веб-клиента.", failed: "Клиент не запустился: ", over: "Игра окончена: ", save: "Сохранить журнал игры", tap: "Ваш ход: коснитесь светящегося самолёта.", name: "Ваше имя", sit: "Сесть за стол", imready: "Я готов", notready: "Пока не готов", pick: "Выберите цвет:", table: "Стол:", bot: "бот", web: "с телефона" },
-  zh: { loading: "正在启动…", ready: "你的密钥已生成，它永远不会离开这个浏览器。", noclient: "这个 aeroplane 构建时没有包含网页客户端。", failed: "客户端未能启动：", over: "游戏结束：", save: "保存对局记录", tap: "轮到你了：点一下发光的飞机。", name: "你的名字", sit: "入座", imready: "我准备好了", notready: "还没准备好", pick: "选择颜色：", table: "牌桌：", bot: "机器人", web: "手机上" },
+  en: { loading: "Starting…", ready: "Your key is made; it never leaves this browser.", noclient: "This aeroplane was built without its web client.", failed: "The client did not start: ", over: "Game over: ", save: "Save the game log", tap: "Your move: tap a shining plane.", name: "Your name", sit: "Sit down", imready: "I'm ready", notready: "Not ready after all", pick: "Pick a colour:", table: "The table:", bot: "bot", web: "on a phone", chatph: "Say something", say: "Say" },
+  el: { loading: "Εκκίνηση…", ready: "Το κλειδί σας δημιουργήθηκε· δεν φεύγει ποτέ από αυτόν τον περιηγητή.", noclient: "Αυτό το aeroplane χτίστηκε χωρίς τον πελάτη ιστού του.", failed: "Ο πελάτης δεν ξεκίνησε: ", over: "Τέλος παιχνιδιού: ", save: "Αποθήκευση του αρχείου παιχνιδιού", tap: "Η σειρά σας: αγγίξτε ένα αεροπλάνο που λάμπει.", name: "Το όνομά σας", sit: "Καθίστε", imready: "Είμαι έτοιμος", notready: "Τελικά όχι έτοιμος", pick: "Διαλέξτε χρώμα:", table: "Το τραπέζι:", bot: "μποτ", web: "σε κινητό", chatph: "Πείτε κάτι", say: "Πείτε" },
+  hi: { loading: "शुरू हो रहा है…", ready: "आपकी कुंजी बन गई है; यह इस ब्राउज़र से कभी बाहर नहीं जाती।", noclient: "यह aeroplane अपने वेब क्लाइंट के बिना बनाया गया है।", failed: "क्लाइंट शुरू नहीं हुआ: ", over: "खेल समाप्त: ", save: "खेल का लॉग सहेजें", tap: "आपकी चाल: चमकते हुए विमान को छुएँ।", name: "आपका नाम", sit: "बैठें", imready: "मैं तैयार हूँ", notready: "अभी तैयार नहीं", pick: "एक रंग चुनें:", table: "मेज़:", bot: "बॉट", web: "फ़ोन पर", chatph: "कुछ कहें", say: "कहें" },
+  it: { loading: "Avvio…", ready: "La tua chiave è pronta; non lascia mai questo browser.", noclient: "Questo aeroplane è stato compilato senza il client web.", failed: "Il client non è partito: ", over: "Partita finita: ", save: "Salva il registro della partita", tap: "Tocca a te: tocca un aereo che brilla.", name: "Il tuo nome", sit: "Siediti", imready: "Sono pronto", notready: "Non ancora pronto", pick: "Scegli un colore:", table: "Il tavolo:", bot: "bot", web: "da telefono", chatph: "Scrivi qualcosa", say: "Invia" },
+  pt: { loading: "A iniciar…", ready: "A sua chave foi criada; nunca sai deste navegador.", noclient: "Este aeroplane foi compilado sem o cliente web.", failed: "O cliente não arrancou: ", over: "Fim do jogo: ", save: "Guardar o registo do jogo", tap: "A sua vez: toque num avião que brilha.", name: "O seu nome", sit: "Sentar-se", imready: "Estou pronto", notready: "Afinal não estou pronto", pick: "Escolha uma cor:", table: "A mesa:", bot: "bot", web: "num telemóvel", chatph: "Diga algo", say: "Enviar" },
+  ru: { loading: "Запуск…", ready: "Ваш ключ создан; он никогда не покидает этот браузер.", noclient: "Этот aeroplane собран без веб-клиента.", failed: "Клиент не запустился: ", over: "Игра окончена: ", save: "Сохранить журнал игры", tap: "Ваш ход: коснитесь светящегося самолёта.", name: "Ваше имя", sit: "Сесть за стол", imready: "Я готов", notready: "Пока не готов", pick: "Выберите цвет:", table: "Стол:", bot: "бот", web: "с телефона", chatph: "Напишите что-нибудь", say: "Отправить" },
+  zh: { loading: "正在启动…", ready: "你的密钥已生成，它永远不会离开这个浏览器。", noclient: "这个 aeroplane 构建时没有包含网页客户端。", failed: "客户端未能启动：", over: "游戏结束：", save: "保存对局记录", tap: "轮到你了：点一下发光的飞机。", name: "你的名字", sit: "入座", imready: "我准备好了", notready: "还没准备好", pick: "选择颜色：", table: "牌桌：", bot: "机器人", web: "手机上", chatph: "说点什么", say: "发送" },
 };
 const lang = (navigator.languages || [navigator.language || "en"]).map(l => l.slice(0, 2)).find(l => strings[l]) || "en";
 const t = strings[lang];
@@ -131,6 +131,7 @@ function showTable(json) {
   document.body.dataset.ready = meReady ? "yes" : "no";
   document.getElementById("sitform").hidden = !!me;
   document.getElementById("seatctl").hidden = !me;
+  if (me) document.getElementById("chat").hidden = false;
   document.getElementById("readybtn").textContent = meReady ? t.notready : t.imready;
   const list = document.getElementById("players");
   list.replaceChildren();
@@ -148,6 +149,30 @@ function showTable(json) {
   }
 }
 
+// The table's chat, at the table and in the game: each line under its
+// speaker's name, in its colour.
+function setupChat() {
+  document.getElementById("chatline").placeholder = t.chatph;
+  document.getElementById("chatsay").textContent = t.say;
+  document.getElementById("chatform").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const box = document.getElementById("chatline");
+    const text = box.value.trim();
+    if (text && aeroplane.say(text) === true) box.value = "";
+  });
+}
+function showChat(from, colour, text) {
+  const li = document.createElement("li");
+  li.className = "seat " + colour;
+  const who = document.createElement("b");
+  who.textContent = from + ": ";
+  li.append(who, text);
+  const log = document.getElementById("chatlog");
+  log.appendChild(li);
+  while (log.children.length > 50) log.firstChild.remove();
+  document.getElementById("chat").hidden = false;
+}
+
 window.aeroplaneReady = () => {
   window.aeroplaneTimes.wasm = performance.now();
   const id = aeroplane.newKey();
@@ -156,6 +181,7 @@ window.aeroplaneReady = () => {
   document.getElementById("key").textContent = id;
   myId = id;
   setupTable();
+  setupChat();
   const board = JSON.parse(aeroplane.board(aeroplane.start("RBYG")));
   draw(board);
   window.aeroplaneTimes.board = performance.now();
@@ -174,7 +200,7 @@ window.aeroplaneReady = () => {
     document.body.dataset.game = end.phase;
     status.textContent = t.over + end.ranking.join(" ");
     saveLink();
-  }, offerMoves, showTable);
+  }, offerMoves, showTable, showChat);
 };
 
 (async () => {

@@ -90,17 +90,22 @@ func main() {
 		// are the person's answers. A socket that closes mid-game is
 		// dialled again (the phone locked): the game goes on.
 		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
-			if len(a) < 3 || len(a) > 4 || id == nil {
-				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable, after newKey")
+			if len(a) < 3 || len(a) > 5 || id == nil {
+				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable and onChat, after newKey")
 			}
 			onBoard, onEnd, onMoves := a[0], a[1], a[2]
 			var onTable func(client.Table)
-			if len(a) == 4 {
+			if len(a) >= 4 {
 				cb := a[3]
 				onTable = func(t client.Table) {
 					data, _ := json.Marshal(t) // plain strings, ints and bools
 					cb.Invoke(string(data))
 				}
+			}
+			var onChat func(client.ChatMsg)
+			if len(a) == 5 {
+				cb := a[4]
+				onChat = func(m client.ChatMsg) { cb.Invoke(m.From, m.Colour, m.Text) }
 			}
 			loc := js.Global().Get("location")
 			url := "ws://" + loc.Get("host").String() + "/ws"
@@ -113,7 +118,7 @@ func main() {
 				return s, nil
 			}
 			go func() {
-				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, OnTable: onTable, Redial: redial, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
+				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, OnTable: onTable, OnChat: onChat, Redial: redial, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
 					names := make([]any, len(moves))
 					for i, m := range moves {
 						names[i] = m.String()
@@ -159,6 +164,16 @@ func main() {
 				return errValue("colour wants a colour letter")
 			}
 			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdColour, Colour: a[0].String()})
+		}),
+		// say(text) says a chat line at the table (onChat shows it back).
+		"say": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 || sock == nil {
+				return errValue("say wants a line, at a table")
+			}
+			if err := client.SendChat(sock, a[0].String()); err != nil {
+				return errValue(err.Error())
+			}
+			return true
 		}),
 		// choose(move) answers onMoves with one of its moves ("Y2").
 		"choose": js.FuncOf(func(_ js.Value, a []js.Value) any {
