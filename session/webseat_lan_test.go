@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -152,22 +153,33 @@ func TestWebPlayerAtLANTable(t *testing.T) {
 		return
 	}
 	for _, tc := range []struct {
-		name              string
-		byCreator, awayOn bool
+		name      string
+		byCreator bool
+		then      webThen
 	}{
-		{"served by the creator", true, false},
-		{"served by a guest", false, false},
-		{"away and back", true, true},
+		{"served by the creator", true, webStays},
+		{"served by a guest", false, webStays},
+		{"away and back", true, webAway},
+		{"leaves", false, webLeaves},
 	} {
-		t.Run(tc.name, func(t *testing.T) { webPlayerAtLANTable(t, tc.byCreator, tc.awayOn) })
+		t.Run(tc.name, func(t *testing.T) { webPlayerAtLANTable(t, tc.byCreator, tc.then) })
 	}
 }
 
+// webThen is what the web player does after its third choice.
+type webThen int
+
+const (
+	webStays  webThen = iota
+	webAway           // its socket closes; it dials again once it is seen absent
+	webLeaves         // it leaves the game for good (a bot flies its seat)
+)
+
 // webPlayerAtLANTable plays TestWebPlayerAtLANTable's game, the web
-// player served by the table's creator (Ann) or by a guest (Bob); away
-// closes its socket after its third choice, and dials again once the
-// other program has seen it absent.
-func webPlayerAtLANTable(t *testing.T, byCreator, away bool) {
+// player served by the table's creator (Ann) or by a guest (Bob), doing
+// then after its third choice.
+func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
+	away, leaves := then == webAway, then == webLeaves
 	// Away, the others wait for the web player's move before they vote
 	// it absent: ChoosePerAbsent × AbsentTicks ticks (5 s here).
 	fast := func(o *NetOptions) {
@@ -203,6 +215,8 @@ func webPlayerAtLANTable(t *testing.T, byCreator, away bool) {
 	lg := client.NewMemLog()
 	gone, back := make(chan struct{}), make(chan struct{}) // Wendy away; the other program saw it
 	var goneOnce, backOnce sync.Once
+	returned := make(chan struct{}) // the other program saw Wendy back
+	var returnedOnce sync.Once
 	var redial func(context.Context) (client.Socket, error)
 	if away {
 		redial = func(ctx context.Context) (client.Socket, error) {
@@ -220,11 +234,22 @@ func webPlayerAtLANTable(t *testing.T, byCreator, away bool) {
 	}
 	web := make(chan end, 1)
 	var asked atomic.Int32
+	var game *client.Game
 	go func() {
 		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable, OnChat: person.onChat, Redial: redial,
+			OnStart: func(g *client.Game) { game = g },
 			AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
-				if asked.Add(1) == 3 && away {
+				n := asked.Add(1)
+				if n == 3 && away {
 					goneOnce.Do(func() { close(gone); sock.Close() })
+				}
+				if n == 3 && leaves {
+					go func() {
+						if err := game.Leave(); err != nil {
+							t.Errorf("the web player's leave: %v", err)
+						}
+					}()
+					return
 				}
 				go func() {
 					if err := choose(moves[len(moves)-1]); err != nil {
@@ -237,11 +262,17 @@ func webPlayerAtLANTable(t *testing.T, byCreator, away bool) {
 
 	var wendyAt engine.Colour = engine.NoColour
 	var presence []bool // the other program's word on Wendy, in order
+	sawLeft := false
 	sawWendy := func(e ui.Event) {
+		if l, ok := e.(ui.Left); ok && l.Name == "Wendy" && l.Colour == engine.Green {
+			sawLeft = true
+		}
 		if p, ok := e.(ui.Presence); ok && p.Name == "Wendy" {
 			presence = append(presence, p.Present)
 			if !p.Present {
 				backOnce.Do(func() { close(back) })
+			} else {
+				returnedOnce.Do(func() { close(returned) })
 			}
 		}
 		if u, ok := e.(ui.TableUpdate); ok {
@@ -257,11 +288,20 @@ func webPlayerAtLANTable(t *testing.T, byCreator, away bool) {
 	if byCreator {
 		onA, onB = func(ui.Event) {}, sawWendy
 	}
-	// Away, the laptops' people think a moment over each choice, so the
-	// game is still on when the web player comes back.
+	// Away, the laptops' people take their time over their choices
+	// while the web player is gone (at most 5 s each, well within the
+	// person's wait of 10 s), so the game is still on when it comes back.
 	think := func(e ui.Event) {
 		if r, ok := e.(ui.Rolled); ok && r.YouChoose && away {
-			time.Sleep(30 * time.Millisecond)
+			select {
+			case <-gone:
+			default:
+				return
+			}
+			select {
+			case <-returned:
+			case <-time.After(5 * time.Second):
+			}
 		}
 	}
 	chatted := false
@@ -284,6 +324,15 @@ func webPlayerAtLANTable(t *testing.T, byCreator, away bool) {
 	})
 	checkBoth(t, pa, pb)
 	w := <-web
+	if leaves {
+		// It played until it left; the others finished with a bot in its
+		// seat, and its log, cut where it left, still verifies.
+		vw, err := lockstep.Verify(lg.Bytes())
+		if !errors.Is(w.err, lockstep.ErrLeft) || err != nil || len(vw.Cheats) != 0 || !sawLeft {
+			t.Fatalf("the web player who left: %v; its log %v (%v); the other program saw it leave: %v", w.err, vw, err, sawLeft)
+		}
+		return
+	}
 	if w.err != nil || w.st.Phase != lockstep.PhaseOver {
 		t.Fatalf("the web player: phase %s, err %v", w.st.Phase, w.err)
 	}

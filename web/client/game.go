@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"aeroplane/engine"
@@ -51,6 +52,9 @@ type GameConfig struct {
 	// OnChat sees the table's chat lines, at the table and in the game
 	// (SendChat says one).
 	OnChat func(ChatMsg)
+	// OnStart is handed the game once its driver runs, for the person's
+	// intents outside a choice (Game.Leave); on the driver's goroutine.
+	OnStart func(*Game)
 	// Redial, if set, opens a new socket to a program at the table when
 	// the game's closes (the phone locked, the page lost its network):
 	// the browser proves its key again, takes the same game's setup, and
@@ -133,7 +137,48 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err != nil {
 		return lockstep.State{}, err
 	}
-	return d.Run(ctx)
+	g := &Game{d: d, stop: stop}
+	if cfg.OnStart != nil {
+		cfg.OnStart(g)
+	}
+	st, err := d.Run(lctx)
+	if g.left.Load() {
+		return st, lockstep.ErrLeft
+	}
+	return st, err
+}
+
+// LeaveWait bounds how long a player who left keeps its node running so
+// that the others get the Leave (it stops sooner once they hold it).
+const LeaveWait = 3 * time.Second
+
+// Game is a running game of the browser player's.
+type Game struct {
+	d    *lockstep.Driver
+	stop context.CancelFunc
+	left atomic.Bool
+}
+
+// Leave gives the seat to its bot for good (lockstep's Leave) and ends
+// the game here once the others hold the Leave, or after LeaveWait:
+// Play then returns lockstep.ErrLeft.
+func (g *Game) Leave() error {
+	if err := g.d.Do(func(n *lockstep.Node) error { return n.Leave() }); err != nil {
+		return err
+	}
+	g.left.Store(true)
+	go func() {
+		deadline := time.Now().Add(LeaveWait)
+		for time.Now().Before(deadline) {
+			delivered := false
+			if g.d.Do(func(n *lockstep.Node) error { delivered = n.LeaveDelivered(); return nil }) != nil || delivered {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		g.stop()
+	}()
+	return nil
 }
 
 // rejoin dials until a socket is joined to the game of setup again.

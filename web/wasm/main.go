@@ -14,6 +14,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"syscall/js"
 
@@ -27,6 +28,7 @@ func main() {
 	var gameLog *client.MemLog
 	var choose func(engine.Move) error // the pending choice's answer, nil when none
 	var sock *jsSocket                 // the game socket, once play dialled it
+	var game *client.Game              // the game being played, once it runs
 	api := map[string]any{
 		// perft(rules, position, depth) → decimal count (a string: a
 		// count can exceed JavaScript's exact integers).
@@ -118,7 +120,7 @@ func main() {
 				return s, nil
 			}
 			go func() {
-				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, OnTable: onTable, OnChat: onChat, Redial: redial, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
+				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, OnTable: onTable, OnChat: onChat, Redial: redial, OnStart: func(g *client.Game) { game = g }, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
 					names := make([]any, len(moves))
 					for i, m := range moves {
 						names[i] = m.String()
@@ -132,6 +134,10 @@ func main() {
 						onBoard.Invoke(string(data))
 					}
 				}})
+				if errors.Is(err, lockstep.ErrLeft) {
+					onEnd.Invoke(map[string]any{"error": err.Error(), "left": true})
+					return
+				}
 				if err != nil {
 					onEnd.Invoke(errValue(err.Error()))
 					return
@@ -173,6 +179,20 @@ func main() {
 			if err := client.SendChat(sock, a[0].String()); err != nil {
 				return errValue(err.Error())
 			}
+			return true
+		}),
+		// leave() leaves the game for good: a bot flies the seat; onEnd
+		// follows with {error, left: true}.
+		"leave": js.FuncOf(func(js.Value, []js.Value) any {
+			if game == nil {
+				return errValue("no game to leave")
+			}
+			g := game
+			go func() {
+				if err := g.Leave(); err != nil {
+					js.Global().Get("console").Call("warn", "leave: "+err.Error())
+				}
+			}()
 			return true
 		}),
 		// choose(move) answers onMoves with one of its moves ("Y2").
