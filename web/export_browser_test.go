@@ -9,3 +9,6 @@ var (
 	NewBrowser  = newBrowser
 	TapUntilEnd = tapUntilEnd
 )
+
+// GoCmd is the go command that builds the client (GOROOT's own).
+var GoCmd = goCmd
