@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/p2p"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -176,9 +177,12 @@ func (c *Control) Start() error {
 	})
 }
 
-func (l *runner) sitsAt(col engine.Colour) bool {
+func (l *runner) sitsAt(col engine.Colour) bool { return l.seatAt(l.self, col) }
+
+// seatAt reports whether the host's last roster seats id at col.
+func (l *runner) seatAt(id peer.ID, col engine.Colour) bool {
 	for _, r := range l.roster {
-		if r.ID == l.self.String() && r.Colour == int(col) {
+		if r.ID == id.String() && r.Colour == int(col) {
 			return true
 		}
 	}
@@ -208,4 +212,107 @@ func (c *infoCell) load(asker peer.ID) []byte {
 		return a.seated
 	}
 	return a.any
+}
+
+// The web players a program serves sit at its table through it: these
+// calls are a hosted seat's join, colour, ready and leave, said by the
+// program for the person in the browser (the creator's lobby decides, as
+// for its own; a guest program's are sent to the creator with the seat
+// named, and the creator takes them only from the program that seated it).
+
+// SeatVia seats id, a web player this program serves, under the person's
+// name; Table.JoinVia says where, the next View shows it.
+func (c *Control) SeatVia(id peer.ID, name string) error {
+	name = p2p.CleanName(name)
+	if name == "" {
+		return errors.New("lobby: a web player needs a name")
+	}
+	return c.do(func(l *runner) error {
+		if l.hosting() {
+			colour, changed, err := l.table.JoinVia(id, l.self, name, nil)
+			if err != nil {
+				return fmt.Errorf("lobby: %w", err)
+			}
+			if changed {
+				l.log.Info("web player joined the lobby", "seat", p2p.ShortID(id), "name", name, "colour", colour.String())
+				l.publish()
+			}
+			return nil
+		}
+		if !l.inRoster() {
+			return errNoSeat
+		}
+		return l.sendHost(lobbyMsg{T: lobbyJoin, Lobby: l.cfg.Lobby, Name: name, Seat: id.String()})
+	})
+}
+
+// ColourVia asks colour col for web player id (ChooseColour's rule).
+func (c *Control) ColourVia(id peer.ID, col engine.Colour) error {
+	return c.do(func(l *runner) error {
+		if col >= engine.NumColours {
+			return fmt.Errorf("lobby: %w: %d", ErrNoColour, col)
+		}
+		if l.hosting() {
+			if !l.table.HostedBy(id, l.self) {
+				return errNoSeat
+			}
+			if err := l.table.SetColour(id, col); err != nil {
+				return fmt.Errorf("lobby: %w", err)
+			}
+			l.publish()
+			return nil
+		}
+		if !l.hosts(id) {
+			return errNoSeat
+		}
+		if who := l.holder(col); who != "" && !l.seatAt(id, col) {
+			return fmt.Errorf("lobby: %w: %s sits at %s", ErrSeatTaken, who, col)
+		}
+		return l.sendHost(lobbyMsg{T: lobbyColour, Lobby: l.cfg.Lobby, Colour: int(col), Seat: id.String()})
+	})
+}
+
+// ReadyVia says whether web player id is ready for the table as it is.
+func (c *Control) ReadyVia(id peer.ID, ready bool) error {
+	return c.do(func(l *runner) error {
+		if l.hosting() {
+			if !l.table.HostedBy(id, l.self) {
+				return errNoSeat
+			}
+			if l.table.SetReady(id, ready, l.table.Version()) {
+				l.publish()
+			}
+			return nil
+		}
+		if !l.hosts(id) {
+			return errNoSeat
+		}
+		return l.sendHost(lobbyMsg{T: lobbyReady, Lobby: l.cfg.Lobby, Ready: ready, Ver: l.ver, Seat: id.String()})
+	})
+}
+
+// LeaveVia frees web player id's seat (its browser left or closed).
+func (c *Control) LeaveVia(id peer.ID) error {
+	return c.do(func(l *runner) error {
+		if l.hosting() {
+			if l.table.HostedBy(id, l.self) && l.table.Leave(id) {
+				l.publish()
+			}
+			return nil
+		}
+		if !l.hosts(id) {
+			return nil
+		}
+		return l.sendHost(lobbyMsg{T: lobbyLeave, Lobby: l.cfg.Lobby, Seat: id.String()})
+	})
+}
+
+// hosts reports whether the host's last roster seats id through us.
+func (l *runner) hosts(id peer.ID) bool {
+	for _, r := range l.roster {
+		if r.ID == id.String() && r.Via == l.self.String() {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,14 @@
 // (Control.Remove): the guest is told, and its joins are refused for
 // five minutes (at most 64 such peers are remembered).
 //
+// A seat may sit at the table through a program other than its own: a
+// web player, whose key lives in its browser, is seated by the program
+// serving it (Control.SeatVia, ColourVia, ReadyVia, LeaveVia; on the
+// wire the join, colour, ready and leave naming the seat). The roster
+// lists it with that program (Member.Via); the creator takes its
+// requests only from that program, it leaves with that program, and the
+// Result names its program to every player (Result.SeatHosts).
+//
 // An mDNS advert is a hint, never an authority (find.go): a table is
 // joined only once a libp2p connection to its host's peer ID has been
 // made and the host has answered Query; a ghost advert is never joined,

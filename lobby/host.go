@@ -9,6 +9,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/p2p"
 
+	"github.com/libp2p/go-libp2p/core/crypto/pb"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -47,16 +48,23 @@ func (l *runner) create() {
 func (l *runner) rosterNow() []rosterEntry {
 	var out []rosterEntry
 	for _, m := range l.table.members {
-		out = append(out, rosterEntry{ID: m.ID.String(), Name: m.Name, Addrs: l.addrs[m.ID], Colour: int(m.Colour), Ready: m.Ready})
+		e := rosterEntry{ID: m.ID.String(), Name: m.Name, Addrs: l.addrs[m.ID], Colour: int(m.Colour), Ready: m.Ready}
+		if m.Via != "" {
+			e.Addrs, e.Via = nil, m.Via.String()
+		}
+		out = append(out, e)
 	}
 	return out
 }
 
-// guests are the members other than the creator.
+// guests are the programs at the table other than the creator's (a
+// seat hosted by a program hears the table through it).
 func (l *runner) guests() []peer.ID {
 	var out []peer.ID
 	for _, m := range l.table.members[1:] {
-		out = append(out, m.ID)
+		if m.Via == "" {
+			out = append(out, m.ID)
+		}
 	}
 	return out
 }
@@ -100,6 +108,10 @@ func (l *runner) onJoin(from peer.ID, m lobbyMsg) {
 		}
 		return
 	}
+	if m.Seat != "" {
+		l.onJoinVia(from, m)
+		return
+	}
 	if l.removed.has(from, time.Now()) {
 		_ = l.t.Send(from, p2p.KindLobby, encodeLobbyMsg(lobbyMsg{T: lobbyFull, Lobby: l.cfg.Lobby}))
 		return
@@ -124,6 +136,34 @@ func (l *runner) onJoin(from peer.ID, m lobbyMsg) {
 	default:
 		l.log.Info("player joined the lobby", "peer", p2p.ShortID(from), "name", m.Name, "colour", colour.String())
 		l.addrs[from] = addrs
+		l.publish()
+	}
+}
+
+// onJoinVia seats a web player of program from (m.Seat), under the name
+// the person gave: the table sees the person, not the laptop. Its key is
+// checked here as the Setup will (an Ed25519 peer ID); that the program
+// really serves that key is proven in the game, where every message of
+// the seat is signed by it.
+func (l *runner) onJoinVia(from peer.ID, m lobbyMsg) {
+	id, _ := peer.Decode(m.Seat) // checked by decodeLobbyMsg
+	if pub, err := id.ExtractPublicKey(); err != nil || pub.Type() != pb.KeyType_Ed25519 || l.removed.has(id, time.Now()) {
+		l.log.Info("web player refused", "via", p2p.ShortID(from), "seat", p2p.ShortID(id))
+		return
+	}
+	var want []engine.Colour
+	if m.Want > 0 {
+		want = []engine.Colour{engine.Colour(m.Want - 1)}
+	}
+	colour, changed, err := l.table.JoinVia(id, from, m.Name, want)
+	switch {
+	case err != nil:
+		l.log.Info("web player refused", "via", p2p.ShortID(from), "seat", p2p.ShortID(id), "err", err)
+		l.sendRoster()
+	case !changed:
+		l.sendRoster()
+	default:
+		l.log.Info("web player joined the lobby", "via", p2p.ShortID(from), "seat", p2p.ShortID(id), "name", m.Name, "colour", colour.String())
 		l.publish()
 	}
 }

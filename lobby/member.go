@@ -95,7 +95,8 @@ func (l *runner) updateView() {
 	l.view = View{Lobby: l.cfg.Lobby, Host: l.host, Free: l.free, Bots: l.bots, Rules: l.rules, Pace: l.pace}
 	for _, r := range l.roster {
 		id, _ := peer.Decode(r.ID)
-		l.view.Players = append(l.view.Players, Player{ID: id, Name: r.Name, Colour: engine.Colour(r.Colour), Ready: r.Ready})
+		via, _ := peer.Decode(r.Via) // "" for a program's own seat
+		l.view.Players = append(l.view.Players, Player{ID: id, Name: r.Name, Colour: engine.Colour(r.Colour), Ready: r.Ready, Via: via})
 	}
 	var open []engine.Colour
 	for _, c := range handOutOrder(len(l.roster) + l.free + countBots(l.bots)) {
@@ -161,7 +162,7 @@ func (l *runner) learnManualHost(from peer.ID, m lobbyMsg) {
 func (l *runner) meetRoster() {
 	for _, r := range l.roster {
 		id, err := peer.Decode(r.ID)
-		if err != nil || id == l.self || l.t.Connected(id) {
+		if err != nil || id == l.self || r.Via != "" || l.t.Connected(id) {
 			continue
 		}
 		info := peer.AddrInfo{ID: id, Addrs: p2p.PeerAddrs(l.t.Host(), id, r.Addrs, "lobby roster")}
@@ -197,28 +198,44 @@ func (l *runner) started(m lobbyMsg) (Result, bool, error) {
 // their addresses, so every pair connects (the transport re-dials members).
 func (l *runner) result(setup lockstep.Setup, roster []rosterEntry, pace Pace) Result {
 	names := map[peer.ID]string{}
+	var hosts map[peer.ID]peer.ID
 	for _, r := range roster {
 		id, err := peer.Decode(r.ID)
 		if err != nil {
 			continue
 		}
 		names[id] = r.Name
+		if via, err := peer.Decode(r.Via); err == nil && slices.Contains(setup.Players(), id) {
+			if hosts == nil {
+				hosts = map[peer.ID]peer.ID{}
+			}
+			hosts[id] = via
+			continue
+		}
 		if id != l.self {
 			l.t.Host().Peerstore().AddAddrs(id, p2p.PeerAddrs(l.t.Host(), id, r.Addrs, "lobby start"), peerstore.PermanentAddrTTL)
 		}
 	}
-	l.t.SetMembers(setup.Players())
+	// The transport's members are the programs: a hosted seat is
+	// reached through its program, never dialled.
+	var programs []peer.ID
+	for _, id := range setup.Players() {
+		if _, hosted := hosts[id]; !hosted {
+			programs = append(programs, id)
+		}
+	}
+	l.t.SetMembers(programs)
 	// Frames that arrived early from now-members are the game's.
 	var pending []p2p.Inbound
 	for _, in := range l.pending {
-		if slices.Contains(setup.Players(), in.From) {
+		if slices.Contains(programs, in.From) {
 			pending = append(pending, in)
 		}
 	}
 	if l.d != nil {
 		_ = l.d.Update(p2p.Advert{Name: l.cfg.Player, Lobby: l.cfg.Lobby})
 	}
-	return Result{Setup: setup, Names: names, Pending: pending, Pace: pace}
+	return Result{Setup: setup, Names: names, Pending: pending, Pace: pace, SeatHosts: hosts}
 }
 
 func (l *runner) sendHost(m lobbyMsg) error {

@@ -65,6 +65,9 @@ type lobbyMsg struct {
 	// In a roster or start: the bots' pace the creator set (Pace.wire:
 	// milliseconds plus one; left out when each player keeps its own).
 	Pace int `json:"bp,omitempty"`
+	// In a join, colour, ready or leave: the seat the sending program
+	// speaks for, one it hosts (a web player), instead of its own.
+	Seat string `json:"st,omitempty"`
 }
 
 type rosterEntry struct {
@@ -73,6 +76,9 @@ type rosterEntry struct {
 	Addrs  []string `json:"a,omitempty"`
 	Colour int      `json:"c,omitempty"`
 	Ready  bool     `json:"r,omitempty"`
+	// Via is the program hosting the seat (Member.Via); such a seat has
+	// no addresses of its own.
+	Via string `json:"via,omitempty"`
 }
 
 // botEntry is a bot seat: its colour and kind.
@@ -188,8 +194,18 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 			return bad("bot seat %d %q", b.Colour, b.Kind)
 		}
 	}
+	if m.Seat != "" {
+		if _, err := peer.Decode(m.Seat); err != nil || (m.T != lobbyJoin && m.T != lobbyColour && m.T != lobbyReady && m.T != lobbyLeave) {
+			return bad("seat %q in a %s", m.Seat, m.T)
+		}
+	}
 	seen := map[string]bool{}
 	for _, p := range m.Players {
+		if p.Via != "" {
+			if _, err := peer.Decode(p.Via); err != nil || p.Via == p.ID || len(p.Addrs) > 0 || (m.T != lobbyRoster && m.T != lobbyStart) {
+				return bad("player %q hosted via %q in a %s", p.ID, p.Via, m.T)
+			}
+		}
 		if _, err := peer.Decode(p.ID); err != nil || seen[p.ID] {
 			return bad("player ID %q", p.ID)
 		}

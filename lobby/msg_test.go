@@ -8,7 +8,7 @@ import (
 )
 
 func TestLobbyMsgRoundTrip(t *testing.T) {
-	id := p2ptest.RandomID(t).String()
+	id, id2 := p2ptest.RandomID(t).String(), p2ptest.RandomID(t).String()
 	cases := []lobbyMsg{
 		{T: lobbyJoin, Lobby: "g", Name: "Ada", Addrs: []string{"/ip4/10.213.0.2/tcp/1"}},
 		{T: lobbyJoin, Lobby: "g", Name: "Ada", Want: 4},
@@ -23,6 +23,12 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 		{T: lobbyColour, Lobby: "g", Colour: 3},
 		{T: lobbyReady, Lobby: "g", Ready: true, Ver: 9},
 		{T: lobbyLeave, Lobby: "g"},
+		{T: lobbyJoin, Lobby: "g", Name: "Wendy", Seat: id2},
+		{T: lobbyColour, Lobby: "g", Colour: 2, Seat: id2},
+		{T: lobbyReady, Lobby: "g", Ready: true, Ver: 3, Seat: id2},
+		{T: lobbyLeave, Lobby: "g", Seat: id2},
+		{T: lobbyRoster, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}, {ID: id2, Name: "Wendy", Colour: 1, Via: id}}, Free: 1},
+		{T: lobbyStart, Lobby: "g", Players: []rosterEntry{{ID: id, Name: "Bo"}, {ID: id2, Name: "Wendy", Colour: 1, Via: id}}, Setup: []byte{1}},
 		{T: lobbyInfo, Lobby: "g", Name: "Ada", Free: 2, Taken: 2, Rules: "takeoff=even,overshoot=bounce,stack=on,flyjump=off"},
 	}
 	for _, m := range cases {
@@ -34,7 +40,7 @@ func TestLobbyMsgRoundTrip(t *testing.T) {
 }
 
 func TestLobbyMsgRejects(t *testing.T) {
-	id := p2ptest.RandomID(t).String()
+	id, id2 := p2ptest.RandomID(t).String(), p2ptest.RandomID(t).String()
 	cases := map[string]string{
 		"not json":       `{`,
 		"type":           `{"t":"hack","l":"g"}`,
@@ -73,6 +79,13 @@ func TestLobbyMsgRejects(t *testing.T) {
 		"pace in info":   `{"t":"info","l":"g","bp":5}`,
 		"pace too slow":  `{"t":"roster","l":"g","bp":5002,"p":[{"id":"` + id + `","n":"a"}]}`,
 		"pace negative":  `{"t":"roster","l":"g","bp":-3,"p":[{"id":"` + id + `","n":"a"}]}`,
+		"seat bad id":    `{"t":"join","l":"g","n":"w","st":"x"}`,
+		"seat in roster": `{"t":"roster","l":"g","st":"` + id2 + `","p":[{"id":"` + id + `","n":"a"}]}`,
+		"seat in info":   `{"t":"info","l":"g","st":"` + id2 + `"}`,
+		"via bad id":     `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a"},{"id":"` + id2 + `","n":"w","c":1,"via":"x"}]}`,
+		"via itself":     `{"t":"roster","l":"g","p":[{"id":"` + id2 + `","n":"w","via":"` + id2 + `"}]}`,
+		"via with addrs": `{"t":"roster","l":"g","p":[{"id":"` + id + `","n":"a"},{"id":"` + id2 + `","n":"w","c":1,"via":"` + id + `","a":["/ip4/10.0.0.1/tcp/1"]}]}`,
+		"via in redir":   `{"t":"redirect","l":"g","p":[{"id":"` + id2 + `","n":"w","via":"` + id + `"}]}`,
 	}
 	for name, in := range cases {
 		if _, err := decodeLobbyMsg([]byte(in)); !errors.Is(err, errLobbyMsg) {
@@ -90,6 +103,8 @@ func FuzzDecodeLobbyMsg(f *testing.F) {
 	f.Add([]byte(`{"t":"info","l":"g","n":"Ada","f":1,"k":3}`))
 	f.Add([]byte(`{"t":"join","l":"g","n":"Ada","w":3}`))
 	f.Add([]byte(`{"t":"running","l":"g","n":"Ada","g":"abababababababababababababababababababababababababababababababab","ro":9,"ld":2,"wa":1,"wc":true,"p":[{"id":"x","n":"a"}],"b":[{"c":1,"k":"random"}]}`))
+	f.Add([]byte(`{"t":"join","l":"g","n":"Wendy","st":"12D3KooWQYV9dGMFoRzNStwpXztXaBUjtPqi6aU76ZgUriHhKust"}`))
+	f.Add([]byte(`{"t":"roster","l":"g","p":[{"id":"12D3KooWQYV9dGMFoRzNStwpXztXaBUjtPqi6aU76ZgUriHhKust","n":"w","c":1,"via":"12D3KooWKsMmqB1fjr3Cd4Rf3XhD6u2fVzgw5RUbC1mexgYMX3eA"}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := decodeLobbyMsg(b)
 		if err != nil {

@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"slices"
 	"testing"
 
 	"aeroplane/engine"
@@ -30,7 +31,7 @@ func TestTableInvariants(t *testing.T) {
 			c := engine.Colour(rapid.IntRange(0, 5).Draw(rt, "colour"))
 			before := snapshot(tb)
 			var err error
-			switch rapid.IntRange(0, 7).Draw(rt, "op") {
+			switch rapid.IntRange(0, 8).Draw(rt, "op") {
 			case 0:
 				_, _, err = tb.Join(who, "p", []engine.Colour{c})
 			case 1:
@@ -49,6 +50,9 @@ func TestTableInvariants(t *testing.T) {
 				err = tb.Remove(ids[rapid.IntRange(0, 1).Draw(rt, "by")], who)
 			case 7:
 				err = tb.StartNow()
+			case 8:
+				via := ids[rapid.IntRange(0, len(ids)-1).Draw(rt, "via")]
+				_, _, err = tb.JoinVia(who, via, "w", []engine.Colour{c})
 			}
 			if err != nil && snapshot(tb).version != before.version {
 				rt.Fatalf("a refused request (%v) changed the version", err)
@@ -74,6 +78,12 @@ func check(rt *rapid.T, tb *Table) {
 	}
 	held := map[engine.Colour]int{}
 	for _, m := range ms {
+		if m.Via != "" {
+			// A hosted seat's program sits at the table in its own right.
+			if _, ok := tb.Seated(m.Via); !ok || m.Via == m.ID || slices.ContainsFunc(ms, func(o Member) bool { return o.ID == m.Via && o.Via != "" }) {
+				rt.Fatalf("seat %s hosted by %s, which does not sit here by itself: %+v", m.ID, m.Via, ms)
+			}
+		}
 		if m.Colour >= engine.NumColours {
 			rt.Fatalf("member at colour %d", m.Colour)
 		}

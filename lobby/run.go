@@ -97,6 +97,7 @@ type Player struct {
 	Name   string
 	Colour engine.Colour
 	Ready  bool
+	Via    peer.ID // the program hosting this seat (a web player), "" for its own
 }
 
 // Result is what the lobby hands to the game.
@@ -108,6 +109,10 @@ type Result struct {
 	// NoWatchChat: the creator keeps the game's watchers from chatting
 	// (Config.NoWatchChat, told in the start).
 	NoWatchChat bool
+	// SeatHosts names the program of every player seat that is not a
+	// program's own (a web player): its frames travel through that
+	// program (session.TransportLink.SetSeatHosts).
+	SeatHosts map[peer.ID]peer.ID
 }
 
 // Run joins cfg.Lobby if a proven peer hosts it, or creates it, and
@@ -371,6 +376,38 @@ func (l *runner) leave() {
 	}
 }
 
+// seatVia reports whether the table seats seat through program prog
+// (the creator's table, or the roster its creator last sent).
+func (l *runner) seatVia(seat, prog peer.ID) bool {
+	if l.hosting() {
+		return l.table.HostedBy(seat, prog)
+	}
+	for _, r := range l.roster {
+		if r.ID == seat.String() && r.Via == prog.String() {
+			return true
+		}
+	}
+	return false
+}
+
+// speaker is the seat a colour, ready or leave from program from is for,
+// at the host: from's own, or a seat it hosts (m.Seat). A program that
+// names a seat it does not host speaks for nobody.
+func (l *runner) speaker(from peer.ID, m lobbyMsg) (peer.ID, bool) {
+	if !l.hosting() {
+		return "", false
+	}
+	if m.Seat == "" {
+		return from, true
+	}
+	id, _ := peer.Decode(m.Seat) // checked by decodeLobbyMsg
+	if !l.table.HostedBy(id, from) {
+		l.log.Info("a program spoke for a seat it does not host", "peer", p2p.ShortID(from), "seat", p2p.ShortID(id))
+		return "", false
+	}
+	return id, true
+}
+
 // frame handles one inbound frame; done means the game starts.
 func (l *runner) frame(in p2p.Inbound) (Result, bool, error) {
 	switch in.Kind {
@@ -382,6 +419,13 @@ func (l *runner) frame(in p2p.Inbound) (Result, bool, error) {
 	case p2p.KindChat:
 		if l.chat != nil {
 			if line, err := l.chat.Receive(in); err == nil && l.cfg.OnChat != nil {
+				l.cfg.OnChat(line)
+			}
+		}
+		return Result{}, false, nil
+	case p2p.KindSeatChat:
+		if l.chat != nil {
+			if line, err := l.chat.ReceiveSeat(in, l.seatVia); err == nil && l.cfg.OnChat != nil {
 				l.cfg.OnChat(line)
 			}
 		}
@@ -411,8 +455,8 @@ func (l *runner) frame(in p2p.Inbound) (Result, bool, error) {
 	case lobbyRoster:
 		l.onRoster(in.From, m)
 	case lobbyColour:
-		if l.hosting() {
-			if err := l.table.SetColour(in.From, engine.Colour(m.Colour)); err != nil {
+		if who, ok := l.speaker(in.From, m); ok {
+			if err := l.table.SetColour(who, engine.Colour(m.Colour)); err != nil {
 				l.log.Info("colour refused", "peer", p2p.ShortID(in.From), "err", err)
 				l.sendRoster() // the asker sees it kept its seat
 			} else {
@@ -420,7 +464,7 @@ func (l *runner) frame(in p2p.Inbound) (Result, bool, error) {
 			}
 		}
 	case lobbyReady:
-		if l.hosting() && l.table.SetReady(in.From, m.Ready, m.Ver) {
+		if who, ok := l.speaker(in.From, m); ok && l.table.SetReady(who, m.Ready, m.Ver) {
 			l.publish()
 		}
 	case lobbyFull:
@@ -433,6 +477,12 @@ func (l *runner) frame(in p2p.Inbound) (Result, bool, error) {
 		}
 		return l.started(m)
 	case lobbyLeave:
+		if m.Seat != "" {
+			if who, ok := l.speaker(in.From, m); ok && l.table.Leave(who) {
+				l.publish()
+			}
+			return Result{}, false, nil
+		}
 		l.peerEvent(p2p.PeerEvent{Peer: in.From}) // as if it went down
 	}
 	return Result{}, false, nil

@@ -39,6 +39,11 @@ type seatedLobby struct {
 var seatNames = []string{"Hana", "Arno", "Bea"}
 
 func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
+	return newSeatedLobbyOf(t, ctx, n, n)
+}
+
+// newSeatedLobbyOf is newSeatedLobby at a table of seats player seats.
+func newSeatedLobbyOf(t *testing.T, ctx context.Context, n, seats int) *seatedLobby {
 	s := &seatedLobby{t: t, ctx: ctx, res: make([]Result, n), errs: make([]error, n)}
 	for i := 0; i < n; i++ {
 		s.trs = append(s.trs, p2ptest.NewTransport(t, p2ptest.FastConfig(t)))
@@ -50,7 +55,7 @@ func newSeatedLobby(t *testing.T, ctx context.Context, n int) *seatedLobby {
 		cfg := Config{Player: seatNames[i], Lobby: "seats", ManualReady: true, Control: s.ctl[i], Logger: p2ptest.Logger(t),
 			OnChange: func(v View) { s.views[i] <- v }}
 		if i == 0 {
-			cfg.Players, cfg.Create = n, true
+			cfg.Players, cfg.Create = seats, true
 		} else {
 			cfg.FindFor = time.Hour
 			cfg.Connect = []peer.AddrInfo{{ID: s.trs[0].Host().ID(), Addrs: s.trs[0].Host().Addrs()}}

@@ -49,6 +49,11 @@ type Member struct {
 	Name   string
 	Colour engine.Colour
 	Ready  bool
+	// Via is the program that hosts this seat when it is not the
+	// seat's own (a web player, whose key lives in its browser): the
+	// seat's frames travel through that program (p2p.KindSeat), and the
+	// seat leaves with it. Empty for a program's own seat.
+	Via peer.ID
 }
 
 // Table is the creator's table. The zero value is not usable: New makes
@@ -220,14 +225,43 @@ func (t *Table) Join(id peer.ID, name string, want []engine.Colour) (c engine.Co
 	return c, true, nil
 }
 
-// Leave frees the seat of a guest who left; the creator cannot leave its
-// own table (it closes it instead). It reports whether anything changed.
+// JoinVia seats id, a seat whose program is via (a member of its own,
+// seated here), as Join does. A seat hosted by another program cannot
+// host one in turn, and a program's own ID is never another's guest.
+func (t *Table) JoinVia(id, via peer.ID, name string, want []engine.Colour) (c engine.Colour, changed bool, err error) {
+	h := t.index(via)
+	switch i := t.index(id); {
+	case h < 0 || t.members[h].Via != "":
+		return engine.NoColour, false, fmt.Errorf("%w: the program serving a web player must sit at the table first", ErrNotSeated)
+	case id == via:
+		return engine.NoColour, false, fmt.Errorf("%w: a program cannot be its own web player", ErrNotSeated)
+	case i >= 0 && t.members[i].Via != via:
+		return engine.NoColour, false, fmt.Errorf("%w: %s is seated through another program", ErrSeatTaken, t.members[i].Name)
+	case i >= 0:
+		return t.members[i].Colour, false, nil
+	}
+	c, changed, err = t.Join(id, name, want)
+	if err == nil {
+		t.members[len(t.members)-1].Via = via
+	}
+	return c, changed, err
+}
+
+// HostedBy reports whether seat id sits at the table through program via.
+func (t *Table) HostedBy(id, via peer.ID) bool {
+	i := t.index(id)
+	return i >= 0 && via != "" && t.members[i].Via == via
+}
+
+// Leave frees the seat of a guest who left, and the seats it hosted; the
+// creator cannot leave its own table (it closes it instead). It reports
+// whether anything changed.
 func (t *Table) Leave(id peer.ID) bool {
 	i := t.index(id)
 	if i <= 0 {
 		return false
 	}
-	t.members = slices.Delete(t.members, i, i+1)
+	t.members = slices.DeleteFunc(t.members, func(m Member) bool { return m.ID == id || m.Via == id })
 	t.changed()
 	return true
 }
@@ -247,7 +281,7 @@ func (t *Table) Remove(by, id peer.ID) error {
 	case t.members[i].Ready:
 		return fmt.Errorf("%s is ready to play: %w", t.members[i].Name, ErrRemoveReady)
 	}
-	t.members = slices.Delete(t.members, i, i+1)
+	t.members = slices.DeleteFunc(t.members, func(m Member) bool { return m.ID == id || m.Via == id })
 	t.changed()
 	return nil
 }

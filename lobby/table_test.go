@@ -290,3 +290,65 @@ func TestFullTableStarts(t *testing.T) {
 		t.Errorf("seats %v, want %v", got, want)
 	}
 }
+
+// A web player sits through the program that serves it: only a program
+// seated at the table in its own right may host one, a seat is hosted by
+// one program, and the seats a program hosts go with it.
+func TestJoinVia(t *testing.T) {
+	tests := []struct {
+		name      string
+		id, via   int // indexes into ids
+		err       error
+		changed   bool
+		hostedBy1 bool
+	}{
+		{"through a seated guest", 3, 1, nil, true, true},
+		{"through the creator", 3, 0, nil, true, false},
+		{"through nobody seated", 3, 4, ErrNotSeated, false, false},
+		{"a program as its own guest", 1, 1, ErrNotSeated, false, false},
+		{"a seated program as another's guest", 2, 1, ErrSeatTaken, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := mustTable(t, TableConfig{Creator: member(0), Players: 4})
+			for i := 1; i <= 2; i++ {
+				if _, _, err := tb.Join(ids[i], names[i], nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, changed, err := tb.JoinVia(ids[tc.id], ids[tc.via], "wendy", nil)
+			if !errors.Is(err, tc.err) || changed != tc.changed {
+				t.Fatalf("JoinVia: changed %v, %v; want %v, %v", changed, err, tc.changed, tc.err)
+			}
+			if got := tb.HostedBy(ids[tc.id], ids[1]); got != tc.hostedBy1 {
+				t.Fatalf("HostedBy(guest 1) = %v, want %v", got, tc.hostedBy1)
+			}
+			if tc.err != nil {
+				return
+			}
+			if _, again, err := tb.JoinVia(ids[tc.id], ids[tc.via], "wendy", nil); err != nil || again {
+				t.Fatalf("the same join again: changed %v, %v", again, err)
+			}
+			other := 1 - tc.via // the other of creator and guest 1
+			if _, _, err := tb.JoinVia(ids[tc.id], ids[other], "wendy", nil); !errors.Is(err, ErrSeatTaken) {
+				t.Fatalf("another program claims the seat: %v, want ErrSeatTaken", err)
+			}
+			if _, _, err := tb.JoinVia(ids[4], ids[tc.id], "x", nil); !errors.Is(err, ErrNotSeated) {
+				t.Fatalf("a hosted seat hosts another: %v", err)
+			}
+			m := tb.Members()[len(tb.Members())-1]
+			if m.ID != ids[tc.id] || m.Via != ids[tc.via] || m.Name != "wendy" {
+				t.Fatalf("member %+v", m)
+			}
+			if tc.via == 0 {
+				return // the creator closes its table instead of leaving it
+			}
+			if !tb.Leave(ids[tc.via]) {
+				t.Fatal("the serving program's leave changed nothing")
+			}
+			if _, seated := tb.Seated(ids[tc.id]); seated {
+				t.Fatal("a web player stays seated after its program left")
+			}
+		})
+	}
+}

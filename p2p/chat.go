@@ -112,11 +112,75 @@ type Chat struct {
 	out  Bucket
 	in   map[peer.ID]*Bucket
 	last map[peer.ID]uint64
+	// seats are the hosted seats this program says lines for (SayFor):
+	// each its own sequence and rate, at most MaxSeatChats of them.
+	seats map[peer.ID]*seatOut
 }
+
+type seatOut struct {
+	seq uint64
+	out Bucket
+}
+
+// MaxSeatChats bounds the hosted seats one program says chat lines for.
+const MaxSeatChats = 16
 
 // NewChat makes a chat over t.
 func NewChat(t *Transport) *Chat {
-	return &Chat{t: t, in: map[peer.ID]*Bucket{}, last: map[peer.ID]uint64{}}
+	return &Chat{t: t, in: map[peer.ID]*Bucket{}, last: map[peer.ID]uint64{}, seats: map[peer.ID]*seatOut{}}
+}
+
+// SayFor sends a line of seat, one this program hosts for a key that
+// lives elsewhere (a web player), to every member, as a KindSeatChat
+// frame: each seat has its own sequence and the same rate limit as Say.
+func (c *Chat) SayFor(seat peer.ID, text string) (ChatLine, error) {
+	text = cleanChat(text)
+	switch {
+	case text == "":
+		return ChatLine{}, errors.New("chat: nothing to say")
+	case seat == "" || len(seat) > 255:
+		return ChatLine{}, fmt.Errorf("chat: a seat ID of %d bytes", len(seat))
+	}
+	c.mu.Lock()
+	so := c.seats[seat]
+	if so == nil {
+		if len(c.seats) >= MaxSeatChats {
+			c.mu.Unlock()
+			return ChatLine{}, fmt.Errorf("chat: lines of more than %d seats", MaxSeatChats)
+		}
+		so = &seatOut{}
+		c.seats[seat] = so
+	}
+	if !so.out.take(time.Now()) {
+		c.mu.Unlock()
+		return ChatLine{}, ErrChatTooFast
+	}
+	so.seq++
+	line := ChatLine{From: seat, Seq: so.seq, Text: text}
+	c.mu.Unlock()
+	body := append([]byte{byte(len(seat))}, seat...)
+	if err := c.t.Broadcast(KindSeatChat, append(body, EncodeChat(line.Seq, text)...)); err != nil {
+		return line, fmt.Errorf("chat: not every player got the line: %w", err)
+	}
+	return line, nil
+}
+
+// ReceiveSeat checks a KindSeatChat frame: hosts says whether program
+// prog hosts seat; a line of a seat its sender does not host, or a
+// malformed one, is a strike of the sender. The line is the seat's
+// (From), rate-limited and checked for replays as the seat's own.
+func (c *Chat) ReceiveSeat(in Inbound, hosts func(seat, prog peer.ID) bool) (ChatLine, error) {
+	b := in.Data
+	if len(b) < 1 || len(b) < 1+int(b[0]) || b[0] == 0 {
+		c.t.strike(in.From, "a seat chat line cut short")
+		return ChatLine{}, fmt.Errorf("%w: seat line of %d bytes", errChat, len(b))
+	}
+	seat := peer.ID(b[1 : 1+int(b[0])])
+	if hosts == nil || !hosts(seat, in.From) {
+		c.t.strike(in.From, "a chat line of a seat it does not host")
+		return ChatLine{}, fmt.Errorf("%w: %s does not host seat %s", errChat, short(in.From), short(seat))
+	}
+	return c.receive(seat, in.From, b[1+int(b[0]):])
 }
 
 // Say sends a line to every member. The text is cleaned and cut first;
@@ -143,28 +207,32 @@ func (c *Chat) Say(text string) (ChatLine, error) {
 // Receive checks a KindChat frame. Malformed frames and lines over the
 // rate limit (Say keeps an honest sender under it) count as strikes;
 // replayed lines are dropped.
-func (c *Chat) Receive(in Inbound) (ChatLine, error) {
-	seq, text, err := DecodeChat(in.Data)
+func (c *Chat) Receive(in Inbound) (ChatLine, error) { return c.receive(in.From, in.From, in.Data) }
+
+// receive checks the chat body data of speaker from, sent by the
+// transport peer sender (the one a strike goes to).
+func (c *Chat) receive(from, sender peer.ID, data []byte) (ChatLine, error) {
+	seq, text, err := DecodeChat(data)
 	if err != nil {
-		c.t.strike(in.From, err.Error())
+		c.t.strike(sender, err.Error())
 		return ChatLine{}, err
 	}
 	c.mu.Lock()
-	if seq <= c.last[in.From] {
+	if seq <= c.last[from] {
 		c.mu.Unlock()
-		return ChatLine{}, fmt.Errorf("%w: replayed line %d from %s", errChat, seq, short(in.From))
+		return ChatLine{}, fmt.Errorf("%w: replayed line %d from %s", errChat, seq, short(from))
 	}
-	b := c.in[in.From]
+	b := c.in[from]
 	if b == nil {
 		b = &Bucket{}
-		c.in[in.From] = b
+		c.in[from] = b
 	}
 	if !b.take(time.Now()) {
 		c.mu.Unlock()
-		c.t.strike(in.From, "chat line over the rate limit")
-		return ChatLine{}, fmt.Errorf("%w: %s is chatting too fast", errChat, short(in.From))
+		c.t.strike(sender, "chat line over the rate limit")
+		return ChatLine{}, fmt.Errorf("%w: %s is chatting too fast", errChat, short(from))
 	}
-	c.last[in.From] = seq
+	c.last[from] = seq
 	c.mu.Unlock()
-	return ChatLine{From: in.From, Seq: seq, Text: text}, nil
+	return ChatLine{From: from, Seq: seq, Text: text}, nil
 }

@@ -33,11 +33,15 @@ const (
 	// several (hot seat): the layer above names the seat that sent it
 	// and the seat it is for inside the body; opaque here, as KindGame.
 	KindSeat Kind = 19
+	// KindSeatChat is a chat line of a seat a program hosts for a key
+	// that lives elsewhere (a web player): u8 len ‖ seat ‖ chat body
+	// (chat.go); the layer above says which program hosts which seat.
+	KindSeatChat Kind = 20
 )
 
 func (k Kind) valid() bool {
 	switch k {
-	case KindPing, KindPong, KindBye, KindGame, KindChat, KindLobby, KindSeat:
+	case KindPing, KindPong, KindBye, KindGame, KindChat, KindLobby, KindSeat, KindSeatChat:
 		return true
 	}
 	return false
@@ -59,6 +63,8 @@ func (k Kind) String() string {
 		return "lobby"
 	case KindSeat:
 		return "seat"
+	case KindSeatChat:
+		return "seat-chat"
 	}
 	return fmt.Sprintf("kind(%d)", byte(k))
 }

@@ -53,6 +53,12 @@
 //	              game protocol by a take request (takewire.go; the players'
 //	              watch server admits it as a p2p guest) and plays the seat
 //	              as lockstep's newcomer; the players name it once seated
+//	webseat.go    NetSession.ServeWeb: the browsers of package web sit at
+//	              this program's table as people of their own (their lobby
+//	              commands said through lobby.Control's *Via calls), and in
+//	              the game a Hub relays each one's signed frames: as its
+//	              seat's to the other programs (KindSeat), and every frame
+//	              for it to the browser (GameConfig.SeatHosts, Relay)
 //
 // session must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules

@@ -178,6 +178,14 @@ func (l *TransportLink) route(ctx context.Context, in p2p.Inbound) bool {
 		if line, err := l.chat.Receive(in); err == nil && l.onChat != nil {
 			l.onChat(line)
 		}
+	case p2p.KindSeatChat:
+		if l.chat == nil {
+			return true
+		}
+		hosted := func(seat, prog peer.ID) bool { h, ok := l.hosts[seat]; return ok && h == prog }
+		if line, err := l.chat.ReceiveSeat(in, hosted); err == nil && l.onChat != nil {
+			l.onChat(line)
+		}
 	case p2p.KindLobby:
 		// A late roster or start: the game has begun, nothing to do.
 	}
@@ -228,6 +236,15 @@ type GameConfig struct {
 	Take     *lockstep.Take
 	Past     []lockstep.Record
 	PastFrom peer.ID
+	// SeatHosts names the program of each seat that is not a program's
+	// own (lobby.Result.SeatHosts): its frames travel through that
+	// program, this one's included.
+	SeatHosts map[peer.ID]peer.ID
+	// Relay carries the frames of each seat this program hosts for a key
+	// that lives elsewhere (a web player: SeatHosts names this program)
+	// between the seat's link in this program's Hub and the seat's node;
+	// it runs while the game does, until ctx ends.
+	Relay func(ctx context.Context, seat peer.ID, l lockstep.Link)
 }
 
 // stepPast hands a newcomer's node the records of a player's log it
@@ -254,10 +271,14 @@ func stepPast(n *lockstep.Node, past []lockstep.Record, from peer.ID) error {
 	return nil
 }
 
-// Game is a lockstep.Driver over a TransportLink.
+// Game is a lockstep.Driver over a TransportLink (through a Hub when
+// this program hosts seats whose nodes run elsewhere).
 type Game struct {
 	*lockstep.Driver
-	link *TransportLink
+	link   *TransportLink
+	hub    *lockstep.Hub
+	hosted []peer.ID
+	relay  func(ctx context.Context, seat peer.ID, l lockstep.Link)
 }
 
 // NewGame creates (or restores) the node and its driver over t.
@@ -282,12 +303,33 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 	}
 	link := NewTransportLink(t, cfg.Pending, cfg.Chat, cfg.OnChat)
 	link.onPeer = cfg.OnPeer
-	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: link, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
+	g := &Game{link: link}
+	var own lockstep.Link = link
+	if cfg.SeatHosts != nil {
+		link.SetSeatHosts(cfg.SeatHosts)
+		self := t.Host().ID()
+		for _, id := range cfg.Setup.Players() {
+			if h, ok := cfg.SeatHosts[id]; ok && h == self && id != self {
+				g.hosted = append(g.hosted, id)
+			}
+		}
+	}
+	if len(g.hosted) > 0 {
+		if cfg.Relay == nil {
+			return nil, errors.New("session: this program hosts web players' seats but relays none")
+		}
+		if g.hub, err = lockstep.NewHub(link, append([]peer.ID{t.Host().ID()}, g.hosted...)...); err != nil {
+			return nil, err
+		}
+		own, g.relay = g.hub.Link(t.Host().ID()), cfg.Relay
+	}
+	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: own, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
 		OnReady: cfg.OnReady, Logger: cfg.Logger})
 	if err != nil {
 		return nil, err
 	}
-	return &Game{Driver: d, link: link}, nil
+	g.Driver = d
+	return g, nil
 }
 
 // Run plays the game (lockstep.Driver.Run) while the link reads the
@@ -296,6 +338,12 @@ func (g *Game) Run(ctx context.Context) (lockstep.State, error) {
 	lctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { g.link.run(lctx) })
+	if g.hub != nil {
+		wg.Go(func() { g.hub.Run(lctx) })
+		for _, id := range g.hosted {
+			wg.Go(func() { g.relay(lctx, id, g.hub.Link(id)) })
+		}
+	}
 	defer wg.Wait()
 	defer stop()
 	return g.Driver.Run(ctx)

@@ -221,6 +221,10 @@ type NetSession struct {
 	// lasts as long as discovery lists it; names keeps only the players
 	// met in a lobby or a game, and self (see nameOf).
 	heard map[peer.ID]string
+	// webs are the browser players this program serves (webseat.go),
+	// webView the table they were last told.
+	webs    map[peer.ID]*webSeat
+	webView *lobby.View
 }
 
 // NewNet starts the host, the transport and discovery, and emits the lobby.
@@ -255,7 +259,7 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	}
 	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), dir: dir, name: p2p.CleanName(opts.Name),
 		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour,
-		setupBot: opts.SetupBot, proveTried: map[peer.ID]time.Time{}}
+		setupBot: opts.SetupBot, proveTried: map[peer.ID]time.Time{}, webs: map[peer.ID]*webSeat{}}
 	s.names[s.self] = s.name
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)
@@ -756,6 +760,7 @@ func (s *NetSession) Chat(text string) error {
 	s.q.push(l)
 	s.keepChat(l)
 	s.toWatchers(name, line.Text)
+	s.toWebs(s.self, l)
 	return nil
 }
 
@@ -787,6 +792,7 @@ func (s *NetSession) onChat(l p2p.ChatLine) {
 	s.q.push(line)
 	s.keepChat(line)
 	s.toWatchers(name, l.Text)
+	s.toWebs(l.From, line)
 }
 
 func shortID(id peer.ID) string {

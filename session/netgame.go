@@ -221,6 +221,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
 		GoOnAlone: s.opts.GoOnAlone,
 		OnPeer:    catchUps.onPeer,
+		SeatHosts: res.SeatHosts, Relay: s.relayWeb(res.Setup),
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {

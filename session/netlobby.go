@@ -316,6 +316,7 @@ func (s *NetSession) showLobby(p lobbyPlan, v lobby.View) {
 		}
 	}
 	s.q.push(s.lobbyTable(v, p.hosting))
+	s.showWebs(v)
 }
 
 // lobbyTable turns a lobby view into the interface's table (s.mu held).

@@ -253,8 +253,13 @@ func playByTapping(ctx context.Context, url string) (taps int, err error) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		return 0, err
 	}
+	return tapUntilEnd(ctx)
+}
+
+// tapUntilEnd plays the open page's game by tapping (playByTapping).
+func tapUntilEnd(ctx context.Context) (taps int, err error) {
 	for {
-		state, err := chromedp.Run(ctx, chromedp.Poll[string](`["over", "halted", "none"].includes(document.body.dataset.game) ? "end" : (document.querySelector(".movable") ? "tap" : false)`,
+		state, err := chromedp.Run(ctx, chromedp.Poll[string](`["over", "halted", "none", "left"].includes(document.body.dataset.game) ? "end" : (document.querySelector(".movable") ? "tap" : false)`,
 			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(5*time.Minute)))
 		if err != nil {
 			return taps, err

@@ -84,11 +84,15 @@ func (c *Conn) Send(from peer.ID, kind p2p.Kind, data []byte) error {
 }
 
 // SendSetup tells the browser the game its seat is in (client.MsgSetup).
-func (c *Conn) SendSetup(s lockstep.Setup) error {
+func (c *Conn) SendSetup(s lockstep.Setup) error { return c.SendRaw(client.EncodeSetup(s)) }
+
+// SendRaw queues a message of web/client's wire, already encoded (a
+// lobby table: client.EncodeLobby); like Send it never waits.
+func (c *Conn) SendRaw(msg []byte) error {
 	select {
 	case <-c.done:
 		return errors.New("web: the browser player's socket is closed")
-	case c.out <- client.EncodeSetup(s):
+	case c.out <- msg:
 		return nil
 	default:
 		c.dropped.Add(1)

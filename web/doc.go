@@ -16,7 +16,10 @@
 //
 // The game socket (/ws, conn.go) carries web/client's wire: the browser
 // proves its key, then the same signed lockstep frames a laptop sends go
-// both ways; Link is the serving program's lockstep.Link to its browser
-// players. web imports lockstep and p2p (its frame kinds and LAN address
+// both ways, and lobby commands and tables (client.LobbyCmd, Table) while
+// it waits at the table. Options.Players hands each proven socket to the
+// program's session (session.NetSession.ServeWeb), which seats it at its
+// table and relays its frames to the other programs; Link is a simpler
+// lockstep.Link to browser players, for a table of this program alone. web imports lockstep and p2p (its frame kinds and LAN address
 // list); p2p imports nothing of web and stays game-free.
 package web

@@ -210,7 +210,7 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	for _, a := range s.Addrs() {
 		out.printf("address %s", a)
 	}
-	ws, err := o.web.start(logger)
+	ws, err := o.web.start(logger, s.ServeWeb)
 	if err != nil {
 		return err
 	}

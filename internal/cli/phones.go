@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"aeroplane/session"
 	"aeroplane/web"
 
 	ma "github.com/multiformats/go-multiaddr"
@@ -61,10 +62,15 @@ func (w *webFlags) policy() webPolicy {
 
 // newPhoneServer applies the flags: --web ADDR listens now (a bad or busy
 // address stops the program before the interface starts); host names the
-// default's address when a table opens.
-func newPhoneServer(w *webFlags, host func() string, logger *slog.Logger) (*phoneServer, error) {
+// default's address when a table opens; players gets the browsers that
+// open the game socket (the session's ServeWeb: they sit at the
+// player's table), nil for a session that seats none (offline: /ws
+// answers 404).
+func newPhoneServer(w *webFlags, host func() string, players func(*web.Conn), logger *slog.Logger) (*phoneServer, error) {
 	p := &phoneServer{policy: w.policy(), host: host, log: logger,
-		listen: func(addr string) (*web.Server, error) { return web.Listen(web.Options{Addr: addr, Logger: logger}) }}
+		listen: func(addr string) (*web.Server, error) {
+			return web.Listen(web.Options{Addr: addr, Logger: logger, Players: players})
+		}}
 	if p.policy == webAlways {
 		srv, err := p.listen(w.addr)
 		if err != nil {
@@ -165,4 +171,18 @@ func lanIP(addrs []string) string {
 		}
 	}
 	return ""
+}
+
+// webSeater is a session that seats the browsers at its table.
+type webSeater interface{ ServeWeb(*web.Conn) }
+
+var _ webSeater = (*session.NetSession)(nil)
+
+// webPlayers is the session's ServeWeb, nil for one that seats no web
+// players (a session without a network).
+func webPlayers(sess any) func(*web.Conn) {
+	if n, ok := sess.(webSeater); ok {
+		return n.ServeWeb
+	}
+	return nil
 }

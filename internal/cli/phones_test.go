@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -11,6 +12,9 @@ import (
 	"time"
 
 	"aeroplane/web"
+	"aeroplane/web/client"
+
+	"github.com/gorilla/websocket"
 )
 
 // serving says whether something answers HTTP at url now.
@@ -44,7 +48,7 @@ func TestPhoneServerPolicy(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := newPhoneServer(&c.flags, func() string { return c.host }, slog.New(slog.DiscardHandler))
+			p, err := newPhoneServer(&c.flags, func() string { return c.host }, nil, slog.New(slog.DiscardHandler))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +86,7 @@ func TestPhoneServerPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	if _, err := newPhoneServer(&webFlags{addr: ln.Addr().String()}, nil, slog.New(slog.DiscardHandler)); err == nil {
+	if _, err := newPhoneServer(&webFlags{addr: ln.Addr().String()}, nil, nil, slog.New(slog.DiscardHandler)); err == nil {
 		t.Errorf("--web %s (busy): no error", ln.Addr())
 	}
 }
@@ -91,7 +95,7 @@ func TestPhoneServerPolicy(t *testing.T) {
 // connections, a page open on a phone included, and the next table
 // serves on the same port again.
 func TestPhoneServerClosesWhenLeavingTable(t *testing.T) {
-	p, err := newPhoneServer(&webFlags{}, func() string { return "127.0.0.1" }, slog.New(slog.DiscardHandler))
+	p, err := newPhoneServer(&webFlags{}, func() string { return "127.0.0.1" }, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +134,7 @@ func TestPhoneServerClosesWhenLeavingTable(t *testing.T) {
 // next table tries again.
 func TestPhoneServerBusy(t *testing.T) {
 	fail := errors.New("web: listening on 127.0.0.1: address already in use")
-	p, err := newPhoneServer(&webFlags{}, func() string { return "127.0.0.1" }, slog.New(slog.DiscardHandler))
+	p, err := newPhoneServer(&webFlags{}, func() string { return "127.0.0.1" }, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,3 +172,91 @@ func TestLANIP(t *testing.T) {
 		}
 	}
 }
+
+// wsSocket is a test's browser socket: client.Socket over gorilla's client.
+type wsSocket struct {
+	c    *websocket.Conn
+	recv chan []byte
+}
+
+func (s *wsSocket) Send(msg []byte) error { return s.c.WriteMessage(websocket.BinaryMessage, msg) }
+func (s *wsSocket) Recv() <-chan []byte   { return s.recv }
+
+func dialPhone(page string) (*wsSocket, *http.Response, error) {
+	c, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(page, "http")+"ws",
+		map[string][]string{"Origin": {strings.TrimSuffix(page, "/")}})
+	if err != nil {
+		return nil, res, err
+	}
+	s := &wsSocket{c: c, recv: make(chan []byte, 16)}
+	go func() {
+		defer close(s.recv)
+		for {
+			_, msg, err := c.ReadMessage()
+			if err != nil {
+				return
+			}
+			s.recv <- msg
+		}
+	}()
+	return s, res, nil
+}
+
+// The table's page serves the game socket to the session that seats web
+// players (play's NetSession: ServeWeb gets each browser that proved its
+// key); a session that seats none (offline) answers it 404.
+func TestPhoneServerSeatsWebPlayers(t *testing.T) {
+	got := make(chan *web.Conn, 1)
+	for _, c := range []struct {
+		name    string
+		players func(*web.Conn)
+	}{
+		{"a network session", webPlayers(fakeNetSession{got})},
+		{"offline", webPlayers(struct{}{})},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := newPhoneServer(&webFlags{}, func() string { return "127.0.0.1" }, c.players, slog.New(slog.DiscardHandler))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			urls, err := p.AtTable(true)
+			if err != nil || len(urls) != 1 {
+				t.Fatalf("at the table: %q, %v", urls, err)
+			}
+			sock, res, err := dialPhone(urls[0])
+			if c.players == nil {
+				if err == nil || res == nil || res.StatusCode != http.StatusNotFound {
+					t.Fatalf("the offline table's socket: %v (%v)", err, res)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sock.c.Close()
+			id, err := client.NewIdentity()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := client.Join(ctx, sock, id); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case conn := <-got:
+				if conn.Peer() != id.ID {
+					t.Fatalf("the session was handed %s, want the browser's %s", conn.Peer(), id.ID)
+				}
+			case <-ctx.Done():
+				t.Fatal("the session never got the browser")
+			}
+		})
+	}
+}
+
+// fakeNetSession seats web players as NetSession does, handing them on.
+type fakeNetSession struct{ got chan *web.Conn }
+
+func (f fakeNetSession) ServeWeb(c *web.Conn) { f.got <- c }

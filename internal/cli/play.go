@@ -232,7 +232,7 @@ func runTerminal(s playSetup) error {
 		return err
 	}
 	logger.Info("play", "offline", s.offline, "data", s.dataDir, "identity", s.identity)
-	phones, err := newPhoneServer(s.web, func() string { return sessionLANIP(sess) }, logger)
+	phones, err := newPhoneServer(s.web, func() string { return sessionLANIP(sess) }, webPlayers(sess), logger)
 	if err != nil {
 		sess.Close()
 		return err

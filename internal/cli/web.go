@@ -44,10 +44,12 @@ func (w *webFlags) check(offline bool) error {
 	return nil
 }
 
-// start serves the client if asked to (nil, nil if not).
-func (w *webFlags) start(logger *slog.Logger) (*web.Server, error) {
+// start serves the client if asked to (nil, nil if not); players gets
+// the browsers that open the game socket (session.NetSession.ServeWeb:
+// they sit at this program's table), nil answers the socket 404.
+func (w *webFlags) start(logger *slog.Logger, players func(*web.Conn)) (*web.Server, error) {
 	if w.off || w.addr == "" {
 		return nil, nil
 	}
-	return web.Listen(web.Options{Addr: w.addr, Logger: logger})
+	return web.Listen(web.Options{Addr: w.addr, Logger: logger, Players: players})
 }

@@ -65,6 +65,17 @@ func (l *LAN) Addr(i int) net.IP { return net.IPv4(10, 213, 0, byte(i+1)).To4() 
 
 func (l *LAN) hostSide(i int) string { return fmt.Sprintf("v%d-%d", l.seq, i) }
 
+// JoinHere puts the test's own process on the LAN: the bridge, in
+// Enter's namespace, gets address 10.213.0.254/24, so what runs here
+// (a browser a test drives, say) reaches every peer as one more machine
+// of the LAN. It returns that address.
+func (l *LAN) JoinHere() net.IP {
+	l.tb.Helper()
+	ip := net.IPv4(10, 213, 0, 254).To4()
+	l.must("ip", "addr", "add", ip.String()+"/24", "dev", l.bridge)
+	return ip
+}
+
 // Command prepares name args to run in peer i's namespace.
 func (l *LAN) Command(i int, name string, args ...string) *exec.Cmd {
 	return exec.Command("ip", append([]string{"netns", "exec", l.Namespace(i), name}, args...)...)

@@ -81,6 +81,20 @@ func TestLANPingAndLinkDown(t *testing.T) {
 	if err := ping(0, 1); err != nil {
 		t.Fatalf("ping after plugging back: %v", err)
 	}
+	// Before JoinHere the test's process is no machine of the LAN; after
+	// it, it reaches the peers as one.
+	if c, err := net.DialTimeout("tcp4", lan.Addr(2).String()+":7000", time.Second); err == nil {
+		c.Close()
+		t.Fatal("the test's process reached a peer before it joined the LAN")
+	}
+	if ip := lan.JoinHere(); ip.String() != "10.213.0.254" {
+		t.Fatalf("JoinHere: %s", ip)
+	}
+	c, err := net.DialTimeout("tcp4", lan.Addr(2).String()+":7000", time.Second)
+	if err != nil {
+		t.Fatalf("the test's process on the LAN: %v", err)
+	}
+	c.Close()
 	out, err := lan.Command(0, "ip", "-4", "addr", "show", "eth0").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "10.213.0.1/24") {
 		t.Fatalf("peer 0 address: %v %s", err, out)

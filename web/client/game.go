@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
+	"sync/atomic"
+	"time"
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // EncodeSetup is the setup message for a game.
@@ -37,7 +42,31 @@ type GameConfig struct {
 	// Log keeps the game's records (nil: none); the page exports it for
 	// `aeroplane verify`.
 	Log lockstep.Log
+	// Name, if set, sits the person at the serving program's table under
+	// it once the socket is joined (CmdSit); without it the serving
+	// program seats the browser itself (a table made for it).
+	Name string
+	// OnTable sees the serving program's table until the game starts
+	// (ready and colour are the person's: SendLobby).
+	OnTable func(Table)
+	// OnChat sees the table's chat lines, at the table and in the game
+	// (SendChat says one).
+	OnChat func(ChatMsg)
+	// OnStart is handed the game once its driver runs, for the person's
+	// intents outside a choice (Game.Leave); on the driver's goroutine.
+	OnStart func(*Game)
+	// Redial, if set, opens a new socket to a program at the table when
+	// the game's closes (the phone locked, the page lost its network):
+	// the browser proves its key again, takes the same game's setup, and
+	// its node, which kept running, catches up as any player who returns
+	// (voted absent meanwhile, a bot flew its seat). It is called again
+	// after a failure (after RedialEvery) until ctx ends; without it the
+	// game ends with its socket.
+	Redial func(ctx context.Context) (Socket, error)
 }
+
+// RedialEvery spaces the attempts to dial the table again.
+const RedialEvery = time.Second
 
 // Play joins the table on s (hello and auth, then its setup), and plays
 // the game to its end with this browser's node: every frame checked here,
@@ -46,18 +75,14 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err := Join(ctx, s, id); err != nil {
 		return lockstep.State{}, err
 	}
-	var setup lockstep.Setup
-	select {
-	case msg, ok := <-s.Recv():
-		if !ok {
-			return lockstep.State{}, errors.New("the serving program closed the game socket before the game's setup")
-		}
-		var err error
-		if setup, err = ParseSetup(msg); err != nil {
+	if cfg.Name != "" {
+		if err := SendLobby(s, LobbyCmd{T: CmdSit, Name: cfg.Name}); err != nil {
 			return lockstep.State{}, err
 		}
-	case <-ctx.Done():
-		return lockstep.State{}, fmt.Errorf("waiting for the game's setup: %w", ctx.Err())
+	}
+	setup, err := awaitSetup(ctx, s, cfg.OnTable, cfg.OnChat)
+	if err != nil {
+		return lockstep.State{}, err
 	}
 	if !slices.Contains(setup.Players(), id.ID) {
 		return lockstep.State{}, errors.New("the table's setup has no seat for this browser")
@@ -66,7 +91,18 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err != nil {
 		return lockstep.State{}, err
 	}
-	link := NewLink(s, nil)
+	var onChat func(peer.ID, []byte)
+	if cfg.OnChat != nil {
+		onChat = func(_ peer.ID, data []byte) {
+			if m, err := ParseChat(data); err == nil {
+				cfg.OnChat(m)
+			}
+		}
+	}
+	link := NewLink(s, onChat)
+	if cfg.Redial != nil {
+		link.redial = func(ctx context.Context) (Socket, error) { return rejoin(ctx, cfg.Redial, id, setup) }
+	}
 	lctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go link.Run(lctx)
@@ -101,7 +137,103 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err != nil {
 		return lockstep.State{}, err
 	}
-	return d.Run(ctx)
+	g := &Game{d: d, stop: stop}
+	if cfg.OnStart != nil {
+		cfg.OnStart(g)
+	}
+	st, err := d.Run(lctx)
+	if g.left.Load() {
+		return st, lockstep.ErrLeft
+	}
+	return st, err
+}
+
+// LeaveWait bounds how long a player who left keeps its node running so
+// that the others get the Leave (it stops sooner once they hold it).
+const LeaveWait = 3 * time.Second
+
+// Game is a running game of the browser player's.
+type Game struct {
+	d    *lockstep.Driver
+	stop context.CancelFunc
+	left atomic.Bool
+}
+
+// Leave gives the seat to its bot for good (lockstep's Leave) and ends
+// the game here once the others hold the Leave, or after LeaveWait:
+// Play then returns lockstep.ErrLeft.
+func (g *Game) Leave() error {
+	if err := g.d.Do(func(n *lockstep.Node) error { return n.Leave() }); err != nil {
+		return err
+	}
+	g.left.Store(true)
+	go func() {
+		deadline := time.Now().Add(LeaveWait)
+		for time.Now().Before(deadline) {
+			delivered := false
+			if g.d.Do(func(n *lockstep.Node) error { delivered = n.LeaveDelivered(); return nil }) != nil || delivered {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		g.stop()
+	}()
+	return nil
+}
+
+// rejoin dials until a socket is joined to the game of setup again.
+func rejoin(ctx context.Context, dial func(context.Context) (Socket, error), id *Identity, setup lockstep.Setup) (Socket, error) {
+	for {
+		s, err := dial(ctx)
+		if err == nil {
+			if err = Join(ctx, s, id); err == nil {
+				var got lockstep.Setup
+				if got, err = awaitSetup(ctx, s, nil, nil); err == nil && got.GameID() != setup.GameID() {
+					err = errors.New("the serving program is in another game")
+				}
+			}
+			if err == nil {
+				return s, nil
+			}
+			if c, ok := s.(io.Closer); ok {
+				c.Close()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(RedialEvery):
+		}
+	}
+}
+
+// awaitSetup reads the table until the game's setup comes.
+func awaitSetup(ctx context.Context, s Socket, onTable func(Table), onChat func(ChatMsg)) (lockstep.Setup, error) {
+	for {
+		select {
+		case msg, ok := <-s.Recv():
+			if !ok {
+				return lockstep.Setup{}, errors.New("the serving program closed the game socket before the game's setup")
+			}
+			if len(msg) > 0 && msg[0] == MsgSetup {
+				return ParseSetup(msg)
+			}
+			f, err := DecodeFrame(msg)
+			switch {
+			case err != nil:
+			case f.Kind == KindLobby && onTable != nil:
+				if t, err := ParseTable(f.Data); err == nil {
+					onTable(t)
+				}
+			case f.Kind == KindChat && onChat != nil:
+				if m, err := ParseChat(f.Data); err == nil {
+					onChat(m)
+				}
+			} // else a game frame of a table we have not sat at yet
+		case <-ctx.Done():
+			return lockstep.Setup{}, fmt.Errorf("waiting for the game's setup: %w", ctx.Err())
+		}
+	}
 }
 
 type discardLog struct{}

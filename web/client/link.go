@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"aeroplane/lockstep"
@@ -52,11 +53,19 @@ func Join(ctx context.Context, s Socket, id *Identity) error {
 // frame it gets is checked by the node like any other (signature, hash
 // link, roll), so the relay can drop or delay, never forge.
 type Link struct {
-	s       Socket
+	mu      sync.Mutex
+	s       Socket // nil while the socket is down and being dialled again
 	frames  chan lockstep.Frame
 	onChat  func(from peer.ID, data []byte)
 	dropped atomic.Uint64 // undecodable messages from the relay
+	// redial, if set, makes a new socket joined to the same game when
+	// one closes (Rejoin); without it the link ends with its socket.
+	redial func(ctx context.Context) (Socket, error)
 }
+
+// errSocketDown is Send's answer while the socket is being dialled again
+// (lockstep re-sends what the others lack once it is back).
+var errSocketDown = errors.New("the game socket is down: dialling the serving program again")
 
 // NewLink makes the link (after Join); onChat, if set, gets chat frames.
 func NewLink(s Socket, onChat func(from peer.ID, data []byte)) *Link {
@@ -69,7 +78,13 @@ func (l *Link) Send(to peer.ID, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return l.s.Send(msg)
+	l.mu.Lock()
+	sock := l.s
+	l.mu.Unlock()
+	if sock == nil {
+		return errSocketDown
+	}
+	return sock.Send(msg)
 }
 
 // Frames implements lockstep.Link.
@@ -82,17 +97,33 @@ func (l *Link) Reach() <-chan lockstep.Reach { return nil }
 // Dropped counts messages from the relay that were not frames.
 func (l *Link) Dropped() uint64 { return l.dropped.Load() }
 
-// Run routes the socket's frames until it closes or ctx ends; then
-// Frames is closed.
+// Run routes the socket's frames until it closes (and cannot be dialled
+// again) or ctx ends; then Frames is closed.
 func (l *Link) Run(ctx context.Context) {
 	defer close(l.frames)
+	l.mu.Lock()
+	recv := l.s.Recv()
+	l.mu.Unlock()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case msg, ok := <-l.s.Recv():
+		case msg, ok := <-recv:
 			if !ok {
-				return
+				if l.redial == nil {
+					return
+				}
+				l.mu.Lock()
+				l.s = nil
+				l.mu.Unlock()
+				s, err := l.redial(ctx)
+				if err != nil {
+					return
+				}
+				l.mu.Lock()
+				l.s, recv = s, s.Recv()
+				l.mu.Unlock()
+				continue
 			}
 			f, err := DecodeFrame(msg)
 			if err != nil || f.Peer == "" {

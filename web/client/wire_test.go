@@ -81,7 +81,20 @@ func FuzzDecode(f *testing.F) {
 	auth, _ := id.Auth([NonceSize]byte{})
 	f.Add(auth)
 	f.Add([]byte{MsgHello})
+	f.Add([]byte(`{"t":"colour","c":"G"}`))
+	f.Add([]byte(`{"lobby":"g","players":[{"id":"x","name":"Wendy","colour":"G","ready":true,"web":true}],"free":1}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if c, err := ParseLobbyCmd(b); err == nil {
+			again, err := EncodeLobby(c)
+			if err != nil {
+				t.Fatalf("%+v does not encode: %v", c, err)
+			}
+			fr, _ := DecodeFrame(again)
+			if c2, err := ParseLobbyCmd(fr.Data); err != nil || c2 != c {
+				t.Fatalf("%+v round trips to %+v (%v)", c, c2, err)
+			}
+		}
+		ParseTable(b)
 		ParseHello(b)
 		VerifyAuth(b, [NonceSize]byte{})
 		ParseSetup(b)
@@ -94,4 +107,35 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%x decodes to %+v, which encodes to %x (%v)", b, fr, again, err)
 		}
 	})
+}
+
+func TestLobbyCmds(t *testing.T) {
+	for _, good := range []LobbyCmd{{T: CmdSit, Name: "Wendy"}, {T: CmdColour, Colour: "Y"}, {T: CmdReady, Ready: true}, {T: CmdLeave}} {
+		msg, err := EncodeLobby(good)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := DecodeFrame(msg)
+		if err != nil || f.Kind != KindLobby {
+			t.Fatalf("%+v: frame %+v, %v", good, f, err)
+		}
+		if got, err := ParseLobbyCmd(f.Data); err != nil || got != good {
+			t.Errorf("%+v: parsed %+v, %v", good, got, err)
+		}
+	}
+	for _, bad := range []string{`{`, `{"t":"hack"}`, `{"t":"colour","c":"X"}`, `{"t":"colour","c":"RB"}`, `{"t":"colour"}`, `[]`} {
+		if _, err := ParseLobbyCmd([]byte(bad)); !errors.Is(err, ErrBadMessage) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	if _, err := ParseTable([]byte(`{"players":5}`)); !errors.Is(err, ErrBadMessage) {
+		t.Errorf("a table of a number: %v", err)
+	}
+	tb := Table{Players: []TablePlayer{{ID: "a", Name: "Ann"}, {ID: "w", Name: "Wendy", Web: true}}}
+	if p, ok := tb.Seat("w"); !ok || p.Name != "Wendy" {
+		t.Errorf("Seat(w) = %+v, %v", p, ok)
+	}
+	if _, ok := tb.Seat("z"); ok {
+		t.Error("Seat of nobody found")
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"syscall/js"
 
@@ -26,6 +27,8 @@ func main() {
 	var id *client.Identity
 	var gameLog *client.MemLog
 	var choose func(engine.Move) error // the pending choice's answer, nil when none
+	var sock *jsSocket                 // the game socket, once play dialled it
+	var game *client.Game              // the game being played, once it runs
 	api := map[string]any{
 		// perft(rules, position, depth) → decimal count (a string: a
 		// count can exceed JavaScript's exact integers).
@@ -84,17 +87,40 @@ func main() {
 		// the game: onBoard(json) after every step, onMoves(["Y0", "Y2",
 		// …]) when the player must choose (answer with choose), onEnd({history,
 		// ranking, phase} or {error}) once it is over.
+		// onTable(json), if given, sees the serving program's table
+		// (client.Table) until the game starts: sit, ready and colour
+		// are the person's answers. A socket that closes mid-game is
+		// dialled again (the phone locked): the game goes on.
 		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
-			if len(a) != 3 || id == nil {
-				return errValue("play wants onBoard, onEnd and onMoves, after newKey")
+			if len(a) < 3 || len(a) > 5 || id == nil {
+				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable and onChat, after newKey")
 			}
 			onBoard, onEnd, onMoves := a[0], a[1], a[2]
+			var onTable func(client.Table)
+			if len(a) >= 4 {
+				cb := a[3]
+				onTable = func(t client.Table) {
+					data, _ := json.Marshal(t) // plain strings, ints and bools
+					cb.Invoke(string(data))
+				}
+			}
+			var onChat func(client.ChatMsg)
+			if len(a) == 5 {
+				cb := a[4]
+				onChat = func(m client.ChatMsg) { cb.Invoke(m.From, m.Colour, m.Text) }
+			}
 			loc := js.Global().Get("location")
-			sock := dialSocket("ws://" + loc.Get("host").String() + "/ws")
+			url := "ws://" + loc.Get("host").String() + "/ws"
+			sock = dialSocket(url)
 			gameLog = client.NewMemLog()
 			lg := gameLog
+			redial := func(ctx context.Context) (client.Socket, error) {
+				s := dialSocket(url)
+				sock = s
+				return s, nil
+			}
 			go func() {
-				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
+				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, OnTable: onTable, OnChat: onChat, Redial: redial, OnStart: func(g *client.Game) { game = g }, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
 					names := make([]any, len(moves))
 					for i, m := range moves {
 						names[i] = m.String()
@@ -108,6 +134,10 @@ func main() {
 						onBoard.Invoke(string(data))
 					}
 				}})
+				if errors.Is(err, lockstep.ErrLeft) {
+					onEnd.Invoke(map[string]any{"error": err.Error(), "left": true})
+					return
+				}
 				if err != nil {
 					onEnd.Invoke(errValue(err.Error()))
 					return
@@ -119,6 +149,51 @@ func main() {
 				onEnd.Invoke(map[string]any{"history": hex.EncodeToString(st.History[:]), "ranking": rank, "phase": st.Phase.String()})
 			}()
 			return nil
+		}),
+		// sit(name) sits the person at the serving program's table;
+		// ready(bool) says ready or not; colour("G") asks for a colour.
+		// The next onTable shows what the table made of it.
+		"sit": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 {
+				return errValue("sit wants the person's name")
+			}
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdSit, Name: a[0].String()})
+		}),
+		"ready": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 {
+				return errValue("ready wants true or false")
+			}
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdReady, Ready: a[0].Truthy()})
+		}),
+		"colour": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 {
+				return errValue("colour wants a colour letter")
+			}
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdColour, Colour: a[0].String()})
+		}),
+		// say(text) says a chat line at the table (onChat shows it back).
+		"say": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 || sock == nil {
+				return errValue("say wants a line, at a table")
+			}
+			if err := client.SendChat(sock, a[0].String()); err != nil {
+				return errValue(err.Error())
+			}
+			return true
+		}),
+		// leave() leaves the game for good: a bot flies the seat; onEnd
+		// follows with {error, left: true}.
+		"leave": js.FuncOf(func(js.Value, []js.Value) any {
+			if game == nil {
+				return errValue("no game to leave")
+			}
+			g := game
+			go func() {
+				if err := g.Leave(); err != nil {
+					js.Global().Get("console").Call("warn", "leave: "+err.Error())
+				}
+			}()
+			return true
 		}),
 		// choose(move) answers onMoves with one of its moves ("Y2").
 		"choose": js.FuncOf(func(_ js.Value, a []js.Value) any {
@@ -155,3 +230,14 @@ func main() {
 }
 
 func errValue(msg string) any { return map[string]any{"error": msg} }
+
+// lobbyCmd sends a lobby command on the game socket: true, or {error}.
+func lobbyCmd(s *jsSocket, c client.LobbyCmd) any {
+	if s == nil {
+		return errValue("not at a table: play first")
+	}
+	if err := client.SendLobby(s, c); err != nil {
+		return errValue(err.Error())
+	}
+	return true
+}

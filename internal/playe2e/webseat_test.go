@@ -1,0 +1,93 @@
+package playe2e
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+	"aeroplane/web/client"
+
+	"github.com/gorilla/websocket"
+)
+
+// wsSocket is a phone's game socket, from the test's process on the LAN.
+type wsSocket struct {
+	c    *websocket.Conn
+	recv chan []byte
+}
+
+func (s *wsSocket) Send(msg []byte) error { return s.c.WriteMessage(websocket.BinaryMessage, msg) }
+func (s *wsSocket) Recv() <-chan []byte   { return s.recv }
+
+// A person at the interactive program creates a table; a phone on the
+// LAN (a web client over the table's page's game socket) sits down as
+// Wendy and says a line: the table on the terminal shows her seat under
+// her name and her line in the chat.
+func TestPlayWebPlayerSitsAtTable(t *testing.T) {
+	if !tmuxAvailable(t) || !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 1)
+	lan.JoinHere()
+	inPeer0 := func(name string, args ...string) *exec.Cmd { return lan.Command(0, name, args...) }
+	tm := startTerm(t, inPeer0, playerEnv(t.TempDir()), binary(), "--name", "ann", "--lang", "en")
+	tm.waitFor("the LAN lobby", 200, contains("c create game"))
+	tm.keys(keyCreate)
+	s := tm.waitFor("the table with the page's address", 100, func(s string) bool { return phoneLine.MatchString(s) })
+	url := phoneLine.FindStringSubmatch(s)[1]
+
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http")+"ws", map[string][]string{"Origin": {strings.TrimSuffix(url, "/")}})
+	if err != nil {
+		t.Fatalf("the table's game socket: %v", err)
+	}
+	defer c.Close()
+	sock := &wsSocket{c: c, recv: make(chan []byte, 64)}
+	go func() {
+		defer close(sock.recv)
+		for {
+			_, msg, err := c.ReadMessage()
+			if err != nil {
+				return
+			}
+			sock.recv <- msg
+		}
+	}()
+	id, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := client.Join(ctx, sock, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.SendLobby(sock, client.LobbyCmd{T: client.CmdSit, Name: "Wendy"}); err != nil {
+		t.Fatal(err)
+	}
+	// The phone's own view: seated at Ann's table.
+	for seated := false; !seated; {
+		select {
+		case msg := <-sock.recv:
+			f, err := client.DecodeFrame(msg)
+			if err != nil || f.Kind != client.KindLobby {
+				continue
+			}
+			tb, err := client.ParseTable(f.Data)
+			if err != nil || tb.Error != "" {
+				t.Fatalf("the table answered %+v, %v", tb, err)
+			}
+			_, seated = tb.Seat(id.ID.String())
+		case <-ctx.Done():
+			t.Fatal("the phone was never seated")
+		}
+	}
+	if err := client.SendChat(sock, "hello from the phone"); err != nil {
+		t.Fatal(err)
+	}
+	screen := tm.waitFor("Wendy at the table and her line", 100, contains("Wendy", "hello from the phone"))
+	t.Logf("the table:\n%s", screen)
+	tm.quitAndCheck()
+}

@@ -1,0 +1,405 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/internal/netlab"
+	"aeroplane/lockstep"
+	"aeroplane/ui"
+	"aeroplane/web"
+	"aeroplane/web/client"
+
+	"github.com/gorilla/websocket"
+)
+
+// webTestSocket is a browser's game socket for a test: client.Socket
+// over a real WebSocket (gorilla's client) to the serving program.
+type webTestSocket struct {
+	c    *websocket.Conn
+	mu   sync.Mutex
+	recv chan []byte
+}
+
+func dialWebSeat(t *testing.T, page string) *webTestSocket {
+	t.Helper()
+	s, err := dialWeb(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func dialWeb(page string) (*webTestSocket, error) {
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(page, "http")+"ws",
+		map[string][]string{"Origin": {strings.TrimSuffix(page, "/")}})
+	if err != nil {
+		return nil, err
+	}
+	s := &webTestSocket{c: c, recv: make(chan []byte, 256)}
+	go func() {
+		defer close(s.recv)
+		for {
+			_, msg, err := c.ReadMessage()
+			if err != nil {
+				return
+			}
+			s.recv <- msg
+		}
+	}()
+	return s, nil
+}
+
+func (s *webTestSocket) Close() error { return s.c.Close() }
+
+func (s *webTestSocket) Send(msg []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c.WriteMessage(websocket.BinaryMessage, msg)
+}
+func (s *webTestSocket) Recv() <-chan []byte { return s.recv }
+
+// webPerson is a person at a browser served by a program at the table:
+// it sits down once Bob has, asks for Bob's colour (refused: the table
+// keeps its seat), and says ready whenever its seat is not.
+type webPerson struct {
+	t        *testing.T
+	s        client.Socket
+	id       string
+	sat      bool
+	askedB   bool
+	refused  bool
+	seatSeen client.TablePlayer
+	others   []string // the other names at the table, as it last saw them
+	said     bool
+	mu       sync.Mutex
+	heard    []client.ChatMsg // the table's chat, as the serving program handed it
+}
+
+func (p *webPerson) onChat(m client.ChatMsg) {
+	p.mu.Lock()
+	p.heard = append(p.heard, m)
+	p.mu.Unlock()
+}
+
+func (p *webPerson) onTable(tb client.Table) {
+	if tb.Error != "" {
+		if p.askedB {
+			p.refused = true
+		}
+		if _, ok := tb.Seat(p.id); !ok {
+			p.sat = false // a sit before the table opened: again
+		}
+		return
+	}
+	seat, seated := tb.Seat(p.id)
+	p.others = p.others[:0]
+	bob := false
+	for _, pl := range tb.Players {
+		if pl.ID != p.id {
+			p.others = append(p.others, pl.Name)
+		}
+		bob = bob || pl.Name == "Bob"
+	}
+	send := func(c client.LobbyCmd) {
+		if err := client.SendLobby(p.s, c); err != nil {
+			p.t.Errorf("web lobby %s: %v", c.T, err)
+		}
+	}
+	switch {
+	case !seated && !p.sat && bob:
+		p.sat = true
+		send(client.LobbyCmd{T: client.CmdSit, Name: "Wendy"})
+	case seated && !p.askedB:
+		p.askedB = true
+		send(client.LobbyCmd{T: client.CmdColour, Colour: "B"})
+	case seated && !seat.Ready:
+		send(client.LobbyCmd{T: client.CmdReady, Ready: true})
+	}
+	if seated {
+		p.seatSeen = seat
+		if !p.said {
+			p.said = true
+			if err := client.SendChat(p.s, webHello); err != nil {
+				p.t.Errorf("web chat: %v", err)
+			}
+		}
+	}
+}
+
+const webHello = "hello from the phone"
+
+// A web player sits at a real LAN table through the program that serves
+// it: one program (Ann's, the creator, or Bob's, her guest) serves the
+// page's game socket, a browser (the client natively, over a real
+// WebSocket) sits at Ann's table as Wendy, under its own key, beside Ann,
+// Bob and a bot; the other program sees the person, not the laptop, and
+// the three play to the end, the browser's frames relayed by its program
+// as seat frames. All three end on one history, and the browser's own
+// log verifies. A browser whose socket closes mid-game (the phone
+// locked) is voted absent as any player, a bot flies its seat, and when
+// it dials again its node, which kept its game, takes its seat back.
+func TestWebPlayerAtLANTable(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	for _, tc := range []struct {
+		name      string
+		byCreator bool
+		then      webThen
+	}{
+		{"served by the creator", true, webStays},
+		{"served by a guest", false, webStays},
+		{"away and back", true, webAway},
+		{"leaves", false, webLeaves},
+	} {
+		t.Run(tc.name, func(t *testing.T) { webPlayerAtLANTable(t, tc.byCreator, tc.then) })
+	}
+}
+
+// webThen is what the web player does after its third choice.
+type webThen int
+
+const (
+	webStays  webThen = iota
+	webAway           // its socket closes; it dials again once it is seen absent
+	webLeaves         // it leaves the game for good (a bot flies its seat)
+)
+
+// webPlayerAtLANTable plays TestWebPlayerAtLANTable's game, the web
+// player served by the table's creator (Ann) or by a guest (Bob), doing
+// then after its third choice.
+func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
+	away, leaves := then == webAway, then == webLeaves
+	// Away, the others wait for the web player's move before they vote
+	// it absent: ChoosePerAbsent × AbsentTicks ticks (5 s here).
+	fast := func(o *NetOptions) {
+		if away {
+			o.AbsentTicks = 5
+		}
+	}
+	a, b := newNetTestWith(t, "Ann", fast), newNetTestWith(t, "Bob", fast)
+	server := b
+	if byCreator {
+		server = a
+	}
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: server.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
+	defer cancel()
+	browser, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := dialWebSeat(t, srv.URLs()[0])
+	person := &webPerson{t: t, s: sock, id: browser.ID.String()}
+	lg := client.NewMemLog()
+	gone, back := make(chan struct{}), make(chan struct{}) // Wendy away; the other program saw it
+	var goneOnce, backOnce sync.Once
+	returned := make(chan struct{}) // the other program saw Wendy back
+	var returnedOnce sync.Once
+	var redial func(context.Context) (client.Socket, error)
+	if away {
+		redial = func(ctx context.Context) (client.Socket, error) {
+			select {
+			case <-back:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return dialWeb(srv.URLs()[0])
+		}
+	}
+	type end struct {
+		st  lockstep.State
+		err error
+	}
+	web := make(chan end, 1)
+	var asked atomic.Int32
+	var game *client.Game
+	go func() {
+		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable, OnChat: person.onChat, Redial: redial,
+			OnStart: func(g *client.Game) { game = g },
+			AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
+				n := asked.Add(1)
+				if n == 3 && away {
+					goneOnce.Do(func() { close(gone); sock.Close() })
+				}
+				if n == 3 && leaves {
+					go func() {
+						if err := game.Leave(); err != nil {
+							t.Errorf("the web player's leave: %v", err)
+						}
+					}()
+					return
+				}
+				go func() {
+					if err := choose(moves[len(moves)-1]); err != nil {
+						t.Errorf("the web player's choice: %v", err)
+					}
+				}()
+			}})
+		web <- end{st, err}
+	}()
+
+	var wendyAt engine.Colour = engine.NoColour
+	var presence []bool // the other program's word on Wendy, in order
+	sawLeft := false
+	sawWendy := func(e ui.Event) {
+		if l, ok := e.(ui.Left); ok && l.Name == "Wendy" && l.Colour == engine.Green {
+			sawLeft = true
+		}
+		if p, ok := e.(ui.Presence); ok && p.Name == "Wendy" {
+			presence = append(presence, p.Present)
+			if !p.Present {
+				backOnce.Do(func() { close(back) })
+			} else {
+				returnedOnce.Do(func() { close(returned) })
+			}
+		}
+		if u, ok := e.(ui.TableUpdate); ok {
+			for c, st := range u.Seats {
+				if st.Name == "Wendy" && st.PeerID == browser.ID.String() && st.Kind == ui.SeatHuman && !st.You {
+					wendyAt = engine.Colour(c)
+				}
+			}
+		}
+	}
+	// The program that does not serve her sees the person.
+	onA, onB := sawWendy, func(ui.Event) {}
+	if byCreator {
+		onA, onB = func(ui.Event) {}, sawWendy
+	}
+	// Away, the laptops' people take their time over their choices
+	// while the web player is gone (at most 5 s each, well within the
+	// person's wait of 10 s), so the game is still on when it comes back.
+	think := func(e ui.Event) {
+		if r, ok := e.(ui.Rolled); ok && r.YouChoose && away {
+			select {
+			case <-gone:
+			default:
+				return
+			}
+			select {
+			case <-returned:
+			case <-time.After(5 * time.Second):
+			}
+		}
+	}
+	chatted := false
+	annSaw, bobSaw := onA, onB
+	onB = func(e ui.Event) { bobSaw(e); think(e) }
+	onA = func(e ui.Event) {
+		annSaw(e)
+		think(e)
+		if _, ok := e.(ui.GameStarted); ok && !chatted {
+			chatted = true
+			if err := a.Chat("good luck"); err != nil {
+				t.Errorf("Ann's chat: %v", err)
+			}
+		}
+	}
+	join := joinOnce(t, a, b)
+	pa, pb := playBothAt(t, a, b, engine.Red, engine.Blue, onA, func(e ui.Event) {
+		onB(e)
+		join(e)
+	})
+	checkBoth(t, pa, pb)
+	w := <-web
+	if leaves {
+		// It played until it left; the others finished with a bot in its
+		// seat, and its log, cut where it left, still verifies.
+		vw, err := lockstep.Verify(lg.Bytes())
+		if !errors.Is(w.err, lockstep.ErrLeft) || err != nil || len(vw.Cheats) != 0 || !sawLeft {
+			t.Fatalf("the web player who left: %v; its log %v (%v); the other program saw it leave: %v", w.err, vw, err, sawLeft)
+		}
+		return
+	}
+	if w.err != nil || w.st.Phase != lockstep.PhaseOver {
+		t.Fatalf("the web player: phase %s, err %v", w.st.Phase, w.err)
+	}
+	data, err := os.ReadFile(pa.over.LogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	va, err := lockstep.Verify(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vw, err := lockstep.Verify(lg.Bytes())
+	if err != nil {
+		t.Fatalf("the web player's log does not verify: %v", err)
+	}
+	// Away, the browser's node was cut off while it kept running: coming
+	// back, it may meet the others' state hashes of rolls it had not yet
+	// settled as they did (it was voted absent meanwhile) and logs them
+	// as state-mismatch before it takes their branch, as a laptop whose
+	// network dropped does (lockstep's, not the relay's: the others' logs
+	// hold no cheat, checkBoth). Nothing else may show, and nothing at
+	// all with a browser that stayed.
+	var unexpected []lockstep.Event
+	for _, e := range vw.Cheats {
+		if !away || e.Kind != lockstep.EventStateMismatch {
+			unexpected = append(unexpected, e)
+		}
+	}
+	if away {
+		t.Logf("the web player's own log: %v", vw.Cheats)
+	}
+	if w.st.History != va.History || vw.History != va.History || vw.Phase != lockstep.PhaseOver || len(unexpected) != 0 {
+		t.Fatalf("the web player ended on %x (log %x, %s, cheats %v), Ann on %x", w.st.History[:6], vw.History[:6], vw.Phase, vw.Cheats, va.History[:6])
+	}
+	if wendyAt != engine.Green || person.seatSeen.Colour != "G" || !person.seatSeen.Web || !person.refused {
+		t.Fatalf("the other program saw Wendy at %s; Wendy saw herself at %+v, refused Blue: %v", wendyAt, person.seatSeen, person.refused)
+	}
+	if !strings.Contains(strings.Join(person.others, ","), "Bob") {
+		t.Fatalf("Wendy's table lists %v", person.others)
+	}
+	if asked.Load() == 0 {
+		t.Fatal("the web player was never asked to choose")
+	}
+	// Wendy's line reached both programs under her name; Ann's reached
+	// Wendy under Ann's.
+	for _, p := range []*netPlayer{pa, pb} {
+		if !slices.ContainsFunc(p.chats, func(l ui.ChatLine) bool { return l.From == "Wendy" && l.Text == webHello }) {
+			t.Errorf("%s's chat %+v lacks Wendy's line", p.s.name, p.chats)
+		}
+	}
+	person.mu.Lock()
+	heard := slices.Clone(person.heard)
+	person.mu.Unlock()
+	if !slices.ContainsFunc(heard, func(m client.ChatMsg) bool { return m.From == "Ann" && m.Text == "good luck" && m.Colour == "R" }) {
+		t.Errorf("Wendy heard %+v, not Ann's good luck", heard)
+	}
+	if away {
+		select {
+		case <-gone:
+		default:
+			t.Fatal("the web player's socket never closed: the game was too short")
+		}
+		if len(presence) < 2 || presence[0] || !presence[len(presence)-1] {
+			t.Fatalf("the other program saw Wendy's presence go %v, want absent and back", presence)
+		}
+	} else if len(presence) != 0 {
+		t.Fatalf("Wendy was absent: %v", presence)
+	}
+	t.Logf("one history %x after %d rolls; Wendy chose %d times", va.History[:8], va.Rolls, asked.Load())
+}

@@ -1,0 +1,221 @@
+//go:build browser
+
+package web_test
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"net"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/engine"
+	"aeroplane/internal/netlab"
+	"aeroplane/internal/testkit"
+	"aeroplane/lockstep"
+	"aeroplane/p2p"
+	"aeroplane/session"
+	"aeroplane/ui"
+	"aeroplane/web"
+
+	"github.com/chromedp/chromedp"
+)
+
+// netPerson is a person at a program of the table: ready whenever its
+// seat is not, the first move of every choice; joinHost, if set, is the
+// program whose game it joins when the lobby lists it.
+func netPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession, done chan<- personEnd) {
+	joined := false
+	var chats []ui.ChatLine
+	for e := range s.Events() {
+		switch e := e.(type) {
+		case ui.ChatLine:
+			chats = append(chats, e)
+		case ui.GameStarted:
+			if joinHost == nil {
+				if err := s.Chat("good luck"); err != nil {
+					t.Errorf("chat: %v", err)
+				}
+			}
+		case ui.LobbyUpdate:
+			for _, g := range e.Games {
+				if joinHost != nil && !joined && g.Host.ID == joinHost.ID().String() {
+					joined = true
+					if err := s.Join(g.ID); err != nil {
+						t.Errorf("join: %v", err)
+					}
+				}
+			}
+		case ui.TableUpdate:
+			for _, st := range e.Seats {
+				if st.You && st.Kind == ui.SeatHuman && !st.Ready && !e.Started {
+					_ = s.SetReady(true) // a table seen late is refused: harmless
+				}
+			}
+		case ui.Rolled:
+			if e.YouChoose {
+				if err := s.Choose(e.Moves[0]); err != nil {
+					t.Errorf("choose: %v", err)
+				}
+			}
+		case ui.GameOver:
+			done <- personEnd{e, chats}
+			return
+		}
+	}
+	done <- personEnd{chats: chats}
+}
+
+// personEnd is how a program's person saw the game end, and its chat.
+type personEnd struct {
+	over  ui.GameOver
+	chats []ui.ChatLine
+}
+
+func newTableProgram(t *testing.T, name string, key int) *session.NetSession {
+	t.Helper()
+	s, err := session.NewNet(session.NetOptions{Name: name, DataDir: t.TempDir(), Key: testkit.Key(key),
+		ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)}, Transport: p2p.TransportConfig{Heartbeat: 100 * time.Millisecond},
+		Linger: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		for range s.Events() {
+		}
+	})
+	return s
+}
+
+// TestBrowserSitsAtLANTable: chromium opens the page a program at a LAN
+// table serves (Ann's, whose table has Bob of another program and a
+// bot), the person types a name and sits down, says a line (both
+// programs show it under the person's name), says ready, and the
+// game starts with the web player as a seat of its own; it plays by
+// tapping to the end, on the history Ann's and Bob's logs end on, and
+// the page's exported log verifies to it.
+func TestBrowserSitsAtLANTable(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
+	defer cancel()
+	assets, _ := web.BuiltClient(t)
+	a, b := newTableProgram(t, "Ann", 90), newTableProgram(t, "Bob", 91)
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
+		t.Fatal(err)
+	}
+	ends := make(chan personEnd, 2)
+	go netPerson(t, a, nil, ends)
+	go netPerson(t, b, a, ends)
+
+	tab := web.NewBrowser(t)
+	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
+	defer tcancel()
+	poll := func(what, js string) {
+		t.Helper()
+		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent + " table=" + !document.getElementById("table").hidden + " chat=" + !document.getElementById("chat").hidden + " log=" + document.getElementById("chatlog").textContent`))
+			t.Fatalf("%s: %v (page: %s)", what, err, state)
+		}
+	}
+	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
+		t.Fatal(err)
+	}
+	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
+	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
+		t.Fatal(err)
+	}
+	poll("seated", `!!document.body.dataset.seated`)
+	if err := chromedp.Do(tctx, chromedp.SendKeys("#chatline", "hi from chromium"), chromedp.Click("#chatsay")); err != nil {
+		t.Fatal(err)
+	}
+	poll("its own line shown back", `document.getElementById("chatlog").textContent.includes("Wendy: hi from chromium")`)
+	// Ready, again whenever a change of the table clears it, until the
+	// game starts.
+	for {
+		state, err := chromedp.Run(tctx, chromedp.Poll[string](`document.body.dataset.game !== "table" ? "started" : (document.body.dataset.ready === "no" ? "unready" : false)`,
+			chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if state == "started" {
+			break
+		}
+		if err := chromedp.Do(tctx, chromedp.Click("#readybtn")); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond) // the table's answer
+	}
+	seated, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.dataset.seated`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	taps, err := web.TapUntilEnd(tctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type end struct{ Game, History, Error string }
+	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", error: document.body.dataset.gameError || ""})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Game != "over" {
+		t.Fatalf("the page's game ended %q (%s), want over", got.Game, got.Error)
+	}
+	var hist [][32]byte
+	for range 2 {
+		select {
+		case end := <-ends:
+			if !slices.ContainsFunc(end.chats, func(l ui.ChatLine) bool { return l.From == "Wendy" && l.Text == "hi from chromium" }) {
+				t.Errorf("a program's chat %+v lacks the web player's line", end.chats)
+			}
+			data, err := os.ReadFile(end.over.LogPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := lockstep.Verify(data)
+			if err != nil || v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 {
+				t.Fatalf("a program's log: %v, %v", v, err)
+			}
+			if len(v.Setup.Players()) != 3 {
+				t.Fatalf("the game seated %v, want Ann, Bob and the web player", v.Setup.Players())
+			}
+			hist = append(hist, v.History)
+		case <-ctx.Done():
+			t.Fatal("a program's player never finished")
+		}
+	}
+	if hist[0] != hist[1] || got.History != hex.EncodeToString(hist[0][:]) {
+		t.Fatalf("the page ended on %s, the programs on %x and %x", got.History, hist[0], hist[1])
+	}
+	if log, err := chromedp.Run(tctx, chromedp.Text("#chatlog")); err != nil || !strings.Contains(log, "Ann: good luck") {
+		t.Errorf("the page's chat %q (%v) lacks Ann's line", log, err)
+	}
+	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lockstep.Verify(data)
+	if err != nil || v.History != hist[0] || v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 {
+		t.Fatalf("the page's log: %v, %v", v, err)
+	}
+	t.Logf("the web player sat at %s, tapped %d planes; one history %x; its log %d bytes verifies", seated, taps, hist[0][:8], len(data))
+}
