@@ -314,6 +314,10 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				t.flown[e.Colour] = true
 			}
 			out = append(out, ui.Left{Colour: e.Colour, Name: t.name(e.Peer)})
+		case lockstep.EventPauseAsked:
+			out = append(out, ui.PauseAsked{Colour: t.ColourOf(e.Peer), Name: t.name(e.Peer)})
+		case lockstep.EventPaused:
+			out = append(out, ui.GamePaused{Roll: e.Roll, LogPath: t.logPath})
 		case lockstep.EventAloneDecision:
 			if len(e.Peers) > 0 && !t.over && st.Phase != lockstep.PhaseOver {
 				out = append(out, t.aloneAsked(e.Peers))

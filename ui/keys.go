@@ -391,6 +391,16 @@ var keyTable = []binding{
 	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.stay", dialog: true,
 		when: func(u *UI) bool { return u.confirm },
 		do:   func(u *UI, _ *tcell.EventKey) { u.confirm = false }},
+	// Pausing the game for everyone (pausegame.go): p asks, y/n answer.
+	{runes: "p", label: "p", help: "key.pausegame", spare: true,
+		when: (*UI).canAskPause,
+		do:   func(u *UI, _ *tcell.EventKey) { u.askPause = true }},
+	{runes: "y", label: "y", help: "key.pauseall", dialog: true,
+		when: func(u *UI) bool { return u.askPause && !u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.pauseTogether() }},
+	{runes: "n", keys: []tcell.Key{tcell.KeyEscape}, label: "n/esc", help: "key.playon", dialog: true,
+		when: func(u *UI) bool { return u.askPause && !u.confirm },
+		do:   func(u *UI, _ *tcell.EventKey) { u.askPause = false }},
 	// Leaving: the session is telling the others; q quits without waiting.
 	{runes: "q", keys: []tcell.Key{tcell.KeyCtrlC}, label: "q", help: "key.quitnow", dialog: true,
 		when: func(u *UI) bool { return u.leaving },
