@@ -2,7 +2,10 @@ package lockstep
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
+
+	"aeroplane/internal/testkit"
 )
 
 // pauseAt has peer p call Pause at the first tick from at where the game
@@ -254,5 +257,39 @@ func TestThreatPause(t *testing.T) {
 			assertCaught(t, s, c, EventCheating, CheatBadMessage)
 			assertUnchanged(t, s, clean)
 		})
+	}
+}
+
+// TestVerifyPausedLog: the log of a game its two players paused at roll
+// 30 verifies, with real Ed25519 keys, as unfinished and paused at the
+// roll every node stopped at; pause.log pins the format of a pause and
+// its log (aeroplane verify's tests read it).
+func TestVerifyPausedLog(t *testing.T) {
+	s := newSim(t, 3, 2, 1, simFaults{}, true)
+	s.start()
+	for _, p := range s.peers {
+		pauseAt(t, s, p, 5, 30)
+	}
+	var watch func(s *sim)
+	watch = func(s *sim) {
+		for _, p := range s.peers {
+			if !p.node.state().Paused {
+				s.addAction(s.now+1, watch)
+				return
+			}
+		}
+		s.maxTicks = s.now + 20 // a while paused, then every program stops
+	}
+	s.addAction(6, watch)
+	s.run()
+	p := s.peers[0]
+	data := append(LogHeader(), EncodeRecords(p.log...)...)
+	testkit.Golden(t, filepath.Join("testdata", "pause.log"), data)
+	v, err := Verify(data)
+	if err != nil || !v.Paused || v.PausedAt != p.node.g.k || v.PausedAt < 30 || v.Phase == PhaseOver {
+		t.Fatalf("the paused log: %v, paused %v at %d (the node at %d)", err, v != nil && v.Paused, v.PausedAt, p.node.g.k)
+	}
+	if v.History != p.node.g.hist {
+		t.Fatalf("verified history %x, the node's %x", v.History[:6], p.node.g.hist[:6])
 	}
 }
