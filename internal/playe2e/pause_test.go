@@ -1,0 +1,75 @@
+package playe2e
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+)
+
+var pausedOut = regexp.MustCompile(`(?m)^paused ([0-9]+) log=\S+$`)
+
+// A person plays with two headless peers that ask to pause at roll 12
+// (--pause-at): the person's screen says "p0 asks to pause — press p to
+// pause too"; p asks "Pause the game?", y pauses; the game stops for
+// everyone at one roll: the screen says it is paused and is back in the
+// lobby, both peers print their paused line at that roll and exit, and
+// aeroplane verify says the person's log is unfinished, paused there.
+func TestPlayLANPauseTogether(t *testing.T) {
+	if !tmuxAvailable(t) || !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 3)
+	host, guest, peers := hostAndGuest(t, lan, "party", 3, 1, "0", "players=p0,p1 free=1", "--pause-at", "12")
+	alice := program{home: t.TempDir(), argv: []string{binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0"},
+		wrap: func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }}
+	tm := alice.start(t)
+	tm.joinFirstAndStart("1) p0's game", peers)
+	p := &turns{tm: tm}
+	for i := 0; ; i++ {
+		if i >= 4000 {
+			t.Fatalf("no pause request after %d rolls:\n%s\n%s", p.rolls, tm.screen(), peers())
+		}
+		s, over := p.step()
+		if over {
+			t.Fatalf("the game ended without a pause request:\n%s\n%s", s, peers())
+		}
+		if strings.Contains(s, "asks to pause — press p to pause too") {
+			break
+		}
+	}
+	tm.keys("p")
+	tm.waitFor("the pause question", 400, contains("Pause the game?", "The others are asked too"), peers)
+	tm.keys("y")
+	screen := tm.waitFor("the paused game, back in the lobby", 1200, contains("the game is paused at roll", "continue it from the lobby"), peers)
+	roll := regexp.MustCompile(`paused at roll (\d+)`).FindStringSubmatch(screen)
+	for _, h := range []*headless{host, guest} {
+		select {
+		case err := <-h.done:
+			h.done <- err
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", h.name, err, tail(h.stderr.String(), 20))
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s still running after the pause:\n%s", h.name, tail(h.stderr.String(), 20))
+		}
+		m := pausedOut.FindStringSubmatch(h.stdout.String())
+		if m == nil || roll == nil || m[1] != roll[1] {
+			t.Fatalf("%s printed %q; the screen: paused at %v", h.name, h.stdout.String(), roll)
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(alice.home, "state", "aeroplane", "games", "game-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("saved games: %q, want one", logs)
+	}
+	out, err := exec.Command(binary(), "verify", logs[0]).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "unfinished, paused at roll "+roll[1]) {
+		t.Fatalf("verify of the player's log: %v, want paused at roll %s:\n%s", err, roll[1], out)
+	}
+	tm.quitAndCheck()
+	t.Logf("paused together at roll %s", roll[1])
+}
