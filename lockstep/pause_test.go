@@ -133,8 +133,10 @@ func TestSimPauseTogether(t *testing.T) {
 }
 
 // One player pausing alone is just absent: the others vote it absent
-// (after the long wait of a person being asked) and finish with a bot in
-// its seat; its node votes nobody and follows the game to its end.
+// (after the long wait of a person being asked) and play on with a bot
+// in its seat; its node votes nobody meanwhile. Then it takes the pause
+// back (Continue): it asks for its seat, is readmitted, and all finish
+// on one history.
 func TestSimPauseAlone(t *testing.T) {
 	for seed := uint64(1); seed <= raceScale(6); seed++ {
 		s := newSim(t, seed, 3, 1, simFaults{}, false)
@@ -144,20 +146,34 @@ func TestSimPauseAlone(t *testing.T) {
 		s.start()
 		pauser := s.peers[int(seed)%3]
 		pauseAt(t, s, pauser, 10, 30)
+		var lift func(s *sim)
+		lift = func(s *sim) {
+			other := s.peers[(s.index(pauser.id)+1)%3]
+			if countEvents(other, EventAbsent, pauser) == 0 {
+				s.addAction(s.now+1, lift)
+				return
+			}
+			for _, m := range pauser.node.players[pauser.node.self].msgs {
+				if m.kind == kindAbsent {
+					t.Fatalf("seed %d: the paused player voted (%+v)", seed, m.vote)
+				}
+			}
+			if err := pauser.node.Continue(); err != nil {
+				t.Fatalf("seed %d: Continue: %v", seed, err)
+			}
+		}
+		s.addAction(20, lift)
 		s.run()
 		s.check(true)
 		for _, p := range s.peers {
 			if p == pauser {
 				continue
 			}
-			if countEvents(p, EventAbsent, pauser) == 0 || countEvents(p, EventPaused, nil) != 0 || countEvents(p, EventPauseAsked, pauser) != 1 {
-				t.Fatalf("seed %d: %s: absent×%d paused×%d asked×%d, want the pauser voted absent, asked once, never paused%s", seed, short(p.id),
-					countEvents(p, EventAbsent, pauser), countEvents(p, EventPaused, nil), countEvents(p, EventPauseAsked, pauser), s.describe())
-			}
-		}
-		for _, m := range pauser.node.players[pauser.node.self].msgs {
-			if m.kind == kindAbsent {
-				t.Fatalf("seed %d: the paused player voted (%+v)", seed, m.vote)
+			if countEvents(p, EventAbsent, pauser) == 0 || countEvents(p, EventPaused, nil) != 0 || countEvents(p, EventPauseAsked, pauser) != 1 ||
+				countEvents(p, EventPauseLifted, pauser) != 1 || countEvents(p, EventReturned, pauser) == 0 {
+				t.Fatalf("seed %d: %s: absent×%d paused×%d asked×%d lifted×%d returned×%d, want the pauser voted absent, asked and lifted once, back, never paused%s", seed, short(p.id),
+					countEvents(p, EventAbsent, pauser), countEvents(p, EventPaused, nil), countEvents(p, EventPauseAsked, pauser),
+					countEvents(p, EventPauseLifted, pauser), countEvents(p, EventReturned, pauser), s.describe())
 			}
 		}
 		if err := pauser.node.Pause(); err == nil {

@@ -98,6 +98,20 @@ func (s *NetSession) PauseTogether() error {
 	return nil
 }
 
+// PlayOn implements ui.TablePauser: this player lifts its request to
+// pause (lockstep's Continue) and plays on.
+func (s *NetSession) PlayOn() error {
+	err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.Continue() })
+	switch {
+	case errors.Is(err, lockstep.ErrNotPaused):
+		return nil // lifted already
+	case err != nil:
+		return ui.Errorf("err.pausegame", err)
+	}
+	s.log.Info("lifted the request to pause", "game", s.gameID)
+	return nil
+}
+
 // Continue implements ui.Continuer: it takes up the saved game of lobby
 // from this player's log (Resume), with whoever of its players continues
 // it too; the others' seats are flown by bots until they do.

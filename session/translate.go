@@ -316,6 +316,8 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			out = append(out, ui.Left{Colour: e.Colour, Name: t.name(e.Peer)})
 		case lockstep.EventPauseAsked:
 			out = append(out, ui.PauseAsked{Colour: t.ColourOf(e.Peer), Name: t.name(e.Peer)})
+		case lockstep.EventPauseLifted:
+			out = append(out, ui.PauseLifted{Colour: t.ColourOf(e.Peer), Name: t.name(e.Peer)})
 		case lockstep.EventPaused:
 			out = append(out, ui.GamePaused{Roll: e.Roll, LogPath: t.logPath})
 		case lockstep.EventAloneDecision:

@@ -33,6 +33,26 @@ func (u *UI) pauseTogether() {
 	}
 }
 
+// canPlayOn: this player asked to pause and the game is not paused yet
+// (the others play on): p lifts the request.
+func (u *UI) canPlayOn() bool {
+	_, ok := u.tablePauser()
+	return ok && u.free() && u.inGame() && u.pauseSent
+}
+
+// playOn lifts this player's request to pause.
+func (u *UI) playOn() {
+	p, ok := u.tablePauser()
+	if !ok {
+		return
+	}
+	u.do("play on", p.PlayOn)
+	if u.notice == "" {
+		u.pauseSent = false
+		u.addEvent(u.t("log.playon"))
+	}
+}
+
 // applyPause takes the pause events.
 func (u *UI) applyPause(e Event) {
 	switch e := e.(type) {
@@ -45,6 +65,10 @@ func (u *UI) applyPause(e Event) {
 			key = "log.pausedtoo"
 		}
 		u.addEvent("[yellow]" + u.t(key, clean(e.Name, maxName)) + "[-]")
+	case PauseLifted:
+		if u.inGame() {
+			u.addEvent(u.t("log.pauselifted", clean(e.Name, maxName)))
+		}
 	case GamePaused:
 		u.endGame()
 		u.mode, u.table = modeLobby, nil

@@ -14,6 +14,7 @@ import (
 type pauseSession struct{ *fakeSession }
 
 func (p pauseSession) PauseTogether() error { return p.rec("pause together") }
+func (p pauseSession) PlayOn() error        { return p.rec("play on") }
 
 func pauseUI(t fataler) (*UI, *fakeSession) {
 	u, f := choosingUI(t)
@@ -37,7 +38,8 @@ func TestPauseQuestion(t *testing.T) {
 		{"y pauses", []*tcell.EventKey{ch('p'), ch('y')}, []string{"pause together"}, false, true},
 		{"n plays on", []*tcell.EventKey{ch('p'), ch('n'), ch('2')}, []string{"choose R2"}, false, false},
 		{"esc plays on", []*tcell.EventKey{ch('p'), key(tcell.KeyEscape)}, nil, false, false},
-		{"asked once", []*tcell.EventKey{ch('p'), ch('y'), ch('p'), ch('y')}, []string{"pause together"}, false, true},
+		{"p again plays on", []*tcell.EventKey{ch('p'), ch('y'), ch('p')}, []string{"pause together", "play on"}, false, false},
+		{"and may ask again", []*tcell.EventKey{ch('p'), ch('y'), ch('p'), ch('p'), ch('y')}, []string{"pause together", "play on", "pause together"}, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u, f := pauseUI(t)
@@ -80,5 +82,9 @@ func TestPauseEvents(t *testing.T) {
 	u.Apply(PauseAsked{Colour: engine.Blue, Name: "bob"})
 	if last := u.events[len(u.events)-1]; !strings.Contains(last, "bob paused too") {
 		t.Fatalf("after our own pause, bob's reads %q", last)
+	}
+	u.Apply(PauseLifted{Colour: engine.Blue, Name: "bob"})
+	if last := u.events[len(u.events)-1]; !strings.Contains(last, "bob plays on") {
+		t.Fatalf("bob's lift reads %q", last)
 	}
 }

@@ -63,8 +63,11 @@ type Pauser interface {
 // every player paused, a GamePaused ends the game's run, its log kept
 // unfinished, and the session is back in the lobby, whose continue list
 // (LobbyUpdate.Continue) offers the game.
+// PlayOn lifts this player's request while the others have not all
+// paused: it plays on (voted absent meanwhile, it asks for its seat back).
 type TablePauser interface {
 	PauseTogether() error
+	PlayOn() error
 }
 
 // Continuer is a Session that can continue a saved game
@@ -295,6 +298,12 @@ type PauseAsked struct {
 	Name   string
 }
 
+// PauseLifted reports another player lifting its request to pause.
+type PauseLifted struct {
+	Colour engine.Colour
+	Name   string
+}
+
 // GamePaused reports that every player paused the game at roll Roll: the
 // game's run is over, its log (LogPath) kept to continue another day.
 type GamePaused struct {
@@ -400,6 +409,7 @@ func (Watching) event() {}
 func (LobbyUpdate) event()   {}
 func (PauseAsked) event()    {}
 func (GamePaused) event()    {}
+func (PauseLifted) event()   {}
 func (TableUpdate) event()   {}
 func (GameStarted) event()   {}
 func (DiceWaiting) event()   {}

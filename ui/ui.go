@@ -143,7 +143,7 @@ func (u *UI) Apply(e Event) {
 	u.log.Debug("event", "type", fmt.Sprintf("%T", e))
 	defer u.syncWeb()
 	switch e := e.(type) {
-	case PauseAsked, GamePaused:
+	case PauseAsked, PauseLifted, GamePaused:
 		u.applyPause(e)
 	case LobbyUpdate:
 		u.lobby = e
