@@ -43,6 +43,9 @@ func (g *game) step() uint64 {
 // votes absent those that kept it waiting too long.
 func (g *game) onTick() {
 	n := g.n
+	if n.paused() {
+		return // a paused player votes nobody absent and counts no wait (pause.go)
+	}
 	if n.self < 0 || n.cfg.AbsentTicks < 0 || (g.phase != PhaseReveal && g.phase != PhaseMove) || n.players[n.self].absent {
 		g.maybeReturn()
 		return
@@ -59,7 +62,9 @@ func (g *game) onTick() {
 		// reveal waits for a key), gets the long ChooseTicks; a player the
 		// driver cannot reach is not thinking, so the short wait applies.
 		limit := uint64(n.cfg.AbsentTicks)
-		if w&(1<<i) != 0 && g.mayThink(i) && !p.unreachable {
+		// A player that paused (pause.go) is a person too: the others
+		// are being asked to pause with it.
+		if w&(1<<i) != 0 && (g.mayThink(i) || p.pauseFrom > 0) && !p.unreachable {
 			limit = uint64(max(n.cfg.ChooseTicks, n.cfg.AbsentTicks))
 		}
 		key := voteKey{i, s}

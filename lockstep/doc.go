@@ -81,6 +81,15 @@
 //     other player's status frame counts the Leave), or a few seconds
 //     (a player that is gone never says so). Every peer reports EventLeft (Peer,
 //     Colour, Roll): "bob left: a bot flies Blue".
+//   - Node.Pause() error: the local player asks to stop the game for
+//     everyone (PROTOCOL.md, "Pausing together"); the others get
+//     EventPauseAsked (Peer, Roll): "ann asks to pause". A player that
+//     pauses alone is voted absent as usual. When every present player
+//     paused, EventPaused once and State.Paused: nothing moves, and the
+//     driver may stop, keeping the log unfinished. Node.Continue() error
+//     lifts the pause (after a restore too: a node restored from a log
+//     with its own unlifted pause stays paused); EventPauseLifted on the
+//     others. While paused, Roll and Choose return ErrPaused.
 //   - EventAloneDecision (Peers: the missing players, Roll): every present
 //     player voted them absent but they are no majority (two at the table,
 //     one gone; two of four gone). State.Missing lists them while the

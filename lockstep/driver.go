@@ -112,6 +112,16 @@ type DriverConfig struct {
 	// the driver's goroutine: it must not call Do (start a goroutine).
 	OnReady func(Ready)
 	Logger  *slog.Logger
+	// StopWhenPaused makes Run return once the game is paused
+	// (State.Paused, Node.Pause) and the others hold our pause
+	// (Node.PauseDelivered), or MaxLinger after it paused: the log stays
+	// unfinished, to be continued from (Restore, then Node.Continue).
+	StopWhenPaused bool
+	// ContinuePaused lifts the pause a restored node holds from its own
+	// log (Node.Continue) as soon as it may sign again, after its
+	// recovery: the game is taken up. A pause made during the run is not
+	// lifted.
+	ContinuePaused bool
 	// Clock is the driver's time (ticks and the linger); nil is the
 	// machine's. Tests pass one they advance by hand.
 	Clock Clock
@@ -211,7 +221,32 @@ func (d *Driver) Run(ctx context.Context) (State, error) {
 	var state State
 	var over <-chan time.Time
 	var overAt time.Time
+	var pausedFor <-chan time.Time // MaxLinger from the pause (StopWhenPaused)
+	told := false                  // our last status frame, holding every pause, is sent
+	lifted := !d.cfg.ContinuePaused || !d.n.paused()
 	for {
+		if !lifted && d.n.rec == nil && !d.n.restoring {
+			lifted = true
+			if err := d.n.Continue(); err != nil {
+				d.log.Warn("the paused game could not be continued", "err", err)
+			}
+		}
+		if d.cfg.StopWhenPaused && lifted && !d.n.HasReady() {
+			switch paused := d.n.g.gamePaused(); {
+			case paused && d.n.PauseDelivered() && !told:
+				// It tells the others we hold their pauses, so they
+				// need not wait for us once we are gone.
+				d.n.sendHave()
+				told = true
+				continue
+			case paused && d.n.PauseDelivered():
+				return d.n.state(), d.sync()
+			case paused && pausedFor == nil:
+				pausedFor = d.cfg.Clock.After(d.cfg.MaxLinger)
+			case !paused:
+				pausedFor = nil
+			}
+		}
 		if d.n.HasReady() {
 			rd := d.n.Ready()
 			if err := d.writeReady(rd); err != nil {
@@ -251,6 +286,9 @@ func (d *Driver) Run(ctx context.Context) (State, error) {
 		select {
 		case <-over:
 			return state, d.sync()
+		case <-pausedFor:
+			d.log.Info("game paused; not every player said it holds our pause", "roll", d.n.g.k)
+			return d.n.state(), d.sync()
 		case <-ctx.Done():
 			if err := d.sync(); err != nil {
 				d.log.Warn("game log not flushed", "err", err)

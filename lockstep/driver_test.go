@@ -75,6 +75,7 @@ type fakeLog struct {
 	synced   int // records durable
 	syncs    int
 	writeErr error
+	recs     []lockstep.Record // everything written, in order
 }
 
 func newFakeLog() *fakeLog { return &fakeLog{written: map[string]bool{}} }
@@ -88,6 +89,7 @@ func (l *fakeLog) Write(recs []lockstep.Record) error {
 	for _, r := range recs {
 		l.written[string(r.Data)] = true
 	}
+	l.recs = append(l.recs, recs...)
 	l.records += len(recs)
 	return nil
 }

@@ -34,11 +34,15 @@ const (
 	EventSeatTaken                           // Peer, a newcomer, flies the seat Colour from roll Roll on (Detail: whom it took it from)
 	EventSeatRefused                         // Peer's request for the seat Colour from roll Roll is refused (Detail says why)
 	EventPeerRestored                        // Peer's program was restored from its log and is catching up (its status frames say so; once per restore)
+	EventPauseAsked                          // Peer paused the game from roll Roll and asks the others to pause too (Node.Pause)
+	EventPauseLifted                         // Peer lifted its pause (Node.Continue)
+	EventPaused                              // every present player (Peers) paused: the game stops at roll Roll until they continue (Detail says so)
 )
 
 var eventNames = [...]string{"", "setup-confirmed", "game-started", "waiting", "your-roll", "rolled", "your-move",
 	"moved", "turn-passed", "absent", "returned", "cheating", "state-mismatch", "halted", "game-over", "rolled-back", "recovered",
-	"left", "alone-decision", "seat-taken", "seat-refused", "peer-restored"}
+	"left", "alone-decision", "seat-taken", "seat-refused", "peer-restored",
+	"pause-asked", "pause-lifted", "paused"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {
@@ -150,6 +154,10 @@ func (e Event) String() string {
 		return "halted: " + e.Detail
 	case EventPeerRestored:
 		return fmt.Sprintf("peer-restored peer=%s", short(e.Peer))
+	case EventPauseAsked, EventPauseLifted:
+		return fmt.Sprintf("%s peer=%s roll=%d", e.Kind, short(e.Peer), e.Roll)
+	case EventPaused:
+		return fmt.Sprintf("paused roll=%d by=%s", e.Roll, shortList(e.Peers))
 	case EventAloneDecision:
 		return fmt.Sprintf("alone-decision roll=%d missing=%s", e.Roll, shortList(e.Peers))
 	case EventGameOver:

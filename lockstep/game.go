@@ -133,6 +133,7 @@ func (n *Node) progress() {
 		}
 	}
 	g.reportWaiting()
+	n.reportPaused()
 }
 
 func (g *game) stepSetup() bool {

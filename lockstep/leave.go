@@ -45,7 +45,7 @@ func (n *Node) Leave() error {
 		return ErrLeft
 	case n.g.phase == PhaseOver || n.g.phase == PhaseHalted:
 		return fmt.Errorf("leave: the game is %s already", n.g.phase)
-	case !n.maySign():
+	case n.restoring || n.rec != nil:
 		return fmt.Errorf("leave: %w", ErrRecovering)
 	}
 	if err := n.newMessage(&message{kind: kindLeave, colour: me.colour, k: me.revealedTo}); err != nil {

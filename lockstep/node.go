@@ -104,6 +104,9 @@ type State struct {
 	// knows its chain, so it can foresee every roll until another
 	// player is back. Screens should say so.
 	SoloDice bool
+	// Paused: every present player paused (Node.Pause) and nobody
+	// signs until they continue; the game stops at roll Roll.
+	Paused bool
 }
 
 // Ready is what the driver must do: write LogEntries to the log (through
@@ -144,14 +147,16 @@ type Node struct {
 	g    game
 	take takeState // newcomers and seat changes (takeseat.go)
 
-	tick      uint64
-	lastHave  uint64 // tick of our last status frame
-	lastNews  uint64 // tick the game last moved to a new step
-	msgs      []Envelope
-	events    []Event
-	entries   []Record
-	lastWait  waitKey
-	cheatSeen map[string]bool
+	tick     uint64
+	lastHave uint64 // tick of our last status frame
+	lastNews uint64 // tick the game last moved to a new step
+	msgs     []Envelope
+	events   []Event
+	entries  []Record
+	lastWait waitKey
+	// toldPaused: EventPaused was emitted and the game is still paused.
+	toldPaused bool
+	cheatSeen  map[string]bool
 }
 
 var errObserver = errors.New("an observer node has no player to act for")
@@ -287,6 +292,7 @@ func (n *Node) Step(from peer.ID, data []byte) error {
 		n.noteRestored(from, h)
 		n.forgetLost(from, h)
 		n.noteLeaveHeld(from, h)
+		n.noteHeldOfMine(from, h)
 		n.answerHave(from, h)
 		n.noteHave(from, h)
 		n.progress()
@@ -346,6 +352,9 @@ func (n *Node) Roll() error {
 	if n.left() {
 		return ErrLeft
 	}
+	if n.paused() {
+		return ErrPaused
+	}
 	n.g.wantRoll = true
 	n.progress()
 	return nil
@@ -360,6 +369,9 @@ func (n *Node) Choose(m engine.Move) error {
 	}
 	if n.left() {
 		return ErrLeft
+	}
+	if n.paused() {
+		return ErrPaused
 	}
 	if err := n.g.choose(m); err != nil {
 		return err
@@ -426,6 +438,7 @@ func (n *Node) state() State {
 		st.Missing = g.idsOf(a.xs)
 	}
 	st.SoloDice = g.soloDice()
+	st.Paused = g.gamePaused()
 	for _, p := range n.players {
 		if p.absent {
 			st.Absent = append(st.Absent, p.id)

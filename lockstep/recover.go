@@ -49,8 +49,9 @@ type recovery struct {
 
 // maySign reports whether the node may sign new messages now: not while it
 // replays its log, nor while it recovers its own messages after a restore,
-// nor ever after its player left (leave.go).
-func (n *Node) maySign() bool { return !n.restoring && n.rec == nil && !n.left() }
+// nor ever after its player left (leave.go), nor while its player's
+// pause is unlifted (pause.go: Continue signs the lift).
+func (n *Node) maySign() bool { return !n.restoring && n.rec == nil && !n.left() && !n.paused() }
 
 // startRecovery holds a restored player's signatures back and asks every
 // other player at once what it holds.

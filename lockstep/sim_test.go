@@ -339,6 +339,10 @@ func (s *sim) rollLater(p *simPeer, k uint64, after int) {
 		if p.down {
 			return // a crashed peer's restored node asks again
 		}
+		if p.node.paused() {
+			s.rollLater(p, k, 1) // the person presses the key again once the game goes on
+			return
+		}
 		if _, ok := p.rolled[k]; !ok {
 			p.rolled[k] = s.now
 		}

@@ -44,6 +44,13 @@ type player struct {
 	leaveRoll    uint64
 	leaveSeq     uint64
 	holdsMyLeave bool // its status frame counts our own Leave (LeaveDelivered)
+	// pauseFrom: the roll its unlifted pause names (0: none; pause.go).
+	// A fact of its run, like leaving: a rollback keeps it.
+	pauseFrom uint64
+	pauseSeq  uint64 // the sequence number of that pause
+	// holdsOfMine: how many of our messages its latest status frame
+	// counts (PauseDelivered).
+	holdsOfMine uint64
 	// restored: its status frame said it is recovering after a restore,
 	// when we held restoredAt of its messages; a message it signed past
 	// those (it signs again only once recovered) ends it.
@@ -184,6 +191,12 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 		}
 		n.g.onLeave(p, m) // after a Leave nothing counts; a Leave is checked
 		return nil
+	}
+	if (m.kind == kindPause || p.pauseFrom > 0) && n.g.onPause(p, m) {
+		if m.from == n.cfg.Self {
+			n.mySeq, n.myPrev = m.seq, m.id
+		}
+		return nil // a pause, a lift, or what a pause forbids (pause.go)
 	}
 	if m.kind == kindReveal && m.k > p.maxReveal {
 		p.maxReveal = m.k

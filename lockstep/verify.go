@@ -32,6 +32,10 @@ type Verification struct {
 	// Awaiting are the players whose input an unfinished game (PhaseSetup,
 	// PhaseReveal, PhaseMove) waits for at the end of the log.
 	Awaiting []peer.ID
+	// Paused: the game is unfinished because every present player paused
+	// it (pause.go) at roll PausedAt; their programs may continue it.
+	Paused   bool
+	PausedAt uint64
 	// Torn is the torn tail the file ends in (TornTail), nil for none:
 	// the records before it are the ones checked, as the game keeps them
 	// when it resumes.
@@ -145,6 +149,10 @@ func verifyRecords(recs []Record, verify func(peer.ID, []byte, []byte) bool) (*V
 		History: n.g.hist, Events: n.events, Seats: n.Seats()}
 	if n.g.phase != PhaseOver && n.g.phase != PhaseHalted {
 		v.Awaiting = n.ids(n.g.awaiting())
+		v.Paused = n.g.gamePaused()
+		if v.Paused {
+			v.PausedAt = n.g.k
+		}
 	}
 	if n.g.k > 0 {
 		v.Rolls = n.g.k - 1

@@ -36,7 +36,11 @@ const (
 	// kindTake asks for the seat Colour from roll K (0: hello), committing
 	// a fresh chain (ChainLen, Anchor): a newcomer's messages (takeseat.go).
 	kindTake msgKind = 7
-	kindHave msgKind = 0x80
+	// kindPause with K > 0: the sender pauses from roll K, its first
+	// unrevealed roll, and signs nothing for rolls K and later until its
+	// lift, a kindPause with K = 0 (pause.go).
+	kindPause msgKind = 8
+	kindHave  msgKind = 0x80
 )
 
 func (k msgKind) String() string {
@@ -55,6 +59,8 @@ func (k msgKind) String() string {
 		return "leave"
 	case kindTake:
 		return "take"
+	case kindPause:
+		return "pause"
 	case kindHave:
 		return "have"
 	}
@@ -167,6 +173,8 @@ func (m *message) body() []byte {
 		w.u64(m.k)
 		w.u32(m.chainLen)
 		w.hash(m.anchor)
+	case kindPause:
+		w.u64(m.k)
 	}
 	return w.b
 }
@@ -277,6 +285,8 @@ func decodeMessage(b []byte) (*message, error) {
 		if r.err == nil && m.colour >= engine.NumColours {
 			return nil, fmt.Errorf("%w: take for colour %d", ErrDecode, m.colour)
 		}
+	case kindPause:
+		m.k = r.u64()
 	default:
 		if r.err == nil {
 			return nil, fmt.Errorf("%w: unknown message kind %d", ErrDecode, uint8(m.kind))

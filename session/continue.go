@@ -1,8 +1,10 @@
 package session
 
 import (
+	"errors"
 	"slices"
 
+	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/savegame"
 	"aeroplane/ui"
@@ -71,6 +73,42 @@ func (s *NetSession) Pause() error {
 	}
 	s.pausing = true
 	s.log.Info("game paused: kept to continue another day", "game", s.gameID)
+	return nil
+}
+
+// PauseTogether implements ui.TablePauser: this player asks to pause
+// the game for everyone (lockstep's Pause). The others are asked
+// (ui.PauseAsked); once every player paused (ui.GamePaused) the game's
+// run ends, its log unfinished, and the lobby offers it to continue.
+func (s *NetSession) PauseTogether() error {
+	s.mu.Lock()
+	ok := s.mode == modeGame && s.sess != nil && !s.gameOver
+	s.mu.Unlock()
+	if !ok {
+		return ui.Errorf("err.nopause")
+	}
+	err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.Pause() })
+	switch {
+	case errors.Is(err, lockstep.ErrPaused):
+		return nil // asked already
+	case err != nil:
+		return ui.Errorf("err.pausegame", err)
+	}
+	s.log.Info("asked the others to pause the game", "game", s.gameID)
+	return nil
+}
+
+// PlayOn implements ui.TablePauser: this player lifts its request to
+// pause (lockstep's Continue) and plays on.
+func (s *NetSession) PlayOn() error {
+	err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.Continue() })
+	switch {
+	case errors.Is(err, lockstep.ErrNotPaused):
+		return nil // lifted already
+	case err != nil:
+		return ui.Errorf("err.pausegame", err)
+	}
+	s.log.Info("lifted the request to pause", "game", s.gameID)
 	return nil
 }
 

@@ -323,8 +323,10 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		}
 		own, g.relay = g.hub.Link(t.Host().ID()), cfg.Relay
 	}
+	// A game every player paused ends its run, its log unfinished, to
+	// be continued from the lobby; continued, it lifts our pause.
 	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: own, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
-		OnReady: cfg.OnReady, Logger: cfg.Logger})
+		OnReady: cfg.OnReady, Logger: cfg.Logger, StopWhenPaused: true, ContinuePaused: true})
 	if err != nil {
 		return nil, err
 	}

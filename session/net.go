@@ -835,6 +835,7 @@ var (
 	_ ui.Session     = (*NetSession)(nil)
 	_ ui.SeatChooser = (*NetSession)(nil)
 	_ ui.Leaver      = (*NetSession)(nil)
+	_ ui.TablePauser = (*NetSession)(nil)
 	_ ui.GoOner      = (*NetSession)(nil)
 	_ ui.PaceSetter  = (*NetSession)(nil)
 )

@@ -337,7 +337,13 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	s.log.Info("game ended", "game", gid, "phase", st.Phase)
+	s.log.Info("game ended", "game", gid, "phase", st.Phase, "paused", st.Paused)
+	if st.Paused && ctx.Err() == nil {
+		// Every player paused: the log stays unfinished and the lobby
+		// offers it to continue another day.
+		s.findPaused()
+		go s.emitLobby()
+	}
 	if st.Phase == lockstep.PhaseOver || st.Phase == lockstep.PhaseHalted {
 		if err := s.dir.MarkClosed(gid, st.Phase.String()); err != nil {
 			s.log.Warn("could not mark the game over", "err", err)

@@ -337,6 +337,12 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			if e.Peer == t.self && t.self != "" {
 				out = append(out, ui.Notice{Msg: ui.M("note.seat.refused", e.Colour, e.Roll)})
 			}
+		case lockstep.EventPauseAsked:
+			out = append(out, ui.PauseAsked{Colour: t.ColourOf(e.Peer), Name: t.name(e.Peer)})
+		case lockstep.EventPauseLifted:
+			out = append(out, ui.PauseLifted{Colour: t.ColourOf(e.Peer), Name: t.name(e.Peer)})
+		case lockstep.EventPaused:
+			out = append(out, ui.GamePaused{Roll: e.Roll, LogPath: t.logPath})
 		case lockstep.EventAloneDecision:
 			if len(e.Peers) > 0 && !t.over && st.Phase != lockstep.PhaseOver {
 				out = append(out, t.aloneAsked(e.Peers))

@@ -172,6 +172,12 @@ func TestTranslate(t *testing.T) {
 		{"a leave names the player and the seat a bot flies", []batch{{[]lockstep.Event{
 			{Kind: lockstep.EventLeft, Peer: f.other, Colour: engine.Blue, Roll: 4}}, lockstep.State{}}},
 			[]ui.Event{ui.Left{Colour: engine.Blue, Name: "Bob"}}, false, nil},
+		{"a pause request names the player, and the paused game says where its log is", []batch{{[]lockstep.Event{
+			{Kind: lockstep.EventPauseAsked, Peer: f.other, Roll: 31},
+			{Kind: lockstep.EventPaused, Roll: 31, Peers: []peer.ID{f.me, f.other}},
+			{Kind: lockstep.EventPauseLifted, Peer: f.other, Roll: 31}}, lockstep.State{}}},
+			[]ui.Event{ui.PauseAsked{Colour: engine.Blue, Name: "Bob"}, ui.GamePaused{Roll: 31, LogPath: "/g/x.log"},
+				ui.PauseLifted{Colour: engine.Blue, Name: "Bob"}}, false, nil},
 		{"a lone decision is asked, and closes once the state has none open", []batch{
 			{[]lockstep.Event{{Kind: lockstep.EventAloneDecision, Roll: 4, Peers: []peer.ID{f.other}}},
 				lockstep.State{Phase: lockstep.PhaseReveal, Missing: []peer.ID{f.other}}},

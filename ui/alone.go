@@ -8,7 +8,7 @@ import (
 
 // asking: a question (leave, or the lone player's) is open, or this
 // player is leaving: it takes every key.
-func (u *UI) asking() bool { return u.confirm || u.askAlone || u.leaving }
+func (u *UI) asking() bool { return u.confirm || u.askAlone || u.leaving || u.askPause }
 
 // goOner is the session when it can answer the lone player's question.
 func (u *UI) goOner() (GoOner, bool) {
@@ -51,6 +51,7 @@ func (u *UI) endAlone() {
 func (u *UI) endGame() {
 	u.over, u.waiting, u.rolled, u.lastRoll, u.frames, u.flown = nil, nil, nil, nil, nil, nil
 	u.hasPos, u.confirm, u.askAlone, u.missing = false, false, false, nil
+	u.askPause, u.pauseSent = false, false
 	u.gen++
 	if u.overlay == overlayEnd {
 		u.overlay = overlayNone

@@ -46,6 +46,14 @@
 // LeaveDone, then Run closes the session; n or Esc stays.
 // Outside a game q quits at once. Without a Leaver, leaving is Close.
 //
+// On a TablePauser, p in a game asks "Pause the game?" (y pauses for
+// everyone: PauseTogether; n or Esc plays on); while the others have not
+// all paused, p takes the request back (PlayOn). Another player's
+// request is a line: "ann asks to pause — press p to pause too"
+// (PauseAsked; PauseLifted when taken back). GamePaused ends the game on
+// the screen and says so, back in the lobby, whose continue list offers
+// the game another day.
+//
 // An AloneDecision (this player's side of the table is no majority) asks
 // at once, over the board: w or Esc keeps waiting (g asks again while it
 // is open), and on a GoOner g goes on with bots flying the missing seats

@@ -58,6 +58,18 @@ type Pauser interface {
 	Pause() error
 }
 
+// TablePauser is a Session whose running game can be paused for
+// everyone: PauseTogether asks the others (they get a PauseAsked); once
+// every player paused, a GamePaused ends the game's run, its log kept
+// unfinished, and the session is back in the lobby, whose continue list
+// (LobbyUpdate.Continue) offers the game.
+// PlayOn lifts this player's request while the others have not all
+// paused: it plays on (voted absent meanwhile, it asks for its seat back).
+type TablePauser interface {
+	PauseTogether() error
+	PlayOn() error
+}
+
 // Continuer is a Session that can continue a saved game
 // (LobbyUpdate.Continue) from its log with the players present.
 type Continuer interface {
@@ -288,6 +300,26 @@ type Presence struct {
 	Present bool
 }
 
+// PauseAsked reports another player asking to pause the game for
+// everyone: this player pauses too with the p key.
+type PauseAsked struct {
+	Colour engine.Colour
+	Name   string
+}
+
+// PauseLifted reports another player lifting its request to pause.
+type PauseLifted struct {
+	Colour engine.Colour
+	Name   string
+}
+
+// GamePaused reports that every player paused the game at roll Roll: the
+// game's run is over, its log (LogPath) kept to continue another day.
+type GamePaused struct {
+	Roll    uint64
+	LogPath string
+}
+
 // Left reports a player who left the game for good: a bot flies its seat
 // to the end.
 type Left struct {
@@ -384,6 +416,9 @@ type Watching struct {
 func (Watching) event() {}
 
 func (LobbyUpdate) event()   {}
+func (PauseAsked) event()    {}
+func (GamePaused) event()    {}
+func (PauseLifted) event()   {}
 func (TableUpdate) event()   {}
 func (GameStarted) event()   {}
 func (DiceWaiting) event()   {}

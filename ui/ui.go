@@ -115,6 +115,9 @@ type UI struct {
 	turn    turnSignal
 	confirm bool // the leave-the-game question is open; it takes every key
 	leaving bool // Leave was called: "leaving…" until LeaveDone quits
+	// askPause: the pause-for-everyone question is open; pauseSent: this
+	// player asked the others to pause (pausegame.go).
+	askPause, pauseSent bool
 
 	layout layout // where things were last drawn, for the mouse
 	phone  phonePage
@@ -141,6 +144,8 @@ func (u *UI) Apply(e Event) {
 	u.log.Debug("event", "type", fmt.Sprintf("%T", e))
 	defer u.syncWeb()
 	switch e := e.(type) {
+	case PauseAsked, PauseLifted, GamePaused:
+		u.applyPause(e)
 	case LobbyUpdate:
 		u.lobby = e
 	case TableUpdate:
@@ -165,6 +170,7 @@ func (u *UI) Apply(e Event) {
 		u.absent, u.left, u.back = [engine.NumColours]bool{}, [engine.NumColours]bool{}, [engine.NumColours]bool{}
 		u.catching = [engine.NumColours]bool{}
 		u.missing, u.askAlone, u.solo = nil, false, false
+		u.askPause, u.pauseSent = false, false
 		if u.watch != nil && u.watch.Lobby == "" {
 			u.watch = nil // who watched the last game
 		}
@@ -252,6 +258,7 @@ func (u *UI) Apply(e Event) {
 		u.resuming = false
 		u.turn.saw(false)
 		u.confirm = false // there is no game left to leave
+		u.askPause = false
 		u.missing, u.askAlone = nil, false
 		u.overlay = overlayEnd
 		u.input = inputNone

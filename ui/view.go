@@ -67,6 +67,8 @@ func (u *UI) draw(scr tcell.Screen, w, h int) {
 		u.drawQuestion(scr, w, body, "leaving.title", "leaving.text")
 	case u.askAlone:
 		u.drawAlone(scr, w, body)
+	case u.askPause:
+		u.drawQuestion(scr, w, body, "pause.title", "pause.text")
 	}
 	for i, l := range keys {
 		printLine(scr, 0, body+i, w, l)

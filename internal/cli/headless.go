@@ -29,7 +29,7 @@ import (
 func init() {
 	register(command{
 		name:    "headless",
-		usage:   "(--lobby LOBBY | --spectate LOBBY | --take-seat LOBBY[:COLOUR]) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--setup-bot] [--no-watch-chat] [--continue] [--web ADDR | --no-web]",
+		usage:   "(--lobby LOBBY | --spectate LOBBY | --take-seat LOBBY[:COLOUR]) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--setup-bot] [--no-watch-chat] [--continue] [--pause-at ROLL] [--web ADDR | --no-web]",
 		summary: "play games over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
 		run:     runHeadless,
 	})
@@ -41,6 +41,7 @@ type headlessOpts struct {
 	noWatchChat, cont                       bool
 	connect                                 multiFlag
 	players, bots, games                    int
+	pauseAt                                 uint64
 	think, findFor                          time.Duration
 	verbose, setupBot                       bool
 	web                                     *webFlags
@@ -62,6 +63,7 @@ func runHeadless(e *env) error {
 	fs.StringVar(&o.spectate, "spectate", "", "watch the running game of this lobby on the LAN, verifying it, and print its result (instead of --lobby)")
 	fs.StringVar(&o.takeSeat, "take-seat", "", "ask the players of the running game of this lobby on the LAN for a seat a bot flies\n(the first free in seat order, or LOBBY:COLOUR), fly it with --bot once they agree, and print its result")
 	fs.BoolVar(&o.cont, "continue", false, "continue the newest unfinished game of --lobby saved in --data, however old\n(the automatic resume after a crash takes only the last hour's)")
+	fs.Uint64Var(&o.pauseAt, "pause-at", 0, "ask to pause the game for everyone on reaching `ROLL`; once every player paused,\nprint \"paused ROLL log=PATH\" and exit (continue it with --continue)")
 	fs.BoolVar(&o.noWatchChat, "no-watch-chat", false, "creator only: the game's watchers may not chat")
 	fs.IntVar(&o.players, "players", 2, "creator only: peers the game waits for")
 	fs.IntVar(&o.bots, "bots", 0, "creator only: extra seats flown by bots (players+bots <= 4)")
@@ -363,6 +365,7 @@ type frontEnd struct {
 	ranking    []engine.Colour
 	history    [32]byte
 	halted     string
+	pauseAsked bool // --pause-at: this peer asked to pause
 }
 
 func (f *frontEnd) finish(err error) {
@@ -465,6 +468,15 @@ func (f *frontEnd) ready(g session.GameInfo, rd lockstep.Ready) {
 		}
 	}
 	st := rd.State
+	if f.o.pauseAt > 0 && !f.pauseAsked && st.Roll >= f.o.pauseAt && (st.Phase == lockstep.PhaseReveal || st.Phase == lockstep.PhaseMove) {
+		f.pauseAsked = true
+		f.out.printf("pause asked at roll %d", st.Roll)
+		go func() { // PauseTogether waits for the driver, which runs this
+			if err := f.s.PauseTogether(); err != nil {
+				f.out.printf("pause refused: %v", err)
+			}
+		}()
+	}
 	if st.Phase != lockstep.PhaseMove || len(st.Moves) == 0 || int64(st.Roll) == f.lastChosen {
 		return
 	}
@@ -485,6 +497,12 @@ func (f *frontEnd) ended(g *session.GameInfo, st lockstep.State, err error) {
 	defer f.mu.Unlock()
 	if err != nil {
 		f.finish(err)
+		return
+	}
+	if st.Paused {
+		// Every player paused: the log is kept unfinished (--continue).
+		fmt.Fprintf(f.e.stdout, "paused %d log=%s\n", st.Roll, g.Log)
+		f.finish(nil)
 		return
 	}
 	if st.Phase == lockstep.PhaseHalted || f.ranking == nil {

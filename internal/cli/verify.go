@@ -58,6 +58,12 @@ func runVerify(e *env) error {
 		fmt.Fprintf(e.stdout, "finishing order: %s\n", rankingLine(v.Ranking))
 	case lockstep.PhaseHalted:
 		fmt.Fprintf(e.stdout, "ok so far: the log checks out, but the game was halted (see evidence above)\n")
+	case lockstep.PhaseReveal, lockstep.PhaseMove:
+		if v.Paused {
+			fmt.Fprintf(e.stdout, "unfinished, paused at roll %d: the log is whole and checks out, and every player paused the game there; continue it from the lobby or with --continue\n", v.PausedAt)
+			break
+		}
+		fallthrough
 	default:
 		fmt.Fprintf(e.stdout, "unfinished: the log is whole and checks out up to roll %d, where the game stops (%s, waiting for %s); a log cut there by a crash, or of a game still being played, looks the same\n",
 			v.Rolls, v.Phase, idsLine(v.Awaiting, names))

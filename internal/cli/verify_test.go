@@ -187,3 +187,30 @@ func TestVerifyCommandSeatChange(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyCommandPaused: a log of a game its players paused together
+// verifies (exit 0) and says it is unfinished because it was paused, and
+// how to take it up; a log cut by a crash does not say paused.
+func TestVerifyCommandPaused(t *testing.T) {
+	code, out, errs := runCLI(t, "verify", "../../lockstep/testdata/pause.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"unfinished, paused at roll 3", "every player paused the game", "--continue"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("output lacks %q:\n%s", want, out)
+		}
+	}
+	data, err := os.ReadFile(goldenLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := lockstep.ParseLog(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = runCLI(t, "verify", writeTemp(t, append(lockstep.LogHeader(), lockstep.EncodeRecords(recs[:len(recs)/2]...)...)))
+	if strings.Contains(out, "paused") || !strings.Contains(out, "unfinished: the log is whole") {
+		t.Fatalf("a crash's log reads:\n%s", out)
+	}
+}

@@ -23,8 +23,14 @@ type headless struct {
 
 func startHeadless(t *testing.T, lan *netlab.LAN, i int, args ...string) *headless {
 	t.Helper()
+	return startHeadlessIn(t, lan, i, t.TempDir(), args...)
+}
+
+// startHeadlessIn is startHeadless with the identity and data kept in
+// dir, so that a restart in the same dir is the same player.
+func startHeadlessIn(t *testing.T, lan *netlab.LAN, i int, dir string, args ...string) *headless {
+	t.Helper()
 	h := &headless{name: fmt.Sprintf("p%d", i), done: make(chan error, 1)}
-	dir := t.TempDir()
 	all := append([]string{"--headless", "--name", h.name, "--identity", filepath.Join(dir, "id.key"),
 		"--data", filepath.Join(dir, "data")}, args...)
 	cmd := lan.Command(i, binary(), all...)

@@ -1,0 +1,106 @@
+package playe2e
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"aeroplane/internal/netlab"
+)
+
+var pausedOut = regexp.MustCompile(`(?m)^paused ([0-9]+) log=\S+$`)
+
+// A person plays with two headless peers that ask to pause at roll 12
+// (--pause-at): the person's screen says "p0 asks to pause — press p to
+// pause too"; p asks "Pause the game?", y pauses; the game stops for
+// everyone at one roll: the screen says it is paused and is back in the
+// lobby, both peers print their paused line at that roll and exit, and
+// aeroplane verify says the person's log is unfinished, paused there.
+// Then the peers start again with --continue: the person's lobby lists
+// "continue: …" under the saved games, its number takes the game up, and
+// all three finish it with one history, the person's log verifying to
+// the peers' hash.
+func TestPlayLANPauseTogether(t *testing.T) {
+	if !tmuxAvailable(t) || !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 3)
+	dirs := []string{t.TempDir(), t.TempDir()}
+	both := []string{"--bot", "greedy", "--lobby", "party", "--think", "0"}
+	host := startHeadlessIn(t, lan, 0, dirs[0], append(both, "--players", "3", "--bots", "1", "--find-for", "200ms", "--pause-at", "12")...)
+	host.waitLog(t, `lobby "party" players=p0 free=2`, 300)
+	guest := startHeadlessIn(t, lan, 1, dirs[1], append(both, "--find-for", "1m", "--pause-at", "12")...)
+	host.waitLog(t, "players=p0,p1 free=1", 300)
+	peers := func() string {
+		return "p0:\n" + tail(host.stderr.String(), 15) + "\np1:\n" + tail(guest.stderr.String(), 15)
+	}
+	alice := program{home: t.TempDir(), argv: []string{binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0"},
+		wrap: func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }}
+	tm := alice.start(t)
+	tm.joinFirstAndStart("1) p0's game", peers)
+	p := &turns{tm: tm}
+	for i := 0; ; i++ {
+		if i >= 4000 {
+			t.Fatalf("no pause request after %d rolls:\n%s\n%s", p.rolls, tm.screen(), peers())
+		}
+		s, over := p.step()
+		if over {
+			t.Fatalf("the game ended without a pause request:\n%s\n%s", s, peers())
+		}
+		if strings.Contains(s, "asks to pause — press p to pause too") {
+			break
+		}
+	}
+	tm.keys("p")
+	tm.waitFor("the pause question", 400, contains("Pause the game?", "The others are asked too"), peers)
+	tm.keys("y")
+	screen := tm.waitFor("the paused game, back in the lobby", 1200, contains("the game is paused at roll", "continue it from the lobby"), peers)
+	roll := regexp.MustCompile(`paused at roll (\d+)`).FindStringSubmatch(screen)
+	for _, h := range []*headless{host, guest} {
+		select {
+		case err := <-h.done:
+			h.done <- err
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", h.name, err, tail(h.stderr.String(), 20))
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s still running after the pause:\n%s", h.name, tail(h.stderr.String(), 20))
+		}
+		m := pausedOut.FindStringSubmatch(h.stdout.String())
+		if m == nil || roll == nil || m[1] != roll[1] {
+			t.Fatalf("%s printed %q; the screen: paused at %v", h.name, h.stdout.String(), roll)
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(alice.home, "state", "aeroplane", "games", "game-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("saved games: %q, want one", logs)
+	}
+	out, err := exec.Command(binary(), "verify", logs[0]).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "unfinished, paused at roll "+roll[1]) {
+		t.Fatalf("verify of the player's log: %v, want paused at roll %s:\n%s", err, roll[1], out)
+	}
+
+	// Another day: the peers continue; the person takes it up from the
+	// lobby's list of saved games.
+	host = startHeadlessIn(t, lan, 0, dirs[0], append(both, "--continue")...)
+	guest = startHeadlessIn(t, lan, 1, dirs[1], append(both, "--continue")...)
+	// Its number follows the running games listed (the peers' own,
+	// once they play it again): read it off the screen.
+	lobbyScreen := tm.waitFor("the game to continue in the lobby", 600, contains("Saved games to continue", ") continue: "), peers)
+	tm.keys(regexp.MustCompile(`(\d)\) continue: `).FindStringSubmatch(lobbyScreen)[1])
+	end, _ := playUntil(tm, 0, peers)
+	hostOrder, hash := host.result(t, 2*time.Minute)
+	guestOrder, guestHash := guest.result(t, 2*time.Minute)
+	if hostOrder != guestOrder || hash != guestHash || finishOrder(end) != hostOrder {
+		t.Fatalf("continued: p0 %s %s, p1 %s %s, the screen %s", hostOrder, hash, guestOrder, guestHash, finishOrder(end))
+	}
+	out, err = exec.Command(binary(), "verify", logs[0]).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: every signature") || !strings.Contains(string(out), "history "+hash) {
+		t.Fatalf("verify of the continued log: %v, want ok and history %s:\n%s", err, hash, out)
+	}
+	tm.quitAndCheck()
+	t.Logf("paused together at roll %s, continued to %s %s", roll[1], hostOrder, hash[:16])
+}
