@@ -140,14 +140,18 @@ func (l *TransportLink) run(ctx context.Context) {
 func (l *TransportLink) route(ctx context.Context, in p2p.Inbound) bool {
 	switch in.Kind {
 	case p2p.KindGame:
-		if signer := lockstep.SignedBy(in.Data); signer != "" && signer != in.From && l.t.IsGuest(in.From) {
-			// A newcomer not seated sends its own messages and status
-			// frames, never another's (lockstep's relays are a player's):
-			// a relay from it goes no further. Not a strike: one seated
-			// a moment before this player seated it relays honestly, and
-			// the message reached us from its signer too.
-			l.Refused.Add(1)
-			return true
+		if signer := lockstep.SignedBy(in.Data); signer != "" && l.t.IsGuest(in.From) {
+			if signer != in.From {
+				// A newcomer not seated sends its own messages and status
+				// frames, never another's (lockstep's relays are a
+				// player's): a relay from it goes no further. Not a
+				// strike: one seated a moment before this player seated
+				// it relays honestly, and the message reached us from
+				// its signer too.
+				l.Refused.Add(1)
+				return true
+			}
+			l.toOtherGuests(in)
 		}
 		select {
 		case l.frames <- lockstep.Frame{From: in.From, Data: in.Data}:
@@ -190,6 +194,21 @@ func (l *TransportLink) route(ctx context.Context, in p2p.Inbound) bool {
 		// A late roster or start: the game has begun, nothing to do.
 	}
 	return true
+}
+
+// toOtherGuests pushes a newcomer's own message (its Take) on to the
+// other newcomers admitted here: newcomers are not connected to each
+// other, lockstep's players push a Take on to the players only, and a
+// newcomer holding the players' votes on another's request waits for
+// that request itself before it derives the roll (two newcomers asking
+// at once stalled each other so). Earlier ones are in the log a
+// newcomer reads; at most p2p.MaxGuests-1 copies of each.
+func (l *TransportLink) toOtherGuests(in p2p.Inbound) {
+	for _, g := range l.t.Guests() {
+		if g != in.From {
+			_ = l.t.Send(g, p2p.KindGame, in.Data) // lost: the Take is repeated while open
+		}
+	}
 }
 
 // GameConfig is one networked game of this player's.

@@ -202,6 +202,8 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	takers := &seatNames{log: logPath, setup: res.Setup, names: names}
 	var table ui.TableUpdate // the game's table as pushed (set before Run)
 	var seatLost error       // a newcomer's seat taken by another (driver goroutine, read after Run)
+	stall := newTakeStall(p.take, stopGame)
+	defer stall.stop()
 	var take *lockstep.Take
 	var past []lockstep.Record
 	var pastFrom peer.ID
@@ -230,9 +232,13 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			free = freeAfter(free, rd.Events)
 			runMu.Unlock()
 			setup.saw(rd.State)
+			stall.saw(rd.State)
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventSeatTaken {
 					name := s.seated(tr, e)
+					if e.Peer == s.self {
+						stall.seatedNow()
+					}
 					if lost := p.take.lostTo(e, s.self, name); lost != nil {
 						seatLost = lost
 						stopGame() // Run returns; the newcomer says why below
@@ -329,6 +335,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.mu.Unlock()
 	if missing, ok := setup.timedOut(); ok && ctx.Err() == nil {
 		return s.setupTimedOut(gid, res.Setup.Name, missing, names)
+	}
+	if seatLost == nil {
+		seatLost = stall.err(res.Setup.Name)
 	}
 	if seatLost != nil && ctx.Err() == nil {
 		s.log.Info("the seat asked for was taken by another newcomer", "game", gid, "err", seatLost)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"aeroplane/engine"
@@ -91,6 +92,88 @@ func (p *takePlan) lostTo(e lockstep.Event, self peer.ID, name string) error {
 		name = shortID(e.Peer)
 	}
 	return ui.Errorf("err.seatlost", e.Colour, p.lobby, name, e.Roll)
+}
+
+// takeStall watches a newcomer not seated yet: if its game makes no
+// progress for takeStallFor (nobody left who answers it, or it fell
+// behind a game that ended), the game is stopped and the newcomer says
+// so, rather than wait for ever. A seated newcomer is a player, whose
+// absences lockstep handles.
+type takeStall struct {
+	mu     sync.Mutex
+	last   time.Time
+	roll   uint64
+	phase  lockstep.Phase
+	seated bool
+	hit    bool
+	timer  *time.Ticker
+	done   chan struct{}
+}
+
+// takeStallFor is how long an unseated newcomer waits for its game to
+// move on.
+const takeStallFor = time.Minute
+
+func newTakeStall(p *takePlan, stop func()) *takeStall {
+	w := &takeStall{last: time.Now(), done: make(chan struct{})}
+	if p == nil {
+		close(w.done)
+		return w
+	}
+	w.timer = time.NewTicker(takeStallFor / 6)
+	go func() {
+		for {
+			select {
+			case <-w.done:
+				return
+			case <-w.timer.C:
+			}
+			w.mu.Lock()
+			hit := !w.seated && time.Since(w.last) >= takeStallFor
+			w.hit = w.hit || hit
+			w.mu.Unlock()
+			if hit {
+				stop()
+				return
+			}
+		}
+	}()
+	return w
+}
+
+// saw notes the state of a Ready (the driver's goroutine).
+func (w *takeStall) saw(st lockstep.State) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if st.Roll != w.roll || st.Phase != w.phase {
+		w.roll, w.phase, w.last = st.Roll, st.Phase, time.Now()
+	}
+}
+
+// seatedNow says the newcomer was seated: it waits as a player from now.
+func (w *takeStall) seatedNow() {
+	w.mu.Lock()
+	w.seated = true
+	w.mu.Unlock()
+}
+
+// err is why the game was stopped, nil if the watch did not stop it.
+func (w *takeStall) err(lobbyName string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.hit {
+		return nil
+	}
+	return ui.Errorf("err.takestalled", lobbyName, int(takeStallFor/time.Second))
+}
+
+func (w *takeStall) stop() {
+	select {
+	case <-w.done:
+	default:
+		close(w.done)
+		w.timer.Stop()
+	}
 }
 
 // takeRetry is how often a newcomer asks again when no player admits it;

@@ -181,23 +181,28 @@ func TestNetTakeSeatLAN(t *testing.T) {
 
 // An admitted newcomer sends its own messages, never another's: a game
 // frame it relays signed by a player is dropped by the player's link
-// before any node sees it; its own frame passes.
+// before any node sees it; its own frame passes, and is pushed on to the
+// other newcomer admitted (newcomers are not connected to each other).
 func TestTransportLinkNewcomerRelayRefused(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	player, nc := seatTestTransport(t, testkit.Key(80)), seatTestTransport(t, testkit.Key(81))
+	player, nc, nc2 := seatTestTransport(t, testkit.Key(80)), seatTestTransport(t, testkit.Key(81)), seatTestTransport(t, testkit.Key(83))
 	p2ptest.ConnectPair(t, player, nc) // lobby browsing: anyone may connect
-	pid, nid := player.Host().ID(), nc.Host().ID()
+	p2ptest.ConnectPair(t, player, nc2)
+	pid, nid, nid2 := player.Host().ID(), nc.Host().ID(), nc2.Host().ID()
 	player.SetMembers([]peer.ID{pid, testkit.ID(82)})
 	nc.SetMembers([]peer.ID{pid})
-	if err := player.AdmitGuest(nid); err != nil {
-		t.Fatal(err)
+	nc2.SetMembers([]peer.ID{pid})
+	for _, id := range []peer.ID{nid, nid2} {
+		if err := player.AdmitGuest(id); err != nil {
+			t.Fatal(err)
+		}
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for !player.Connected(nid) || !nc.Connected(pid) {
+	for !player.Connected(nid) || !nc.Connected(pid) || !player.Connected(nid2) || !nc2.Connected(pid) {
 		if time.Now().After(deadline) {
-			t.Fatal("no game stream to the admitted newcomer")
+			t.Fatal("no game stream to the admitted newcomers")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -231,5 +236,13 @@ func TestTransportLinkNewcomerRelayRefused(t *testing.T) {
 	}
 	if n := l.Refused.Load(); n != 1 {
 		t.Errorf("refused %d frames, want the relayed one", n)
+	}
+	select {
+	case in := <-nc2.Inbox():
+		if in.From != pid || lockstep.SignedBy(in.Data) != nid {
+			t.Errorf("the other newcomer got %s's frame signed by %s, want the newcomer's from the player", lockstep.ShortID(in.From), lockstep.ShortID(lockstep.SignedBy(in.Data)))
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the newcomer's own frame was not pushed on to the other newcomer")
 	}
 }

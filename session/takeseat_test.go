@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"aeroplane/engine"
 	"aeroplane/internal/testkit"
@@ -288,5 +289,46 @@ func TestSeatLostToAnother(t *testing.T) {
 	p = &takePlan{lobby: "late", colour: engine.Blue}
 	if p.lostTo(taken(self, engine.Blue), self, "me") != nil || p.lostTo(taken(other, engine.Blue), self, "zoe") != nil {
 		t.Error("a seated newcomer lost its seat to a later seat change")
+	}
+}
+
+// An unseated newcomer's game that stops moving is stopped, saying so;
+// one that moves, or a seated newcomer's, is not.
+func TestTakeStall(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		idle     time.Duration
+		seated   bool
+		stopped  bool
+		errIsSet bool
+	}{
+		{"moving", takeStallFor / 2, false, false, false},
+		{"stalled", takeStallFor, false, true, true},
+		{"stalled, but seated", takeStallFor, true, false, false},
+	} {
+		stopped := make(chan struct{}, 1)
+		w := newTakeStall(&takePlan{lobby: "late"}, func() { stopped <- struct{}{} })
+		w.mu.Lock()
+		w.last, w.seated = time.Now().Add(-tc.idle), tc.seated
+		w.timer.Reset(time.Millisecond)
+		w.mu.Unlock()
+		got := false
+		select {
+		case <-stopped:
+			got = true
+		case <-time.After(200 * time.Millisecond): // the ticker fires within 1 ms
+		}
+		w.stop()
+		err := w.err("late")
+		var ue *ui.Error
+		if got != tc.stopped || (err != nil) != tc.errIsSet || err != nil && (!errors.As(err, &ue) || ue.Msg.Key != "err.takestalled") {
+			t.Errorf("%s: stopped %v, err %v", tc.name, got, err)
+		}
+	}
+	w := newTakeStall(nil, func() { t.Error("a player's game stopped by the newcomers' watch") })
+	w.saw(lockstep.State{Roll: 3})
+	w.stop()
+	if w.err("late") != nil {
+		t.Error("a player's game has a stall error")
 	}
 }

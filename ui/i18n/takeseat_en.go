@@ -16,6 +16,7 @@ func init() {
 		"key.takeseat":      "take a seat",
 		"prompt.takeseat":   "Take a seat in game number (and colour):",
 		"err.seatlost":      "The %s seat of %q was taken by %s from roll %d: no seat for you.",
+		"err.takestalled":   "The game %q made no progress here for %d s before you had a seat: try again.",
 		"err.takenumber":    "No running game %q to take a seat in: type its number from the list, and a colour if you like (2 blue).",
 	})
 }

@@ -16,6 +16,7 @@ func init() {
 		"key.takeseat":      "prendi un posto",
 		"prompt.takeseat":   "Prendi posto nella partita numero (e colore):",
 		"err.seatlost":      "Il posto %s di %q è stato preso da %s dal tiro %d: nessun posto per te.",
+		"err.takestalled":   "La partita %q non è andata avanti qui per %d s prima che tu avessi un posto: riprova.",
 		"err.takenumber":    "Nessuna partita in corso %q in cui sederti: scrivi il suo numero dalla lista, e se vuoi un colore (2 blue).",
 	})
 }

@@ -16,6 +16,7 @@ func init() {
 		"key.takeseat":      "ocupar um lugar",
 		"prompt.takeseat":   "Ocupar lugar no jogo número (e cor):",
 		"err.seatlost":      "O lugar %s de %q foi ocupado por %s a partir do lançamento %d: não há lugar para si.",
+		"err.takestalled":   "O jogo %q não avançou aqui durante %d s antes de ter um lugar: tente de novo.",
 		"err.takenumber":    "Nenhum jogo em curso %q onde se sentar: escreva o número dele na lista e, se quiser, uma cor (2 blue).",
 	})
 }

@@ -16,6 +16,7 @@ func init() {
 		"key.takeseat":      "入座",
 		"prompt.takeseat":   "在第几个游戏入座（可加颜色）：",
 		"err.seatlost":      "%[2]q 的 %[1]s 座位已由 %[3]s 从第 %[4]d 掷起接手：没有你的座位。",
+		"err.takestalled":   "在你入座之前，游戏 %q 在这里 %d 秒没有进展：请再试一次。",
 		"err.takenumber":    "没有可入座的进行中游戏 %q：请输入列表中的编号，也可加颜色（2 blue）。",
 	})
 }
