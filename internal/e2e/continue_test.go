@@ -27,6 +27,31 @@ func TestContinueAnotherDay(t *testing.T) {
 	for _, p := range ps {
 		p.kill9()
 	}
+	continueAnotherDay(t, ps)
+	r := finishEqual(t, ps, 3, 3*time.Minute)
+	for _, p := range ps {
+		data, err := os.ReadFile(r.log)
+		if p != ps[0] {
+			got, _ := p.result()
+			data, err = os.ReadFile(got.log)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := lockstep.Verify(data)
+		if err != nil || v.Phase != lockstep.PhaseOver {
+			t.Fatalf("peer %d's continued log: %v", p.i, err)
+		}
+	}
+	t.Logf("stopped at roll ≥ 30, continued two days later to one history: %s %s", r.order, r.hash[:16])
+}
+
+// continueAnotherDay dates every file of the peers' data directories two
+// days back (past the automatic resume's hour, so a plain restart would
+// start a new game), starts them again with --continue and waits until
+// each says it took up its saved game.
+func continueAnotherDay(t *testing.T, ps []*peer) {
+	t.Helper()
 	twoDaysAgo := time.Now().Add(-48 * time.Hour)
 	for _, p := range ps {
 		checkLogReadable(t, p.dataDir())
@@ -46,20 +71,15 @@ func TestContinueAnotherDay(t *testing.T) {
 	for _, p := range ps {
 		p.mustLog(regexp.MustCompile(`game \S+ continuing after \d+ rolls, saved `), 30*time.Second)
 	}
-	r := finishEqual(t, ps, 3, 3*time.Minute)
-	for _, p := range ps {
-		data, err := os.ReadFile(r.log)
-		if p != ps[0] {
-			got, _ := p.result()
-			data, err = os.ReadFile(got.log)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := lockstep.Verify(data)
-		if err != nil || v.Phase != lockstep.PhaseOver {
-			t.Fatalf("peer %d's continued log: %v", p.i, err)
-		}
+}
+
+// verifyFile verifies the game log at path (a test's own failure if it
+// cannot be read).
+func verifyFile(t *testing.T, path string) (*lockstep.Verification, error) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("stopped at roll ≥ 30, continued two days later to one history: %s %s", r.order, r.hash[:16])
+	return lockstep.Verify(data)
 }

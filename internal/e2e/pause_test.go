@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"testing"
@@ -42,11 +40,7 @@ func TestPauseTogetherAnotherDay(t *testing.T) {
 		} else if m[1] != roll {
 			t.Fatalf("peer %d paused at roll %s, peer 0 at %s", p.i, m[1], roll)
 		}
-		data, err := os.ReadFile(m[2])
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := lockstep.Verify(data)
+		v, err := verifyFile(t, m[2])
 		if err != nil || !v.Paused || fmt.Sprint(v.PausedAt) != roll || v.PausedAt < 30 {
 			t.Fatalf("peer %d's paused log: %v (paused %v at %d, printed %s)", p.i, err, v != nil && v.Paused, v.PausedAt, roll)
 		}
@@ -56,36 +50,14 @@ func TestPauseTogetherAnotherDay(t *testing.T) {
 		// The next start continues without pausing again.
 		p.args = slices.DeleteFunc(slices.Clone(p.args), func(a string) bool { return a == "--pause-at" || a == "30" })
 	}
-	twoDaysAgo := time.Now().Add(-48 * time.Hour)
-	for _, p := range ps {
-		checkLogReadable(t, p.dataDir())
-		err := filepath.Walk(p.dataDir(), func(path string, _ os.FileInfo, err error) error {
-			if err != nil {
-				return err
-			}
-			return os.Chtimes(path, twoDaysAgo, twoDaysAgo)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, p := range ps {
-		p.start("--continue")
-	}
-	for _, p := range ps {
-		p.mustLog(regexp.MustCompile(`game \S+ continuing after \d+ rolls, saved `), 30*time.Second)
-	}
+	continueAnotherDay(t, ps)
 	r := finishEqual(t, ps, 3, 3*time.Minute)
 	for _, p := range ps {
 		got, err := p.result()
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, err := os.ReadFile(got.log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := lockstep.Verify(data)
+		v, err := verifyFile(t, got.log)
 		if err != nil || v.Phase != lockstep.PhaseOver {
 			t.Fatalf("peer %d's continued log: %v", p.i, err)
 		}

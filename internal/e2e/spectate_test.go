@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/hex"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,11 +65,7 @@ func TestSpectators(t *testing.T) {
 		if !strings.Contains(got.log, "game-watch-") {
 			t.Errorf("spectator %d saved its log as %s, not a watched game's", k, got.log)
 		}
-		data, err := os.ReadFile(got.log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := lockstep.Verify(data)
+		v, err := verifyFile(t, got.log)
 		if err != nil {
 			t.Fatalf("spectator %d's saved log does not verify: %v", k, err)
 		}

@@ -54,11 +54,7 @@ func TestTakeSeat(t *testing.T) {
 	if !strings.Contains(got.log, "game-take-") {
 		t.Errorf("the newcomer saved its log as %s, not a taken seat's", got.log)
 	}
-	data, err := os.ReadFile(got.log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := lockstep.Verify(data)
+	v, err := verifyFile(t, got.log)
 	if err != nil {
 		t.Fatalf("the newcomer's log does not verify: %v", err)
 	}
@@ -130,11 +126,7 @@ func TestTwoNewcomersOneSeat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, err := os.ReadFile(got.log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := lockstep.Verify(data)
+		v, err := verifyFile(t, got.log)
 		if err != nil || hex.EncodeToString(v.History[:]) != r.hash || len(v.Cheats) > 0 {
 			t.Errorf("peer %d's log: %v, hash %x, cheats %v", nc.i, err, v.History, v.Cheats)
 		}

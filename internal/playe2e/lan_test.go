@@ -35,9 +35,7 @@ func TestPlayLANWithHeadlessPeers(t *testing.T) {
 	lan := netlab.NewLAN(t, 3)
 	host, guest, peers := hostAndGuest(t, lan, "party", 3, 1, "0", "players=p0,p1 free=1")
 
-	home := t.TempDir()
-	inPeer2 := func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }
-	tm := startTerm(t, inPeer2, playerEnv(home), binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0")
+	tm, home := aliceAt(t, lan, 2)
 	peerLine := regexp.MustCompile(`(?m)^\s+p[01]  \S{6}  /ip4/10\.213\.0\.[12]/`)
 	tm.waitFor("the two peers and their game in the lobby", 400, func(s string) bool {
 		return strings.Contains(s, "Your name: alice") &&

@@ -160,3 +160,13 @@ func hostAndGuest(t *testing.T, lan *netlab.LAN, lobby string, players, bots int
 	}
 	return host, guest, peers
 }
+
+// aliceAt starts the interactive program for alice, in English with no
+// bot delay, on the LAN's machine i with a fresh home; home is where her
+// data and logs go.
+func aliceAt(t *testing.T, lan *netlab.LAN, i int) (tm *term, home string) {
+	t.Helper()
+	home = t.TempDir()
+	on := func(name string, args ...string) *exec.Cmd { return lan.Command(i, name, args...) }
+	return startTerm(t, on, playerEnv(home), binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0"), home
+}

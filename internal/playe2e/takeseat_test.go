@@ -25,18 +25,9 @@ func TestPlayLANTakeSeat(t *testing.T) {
 		return
 	}
 	lan := netlab.NewLAN(t, 3)
-	host := startHeadless(t, lan, 0, "--bot", "greedy", "--lobby", "late", "--players", "2", "--bots", "2",
-		"--think", "60ms", "--find-for", "200ms")
-	host.waitLog(t, `lobby "late" players=p0 free=1`, 300)
-	guest := startHeadless(t, lan, 1, "--bot", "greedy", "--lobby", "late", "--think", "60ms", "--find-for", "1m")
-	host.waitLog(t, "game ", 300)
+	host, guest, peers := hostAndGuest(t, lan, "late", 2, 2, "60ms", "game ")
 
-	home := t.TempDir()
-	inPeer2 := func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }
-	tm := startTerm(t, inPeer2, playerEnv(home), binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0")
-	peers := func() string {
-		return "p0:\n" + tail(host.stderr.String(), 10) + "\np1:\n" + tail(guest.stderr.String(), 10)
-	}
+	tm, home := aliceAt(t, lan, 2)
 	running := regexp.MustCompile(`1\) p[01], p[01] — roll \d+`)
 	tm.waitFor("the running game in the lobby, a seat to take", 600, func(s string) bool {
 		return running.MatchString(s) && strings.Contains(bottomLine(s), "s take a seat")

@@ -26,9 +26,7 @@ func TestPlayLANWatch(t *testing.T) {
 	lan := netlab.NewLAN(t, 3)
 	host, guest, peers := hostAndGuest(t, lan, "match", 2, 2, "60ms", "game ")
 
-	home := t.TempDir()
-	inPeer2 := func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }
-	tm := startTerm(t, inPeer2, playerEnv(home), binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0")
+	tm, home := aliceAt(t, lan, 2)
 	running := regexp.MustCompile(`1\) p[01], p[01] — roll \d+`)
 	tm.waitFor("the running game in the lobby", 600, func(s string) bool {
 		return strings.Contains(s, "Running games") && running.MatchString(s)

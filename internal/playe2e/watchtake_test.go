@@ -1,7 +1,6 @@
 package playe2e
 
 import (
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,18 +20,9 @@ func TestPlayLANWatchThenTakeSeat(t *testing.T) {
 		return
 	}
 	lan := netlab.NewLAN(t, 3)
-	host := startHeadless(t, lan, 0, "--bot", "greedy", "--lobby", "seen", "--players", "2", "--bots", "2",
-		"--think", "60ms", "--find-for", "200ms")
-	host.waitLog(t, `lobby "seen" players=p0 free=1`, 300)
-	guest := startHeadless(t, lan, 1, "--bot", "greedy", "--lobby", "seen", "--think", "60ms", "--find-for", "1m")
-	host.waitLog(t, "game ", 300)
+	host, guest, peers := hostAndGuest(t, lan, "seen", 2, 2, "60ms", "game ")
 
-	home := t.TempDir()
-	inPeer2 := func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }
-	tm := startTerm(t, inPeer2, playerEnv(home), binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0")
-	peers := func() string {
-		return "p0:\n" + tail(host.stderr.String(), 10) + "\np1:\n" + tail(guest.stderr.String(), 10)
-	}
+	tm, _ := aliceAt(t, lan, 2)
 	running := regexp.MustCompile(`1\) p[01], p[01] — roll \d+`)
 	tm.waitFor("the running game in the lobby", 600, func(s string) bool { return running.MatchString(s) }, peers)
 	tm.keys(keyJoin1)
