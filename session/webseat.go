@@ -124,6 +124,9 @@ func (s *NetSession) readWeb(w *webSeat, c *web.Conn) {
 	}
 	w.conn = nil
 	inGame := w.relaying
+	if !inGame && s.webs[w.id] == w {
+		delete(s.webs, w.id) // a browser gone between games: nothing to keep
+	}
 	s.mu.Unlock()
 	s.log.Info("web: a browser player's socket closed", "peer", p2p.ShortID(w.id), "in game", inGame)
 	if !inGame {
@@ -272,6 +275,9 @@ func (s *NetSession) relayWeb(setup lockstep.Setup) func(ctx context.Context, se
 			defer func() {
 				s.mu.Lock()
 				w.relaying = false
+				if w.conn == nil && s.webs[w.id] == w {
+					delete(s.webs, w.id) // gone, and its game is over
+				}
 				s.mu.Unlock()
 			}()
 		}

@@ -403,3 +403,53 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	}
 	t.Logf("one history %x after %d rolls; Wendy chose %d times", va.History[:8], va.Rolls, asked.Load())
 }
+
+// Browsers that come and go (a page reloaded makes a new key each time)
+// never fill the program's seat records: one whose socket closed outside
+// a game is forgotten, and the next browser is still served.
+func TestWebSeatsForgottenWhenGone(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for i := range maxWebSeats + 4 {
+		sock, err := dialWeb(srv.URLs()[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := client.NewIdentity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := client.Join(ctx, sock, id); err != nil {
+			t.Fatalf("browser %d: %v", i, err)
+		}
+		// Served: the program holds its seat record until it goes.
+		for !a.hasWebSeat(id) {
+			if ctx.Err() != nil {
+				t.Fatalf("browser %d was never taken", i)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		sock.Close()
+		for a.hasWebSeat(id) {
+			if ctx.Err() != nil {
+				t.Fatalf("browser %d's seat record outlived its socket", i)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+func (s *NetSession) hasWebSeat(id *client.Identity) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.webs[id.ID] != nil
+}
