@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"aeroplane/engine"
 	"aeroplane/lobby"
@@ -44,7 +46,17 @@ type webSeat struct {
 	// of its runs (relaying), nothing otherwise.
 	game     chan web.Inbound
 	relaying bool
+	// refused counts the browser's lobby commands and chat lines dropped
+	// for coming too fast (readWeb's bucket, one per socket).
+	refused atomic.Int64
 }
+
+// A browser's lobby commands and chat lines: a burst of webSayBurst, then
+// one per webSayEvery (a person taps far slower).
+const (
+	webSayBurst = 10
+	webSayEvery = 200 * time.Millisecond
+)
 
 // ServeWeb implements web.Options.Players: a browser that proved its key
 // on this program's game socket. It sits at this program's table by
@@ -88,7 +100,14 @@ func (s *NetSession) ServeWeb(c *web.Conn) {
 // readWeb takes the browser's messages until its socket closes: lobby
 // commands here, game frames to the game's relay.
 func (s *NetSession) readWeb(w *webSeat, c *web.Conn) {
+	var says p2p.Bucket
 	for in := range c.Inbox() {
+		if (in.Kind == p2p.KindLobby || in.Kind == p2p.KindChat) && !says.TakeAt(time.Now(), webSayBurst, webSayEvery) {
+			if w.refused.Add(1) == 1 {
+				s.log.Warn("web: a browser sends lobby commands or chat too fast: dropping them", "peer", p2p.ShortID(w.id))
+			}
+			continue
+		}
 		switch in.Kind {
 		case p2p.KindLobby:
 			cmd, err := client.ParseLobbyCmd(in.Data)

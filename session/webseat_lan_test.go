@@ -453,3 +453,54 @@ func (s *NetSession) hasWebSeat(id *client.Identity) bool {
 	defer s.mu.Unlock()
 	return s.webs[id.ID] != nil
 }
+
+// A browser that floods lobby commands is answered for a burst only: the
+// rest are dropped (and counted), never a refusal, a lobby call and a log
+// line each.
+func TestWebSeatFloodBounded(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sock := dialWebSeat(t, srv.URLs()[0])
+	id, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Join(ctx, sock, id); err != nil {
+		t.Fatal(err)
+	}
+	const sent = 200
+	for range sent {
+		// Not at a table: each one the program takes is refused.
+		if err := client.SendLobby(sock, client.LobbyCmd{T: client.CmdReady, Ready: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answers := 0
+	for quiet := time.After(time.Second); ; {
+		select {
+		case msg := <-sock.Recv():
+			if f, err := client.DecodeFrame(msg); err == nil && f.Kind == client.KindLobby {
+				answers++
+			}
+			continue
+		case <-quiet:
+		}
+		break
+	}
+	a.mu.Lock()
+	refused := a.webs[id.ID].refused.Load()
+	a.mu.Unlock()
+	if answers == 0 || answers > webSayBurst+5 || refused < sent-webSayBurst-5 {
+		t.Fatalf("%d commands: %d answered, %d counted dropped; want at most a burst (%d) answered, the rest dropped", sent, answers, refused, webSayBurst)
+	}
+	t.Logf("%d commands: %d answered, %d dropped", sent, answers, refused)
+}
