@@ -210,7 +210,17 @@ func (s *NetSession) webCommand(w *webSeat, cmd client.LobbyCmd) error {
 	switch cmd.T {
 	case client.CmdSit:
 		name := p2p.CleanName(cmd.Name)
-		if err := checkPersonName(name, nil); err != nil {
+		s.mu.Lock()
+		var taken []string // the others at the table: one name, one person
+		if v := s.webView; v != nil {
+			for _, p := range v.Players {
+				if p.ID != w.id {
+					taken = append(taken, p.Name)
+				}
+			}
+		}
+		s.mu.Unlock()
+		if err := checkPersonName(name, taken); err != nil {
 			return err
 		}
 		s.mu.Lock()

@@ -81,6 +81,8 @@ type webPerson struct {
 	seatSeen client.TablePlayer
 	others   []string // the other names at the table, as it last saw them
 	said     bool
+	triedBob bool // it first asks for the name Bob has (refused)
+	nameTook bool // the refusal came, naming why
 	mu       sync.Mutex
 	heard    []client.ChatMsg // the table's chat, as the serving program handed it
 }
@@ -93,6 +95,13 @@ func (p *webPerson) onChat(m client.ChatMsg) {
 
 func (p *webPerson) onTable(tb client.Table) {
 	if tb.Error != "" {
+		if strings.Contains(tb.Error, "already plays here") && !p.nameTook {
+			p.nameTook = true
+			if err := client.SendLobby(p.s, client.LobbyCmd{T: client.CmdSit, Name: "Wendy"}); err != nil {
+				p.t.Errorf("web lobby sit: %v", err)
+			}
+			return
+		}
 		if p.askedB {
 			p.refused = true
 		}
@@ -118,7 +127,11 @@ func (p *webPerson) onTable(tb client.Table) {
 	switch {
 	case !seated && !p.sat && bob:
 		p.sat = true
-		send(client.LobbyCmd{T: client.CmdSit, Name: "Wendy"})
+		name := "Wendy"
+		if !p.triedBob {
+			p.triedBob, name = true, "bob"
+		}
+		send(client.LobbyCmd{T: client.CmdSit, Name: name})
 	case seated && !p.askedB:
 		p.askedB = true
 		send(client.LobbyCmd{T: client.CmdColour, Colour: "B"})
@@ -370,8 +383,8 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	if wendyAt != engine.Green || person.seatSeen.Colour != "G" || !person.seatSeen.Web || !person.refused {
 		t.Fatalf("the other program saw Wendy at %s; Wendy saw herself at %+v, refused Blue: %v", wendyAt, person.seatSeen, person.refused)
 	}
-	if !strings.Contains(strings.Join(person.others, ","), "Bob") {
-		t.Fatalf("Wendy's table lists %v", person.others)
+	if !strings.Contains(strings.Join(person.others, ","), "Bob") || !person.nameTook {
+		t.Fatalf("Wendy's table lists %v; her first name, Bob's, refused: %v", person.others, person.nameTook)
 	}
 	if asked.Load() == 0 {
 		t.Fatal("the web player was never asked to choose")
