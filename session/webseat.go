@@ -290,6 +290,13 @@ func (s *NetSession) relayWeb(setup lockstep.Setup) func(ctx context.Context, se
 	return func(ctx context.Context, seat peer.ID, l lockstep.Link) {
 		s.mu.Lock()
 		w := s.webs[seat]
+		if w == nil && len(s.webs) < maxWebSeats {
+			// Its browser is not here (yet): a game resumed after a
+			// crash, or a browser gone as it started. The record waits
+			// for its socket.
+			w = &webSeat{id: seat, attach: make(chan struct{}, 1), game: make(chan web.Inbound, webGameQueue)}
+			s.webs[seat] = w
+		}
 		if w != nil {
 			w.relaying = true
 			for len(w.game) > 0 {
