@@ -517,3 +517,102 @@ func TestWebSeatFloodBounded(t *testing.T) {
 	}
 	t.Logf("%d commands: %d answered, %d dropped", sent, answers, refused)
 }
+
+// Bob's program dies mid-game (nothing marked) at a table with a web
+// player Ann's program serves, and starts again on the same data: it
+// takes the web player's seat frames from Ann's program again (the seat
+// hosts are saved beside the log), and Ann, Bob and the web player end
+// on one history.
+func TestWebPlayerGameResumedLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	_, key := newID(t)
+	dir := t.TempDir()
+	same := func(o *NetOptions) { o.Key, o.DataDir = key, dir }
+	b := newNetTestWith(t, "Bob", same)
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
+	defer cancel()
+	browser, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := dialWebSeat(t, srv.URLs()[0])
+	person := &webPerson{t: t, s: sock, id: browser.ID.String(), triedBob: true}
+	lg := client.NewMemLog()
+	webEnd := make(chan lockstep.State, 1)
+	go func() {
+		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable})
+		if err != nil {
+			t.Errorf("the web player: %v", err)
+		}
+		webEnd <- st
+	}()
+
+	crashed := make(chan struct{})
+	bob := bobLoop(t, a, b, 6, func() {
+		defer close(crashed)
+		b.cancel() // the game and the owner stop; nothing is marked closed
+		b.wg.Wait()
+		if b.d != nil {
+			b.d.Close()
+		}
+		b.t.Close()
+		b.h.Close()
+		b.q.close()
+	})
+	annDone := make(chan *netPlayer, 1)
+	go (&netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}).run(t, nil, annDone)
+	<-crashed
+	<-bob
+	b2 := newNetTestWith(t, "Bob", same)
+	var bobLog string
+	for bobLog == "" {
+		select {
+		case e := <-b2.Events():
+			switch e := e.(type) {
+			case ui.Rolled:
+				if e.YouChoose {
+					_ = b2.Choose(e.Moves[0])
+				}
+			case ui.GameOver:
+				bobLog = e.LogPath
+			}
+		case <-ctx.Done():
+			t.Fatal("the resumed Bob never saw the game end")
+		}
+	}
+	var pa *netPlayer
+	select {
+	case pa = <-annDone:
+	case <-ctx.Done():
+		t.Fatal("Ann's game did not end")
+	}
+	if pa.err != nil {
+		t.Fatal(pa.err)
+	}
+	st := <-webEnd
+	var hist [][32]byte
+	for _, data := range [][]byte{mustRead(t, pa.over.LogPath), mustRead(t, bobLog), lg.Bytes()} {
+		v, err := lockstep.Verify(data)
+		if err != nil || v.Phase != lockstep.PhaseOver {
+			t.Fatalf("a log: %v, %v", v, err)
+		}
+		hist = append(hist, v.History)
+	}
+	if hist[0] != hist[1] || hist[1] != hist[2] || st.History != hist[0] {
+		t.Fatalf("Ann %x, the resumed Bob %x, the web player %x (its state %x)", hist[0][:6], hist[1][:6], hist[2][:6], st.History[:6])
+	}
+}
