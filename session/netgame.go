@@ -175,6 +175,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		if err := s.dir.SaveNamesBeside(logPath, res.Setup, names); err != nil {
 			s.log.Warn("players' names not saved: a resumed game shows peer IDs", "err", err)
 		}
+		if err := s.dir.SaveSeatHosts(res.Setup, res.SeatHosts); err != nil {
+			s.log.Warn("seat hosts not saved: a resumed game loses its web players", "err", err)
+		}
+	} else {
+		res.SeatHosts = s.dir.SeatHosts(res.Setup) // who relays the web players' frames
 	}
 	srv := s.serveWatchers(gid, g.Records, !res.NoWatchChat)
 	defer srv.close()

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"aeroplane/engine"
 	"aeroplane/lobby"
@@ -44,7 +46,17 @@ type webSeat struct {
 	// of its runs (relaying), nothing otherwise.
 	game     chan web.Inbound
 	relaying bool
+	// refused counts the browser's lobby commands and chat lines dropped
+	// for coming too fast (readWeb's bucket, one per socket).
+	refused atomic.Int64
 }
+
+// A browser's lobby commands and chat lines: a burst of webSayBurst, then
+// one per webSayEvery (a person taps far slower).
+const (
+	webSayBurst = 10
+	webSayEvery = 200 * time.Millisecond
+)
 
 // ServeWeb implements web.Options.Players: a browser that proved its key
 // on this program's game socket. It sits at this program's table by
@@ -88,7 +100,14 @@ func (s *NetSession) ServeWeb(c *web.Conn) {
 // readWeb takes the browser's messages until its socket closes: lobby
 // commands here, game frames to the game's relay.
 func (s *NetSession) readWeb(w *webSeat, c *web.Conn) {
+	var says p2p.Bucket
 	for in := range c.Inbox() {
+		if (in.Kind == p2p.KindLobby || in.Kind == p2p.KindChat) && !says.TakeAt(time.Now(), webSayBurst, webSayEvery) {
+			if w.refused.Add(1) == 1 {
+				s.log.Warn("web: a browser sends lobby commands or chat too fast: dropping them", "peer", p2p.ShortID(w.id))
+			}
+			continue
+		}
 		switch in.Kind {
 		case p2p.KindLobby:
 			cmd, err := client.ParseLobbyCmd(in.Data)
@@ -124,6 +143,9 @@ func (s *NetSession) readWeb(w *webSeat, c *web.Conn) {
 	}
 	w.conn = nil
 	inGame := w.relaying
+	if !inGame && s.webs[w.id] == w {
+		delete(s.webs, w.id) // a browser gone between games: nothing to keep
+	}
 	s.mu.Unlock()
 	s.log.Info("web: a browser player's socket closed", "peer", p2p.ShortID(w.id), "in game", inGame)
 	if !inGame {
@@ -188,7 +210,17 @@ func (s *NetSession) webCommand(w *webSeat, cmd client.LobbyCmd) error {
 	switch cmd.T {
 	case client.CmdSit:
 		name := p2p.CleanName(cmd.Name)
-		if err := checkPersonName(name, nil); err != nil {
+		s.mu.Lock()
+		var taken []string // the others at the table: one name, one person
+		if v := s.webView; v != nil {
+			for _, p := range v.Players {
+				if p.ID != w.id {
+					taken = append(taken, p.Name)
+				}
+			}
+		}
+		s.mu.Unlock()
+		if err := checkPersonName(name, taken); err != nil {
 			return err
 		}
 		s.mu.Lock()
@@ -258,6 +290,13 @@ func (s *NetSession) relayWeb(setup lockstep.Setup) func(ctx context.Context, se
 	return func(ctx context.Context, seat peer.ID, l lockstep.Link) {
 		s.mu.Lock()
 		w := s.webs[seat]
+		if w == nil && len(s.webs) < maxWebSeats {
+			// Its browser is not here (yet): a game resumed after a
+			// crash, or a browser gone as it started. The record waits
+			// for its socket.
+			w = &webSeat{id: seat, attach: make(chan struct{}, 1), game: make(chan web.Inbound, webGameQueue)}
+			s.webs[seat] = w
+		}
 		if w != nil {
 			w.relaying = true
 			for len(w.game) > 0 {
@@ -272,6 +311,9 @@ func (s *NetSession) relayWeb(setup lockstep.Setup) func(ctx context.Context, se
 			defer func() {
 				s.mu.Lock()
 				w.relaying = false
+				if w.conn == nil && s.webs[w.id] == w {
+					delete(s.webs, w.id) // gone, and its game is over
+				}
 				s.mu.Unlock()
 			}()
 		}

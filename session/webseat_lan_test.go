@@ -81,6 +81,8 @@ type webPerson struct {
 	seatSeen client.TablePlayer
 	others   []string // the other names at the table, as it last saw them
 	said     bool
+	triedBob bool // it first asks for the name Bob has (refused)
+	nameTook bool // the refusal came, naming why
 	mu       sync.Mutex
 	heard    []client.ChatMsg // the table's chat, as the serving program handed it
 }
@@ -93,6 +95,13 @@ func (p *webPerson) onChat(m client.ChatMsg) {
 
 func (p *webPerson) onTable(tb client.Table) {
 	if tb.Error != "" {
+		if strings.Contains(tb.Error, "already plays here") && !p.nameTook {
+			p.nameTook = true
+			if err := client.SendLobby(p.s, client.LobbyCmd{T: client.CmdSit, Name: "Wendy"}); err != nil {
+				p.t.Errorf("web lobby sit: %v", err)
+			}
+			return
+		}
 		if p.askedB {
 			p.refused = true
 		}
@@ -118,7 +127,11 @@ func (p *webPerson) onTable(tb client.Table) {
 	switch {
 	case !seated && !p.sat && bob:
 		p.sat = true
-		send(client.LobbyCmd{T: client.CmdSit, Name: "Wendy"})
+		name := "Wendy"
+		if !p.triedBob {
+			p.triedBob, name = true, "bob"
+		}
+		send(client.LobbyCmd{T: client.CmdSit, Name: name})
 	case seated && !p.askedB:
 		p.askedB = true
 		send(client.LobbyCmd{T: client.CmdColour, Colour: "B"})
@@ -370,8 +383,8 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	if wendyAt != engine.Green || person.seatSeen.Colour != "G" || !person.seatSeen.Web || !person.refused {
 		t.Fatalf("the other program saw Wendy at %s; Wendy saw herself at %+v, refused Blue: %v", wendyAt, person.seatSeen, person.refused)
 	}
-	if !strings.Contains(strings.Join(person.others, ","), "Bob") {
-		t.Fatalf("Wendy's table lists %v", person.others)
+	if !strings.Contains(strings.Join(person.others, ","), "Bob") || !person.nameTook {
+		t.Fatalf("Wendy's table lists %v; her first name, Bob's, refused: %v", person.others, person.nameTook)
 	}
 	if asked.Load() == 0 {
 		t.Fatal("the web player was never asked to choose")
@@ -402,4 +415,204 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 		t.Fatalf("Wendy was absent: %v", presence)
 	}
 	t.Logf("one history %x after %d rolls; Wendy chose %d times", va.History[:8], va.Rolls, asked.Load())
+}
+
+// Browsers that come and go (a page reloaded makes a new key each time)
+// never fill the program's seat records: one whose socket closed outside
+// a game is forgotten, and the next browser is still served.
+func TestWebSeatsForgottenWhenGone(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for i := range maxWebSeats + 4 {
+		sock, err := dialWeb(srv.URLs()[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := client.NewIdentity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := client.Join(ctx, sock, id); err != nil {
+			t.Fatalf("browser %d: %v", i, err)
+		}
+		// Served: the program holds its seat record until it goes.
+		for !a.hasWebSeat(id) {
+			if ctx.Err() != nil {
+				t.Fatalf("browser %d was never taken", i)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		sock.Close()
+		for a.hasWebSeat(id) {
+			if ctx.Err() != nil {
+				t.Fatalf("browser %d's seat record outlived its socket", i)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+func (s *NetSession) hasWebSeat(id *client.Identity) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.webs[id.ID] != nil
+}
+
+// A browser that floods lobby commands is answered for a burst only: the
+// rest are dropped (and counted), never a refusal, a lobby call and a log
+// line each.
+func TestWebSeatFloodBounded(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sock := dialWebSeat(t, srv.URLs()[0])
+	id, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Join(ctx, sock, id); err != nil {
+		t.Fatal(err)
+	}
+	const sent = 200
+	for range sent {
+		// Not at a table: each one the program takes is refused.
+		if err := client.SendLobby(sock, client.LobbyCmd{T: client.CmdReady, Ready: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answers := 0
+	for quiet := time.After(time.Second); ; {
+		select {
+		case msg := <-sock.Recv():
+			if f, err := client.DecodeFrame(msg); err == nil && f.Kind == client.KindLobby {
+				answers++
+			}
+			continue
+		case <-quiet:
+		}
+		break
+	}
+	a.mu.Lock()
+	refused := a.webs[id.ID].refused.Load()
+	a.mu.Unlock()
+	if answers == 0 || answers > webSayBurst+5 || refused < sent-webSayBurst-5 {
+		t.Fatalf("%d commands: %d answered, %d counted dropped; want at most a burst (%d) answered, the rest dropped", sent, answers, refused, webSayBurst)
+	}
+	t.Logf("%d commands: %d answered, %d dropped", sent, answers, refused)
+}
+
+// Bob's program dies mid-game (nothing marked) at a table with a web
+// player Ann's program serves, and starts again on the same data: it
+// takes the web player's seat frames from Ann's program again (the seat
+// hosts are saved beside the log), and Ann, Bob and the web player end
+// on one history.
+func TestWebPlayerGameResumedLAN(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	_, key := newID(t)
+	dir := t.TempDir()
+	same := func(o *NetOptions) { o.Key, o.DataDir = key, dir }
+	b := newNetTestWith(t, "Bob", same)
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
+	defer cancel()
+	browser, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := dialWebSeat(t, srv.URLs()[0])
+	person := &webPerson{t: t, s: sock, id: browser.ID.String(), triedBob: true}
+	lg := client.NewMemLog()
+	webEnd := make(chan lockstep.State, 1)
+	go func() {
+		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable})
+		if err != nil {
+			t.Errorf("the web player: %v", err)
+		}
+		webEnd <- st
+	}()
+
+	crashed := make(chan struct{})
+	bob := bobLoop(t, a, b, 6, func() {
+		defer close(crashed)
+		b.cancel() // the game and the owner stop; nothing is marked closed
+		b.wg.Wait()
+		if b.d != nil {
+			b.d.Close()
+		}
+		b.t.Close()
+		b.h.Close()
+		b.q.close()
+	})
+	annDone := make(chan *netPlayer, 1)
+	go (&netPlayer{s: a, c: &checker{t: t, you: engine.Red, autoRoll: true}}).run(t, nil, annDone)
+	<-crashed
+	<-bob
+	b2 := newNetTestWith(t, "Bob", same)
+	var bobLog string
+	for bobLog == "" {
+		select {
+		case e := <-b2.Events():
+			switch e := e.(type) {
+			case ui.Rolled:
+				if e.YouChoose {
+					_ = b2.Choose(e.Moves[0])
+				}
+			case ui.GameOver:
+				bobLog = e.LogPath
+			}
+		case <-ctx.Done():
+			t.Fatal("the resumed Bob never saw the game end")
+		}
+	}
+	var pa *netPlayer
+	select {
+	case pa = <-annDone:
+	case <-ctx.Done():
+		t.Fatal("Ann's game did not end")
+	}
+	if pa.err != nil {
+		t.Fatal(pa.err)
+	}
+	st := <-webEnd
+	var hist [][32]byte
+	for _, data := range [][]byte{mustRead(t, pa.over.LogPath), mustRead(t, bobLog), lg.Bytes()} {
+		v, err := lockstep.Verify(data)
+		if err != nil || v.Phase != lockstep.PhaseOver {
+			t.Fatalf("a log: %v, %v", v, err)
+		}
+		hist = append(hist, v.History)
+	}
+	if hist[0] != hist[1] || hist[1] != hist[2] || st.History != hist[0] {
+		t.Fatalf("Ann %x, the resumed Bob %x, the web player %x (its state %x)", hist[0][:6], hist[1][:6], hist[2][:6], st.History[:6])
+	}
 }
