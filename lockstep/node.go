@@ -336,9 +336,16 @@ func (n *Node) Tick() {
 // ChooseTicks. Absence stays a binding majority vote, so a wrong report
 // costs time, never agreement.
 func (n *Node) Reachable(id peer.ID, up bool) {
-	for _, p := range n.players {
+	for i, p := range n.players {
 		if p.id == id {
 			p.unreachable = !up
+			// A restored node's first status frame may have left before
+			// its connections were up: one to each player that comes up
+			// while it recovers asks for its messages and tells that
+			// player it restarted (noteRestored).
+			if up && n.rec != nil && i != n.self {
+				n.send(id, n.have().encode())
+			}
 		}
 	}
 }

@@ -136,6 +136,11 @@ func (n *Node) checkRecovered() {
 	if pending != 0 {
 		return
 	}
+	// One last status frame saying we were restored, now that every
+	// player we heard from is reachable: one that never got our first
+	// (sent before the connections were up) still learns that our
+	// program restarted (noteRestored); what we sign next ends it there.
+	n.sendHave()
 	n.rec = nil
 	e := Event{Kind: EventRecovered, Detail: "every other player holds exactly our messages"}
 	if silent != 0 {

@@ -286,3 +286,47 @@ func TestHaveRecoveringRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A restored node's first status frame may go out before any connection
+// is up; each player whose connection comes up while it recovers gets one
+// of its own, saying it was restored.
+func TestRecoveringNodeTellsAPlayerThatComesUp(t *testing.T) {
+	s := newSim(t, 21, 3, 0, simFaults{}, false)
+	s.start()
+	s.run()
+	p := s.peers[0]
+	n, err := Restore(p.cfg, roundTripLog(t, p.log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Advance(n.Ready())
+	other := s.peers[1].id
+	for _, tc := range []struct {
+		name       string
+		recovering bool
+		up         bool
+		want       int
+	}{
+		{"down while recovering", true, false, 0},
+		{"up while recovering", true, true, 1},
+		{"up once recovered", false, true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !tc.recovering {
+				n.rec = nil
+			}
+			n.Reachable(other, tc.up)
+			got := 0
+			rd := n.Ready()
+			n.Advance(rd)
+			for _, e := range rd.Messages {
+				if h, err := decodeHave(e.Data); err == nil && isHave(e.Data) && e.To == other && h.recovering {
+					got++
+				}
+			}
+			if got != tc.want {
+				t.Errorf("%d status frames saying it recovers sent to the player, want %d", got, tc.want)
+			}
+		})
+	}
+}
