@@ -13,23 +13,14 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/webtest"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
 	"aeroplane/web"
 	"aeroplane/web/client"
-
-	"github.com/gorilla/websocket"
 )
 
-// webTestSocket is a browser's game socket for a test: client.Socket
-// over a real WebSocket (gorilla's client) to the serving program.
-type webTestSocket struct {
-	c    *websocket.Conn
-	mu   sync.Mutex
-	recv chan []byte
-}
-
-func dialWebSeat(t *testing.T, page string) *webTestSocket {
+func dialWebSeat(t *testing.T, page string) *webtest.Socket {
 	t.Helper()
 	s, err := dialWeb(page)
 	if err != nil {
@@ -39,34 +30,10 @@ func dialWebSeat(t *testing.T, page string) *webTestSocket {
 	return s
 }
 
-func dialWeb(page string) (*webTestSocket, error) {
-	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(page, "http")+"ws",
-		map[string][]string{"Origin": {strings.TrimSuffix(page, "/")}})
-	if err != nil {
-		return nil, err
-	}
-	s := &webTestSocket{c: c, recv: make(chan []byte, 256)}
-	go func() {
-		defer close(s.recv)
-		for {
-			_, msg, err := c.ReadMessage()
-			if err != nil {
-				return
-			}
-			s.recv <- msg
-		}
-	}()
-	return s, nil
+func dialWeb(page string) (*webtest.Socket, error) {
+	s, _, err := webtest.Dial(page)
+	return s, err
 }
-
-func (s *webTestSocket) Close() error { return s.c.Close() }
-
-func (s *webTestSocket) Send(msg []byte) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.c.WriteMessage(websocket.BinaryMessage, msg)
-}
-func (s *webTestSocket) Recv() <-chan []byte { return s.recv }
 
 // webPerson is a person at a browser served by a program at the table:
 // it sits down once Bob has, asks for Bob's colour (refused: the table

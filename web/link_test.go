@@ -9,42 +9,23 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/testkit"
+	"aeroplane/internal/webtest"
 	"aeroplane/lockstep"
 	"aeroplane/web/client"
 
 	"github.com/gorilla/websocket"
 )
 
-// wsSocket is a test's browser: client.Socket over a gorilla client.
-type wsSocket struct {
-	c    *websocket.Conn
-	recv chan []byte
-}
-
-func dialSocket(t testing.TB, page string) *wsSocket {
+// dialSocket is a test's browser socket to page, closed when the test ends.
+func dialSocket(t testing.TB, page string) *webtest.Socket {
 	t.Helper()
-	url := "ws" + strings.TrimPrefix(page, "http") + "ws"
-	c, _, err := websocket.DefaultDialer.Dial(url, map[string][]string{"Origin": {strings.TrimSuffix(page, "/")}})
+	s, _, err := webtest.Dial(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &wsSocket{c: c, recv: make(chan []byte, 64)}
-	go func() {
-		defer close(s.recv)
-		for {
-			_, msg, err := c.ReadMessage()
-			if err != nil {
-				return
-			}
-			s.recv <- msg
-		}
-	}()
-	t.Cleanup(func() { c.Close() })
+	t.Cleanup(func() { s.Close() })
 	return s
 }
-
-func (s *wsSocket) Send(msg []byte) error { return s.c.WriteMessage(websocket.BinaryMessage, msg) }
-func (s *wsSocket) Recv() <-chan []byte   { return s.recv }
 
 // TestGameOverWebSocket: a browser player (its key made on its side, its
 // node behind client.Link, client.Play) and the serving program's player
@@ -174,7 +155,7 @@ func TestLinkBrowserReturns(t *testing.T) {
 			t.Fatalf("no reach up=%v", want)
 		}
 	}
-	frame := func(s *wsSocket, data string) {
+	frame := func(s *webtest.Socket, data string) {
 		t.Helper()
 		msg, _ := client.EncodeFrame(nil, client.Frame{Kind: client.KindGame, Data: []byte(data)})
 		if err := s.Send(msg); err != nil {
@@ -195,7 +176,7 @@ func TestLinkBrowserReturns(t *testing.T) {
 	}
 	reach(true)
 	frame(first, "before")
-	first.c.Close()
+	first.Close()
 	reach(false)
 	if err := link.Send(id.ID, []byte("to nobody")); err != nil {
 		t.Fatalf("sending to a player who is away: %v (want nothing sent, no error)", err)

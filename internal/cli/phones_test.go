@@ -11,10 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"aeroplane/internal/webtest"
 	"aeroplane/web"
 	"aeroplane/web/client"
-
-	"github.com/gorilla/websocket"
 )
 
 // serving says whether something answers HTTP at url now.
@@ -173,34 +172,7 @@ func TestLANIP(t *testing.T) {
 	}
 }
 
-// wsSocket is a test's browser socket: client.Socket over gorilla's client.
-type wsSocket struct {
-	c    *websocket.Conn
-	recv chan []byte
-}
-
-func (s *wsSocket) Send(msg []byte) error { return s.c.WriteMessage(websocket.BinaryMessage, msg) }
-func (s *wsSocket) Recv() <-chan []byte   { return s.recv }
-
-func dialPhone(page string) (*wsSocket, *http.Response, error) {
-	c, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(page, "http")+"ws",
-		map[string][]string{"Origin": {strings.TrimSuffix(page, "/")}})
-	if err != nil {
-		return nil, res, err
-	}
-	s := &wsSocket{c: c, recv: make(chan []byte, 16)}
-	go func() {
-		defer close(s.recv)
-		for {
-			_, msg, err := c.ReadMessage()
-			if err != nil {
-				return
-			}
-			s.recv <- msg
-		}
-	}()
-	return s, res, nil
-}
+func dialPhone(page string) (*webtest.Socket, *http.Response, error) { return webtest.Dial(page) }
 
 // The table's page serves the game socket to the session that seats web
 // players (play's NetSession: ServeWeb gets each browser that proved its
@@ -234,7 +206,7 @@ func TestPhoneServerSeatsWebPlayers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer sock.c.Close()
+			defer sock.Close()
 			id, err := client.NewIdentity()
 			if err != nil {
 				t.Fatal(err)

@@ -3,24 +3,13 @@ package playe2e
 import (
 	"context"
 	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/webtest"
 	"aeroplane/web/client"
-
-	"github.com/gorilla/websocket"
 )
-
-// wsSocket is a phone's game socket, from the test's process on the LAN.
-type wsSocket struct {
-	c    *websocket.Conn
-	recv chan []byte
-}
-
-func (s *wsSocket) Send(msg []byte) error { return s.c.WriteMessage(websocket.BinaryMessage, msg) }
-func (s *wsSocket) Recv() <-chan []byte   { return s.recv }
 
 // A person at the interactive program creates a table; a phone on the
 // LAN (a web client over the table's page's game socket) sits down as
@@ -39,22 +28,11 @@ func TestPlayWebPlayerSitsAtTable(t *testing.T) {
 	s := tm.waitFor("the table with the page's address", 100, func(s string) bool { return phoneLine.MatchString(s) })
 	url := phoneLine.FindStringSubmatch(s)[1]
 
-	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http")+"ws", map[string][]string{"Origin": {strings.TrimSuffix(url, "/")}})
+	sock, _, err := webtest.Dial(url)
 	if err != nil {
 		t.Fatalf("the table's game socket: %v", err)
 	}
-	defer c.Close()
-	sock := &wsSocket{c: c, recv: make(chan []byte, 64)}
-	go func() {
-		defer close(sock.recv)
-		for {
-			_, msg, err := c.ReadMessage()
-			if err != nil {
-				return
-			}
-			sock.recv <- msg
-		}
-	}()
+	defer sock.Close()
 	id, err := client.NewIdentity()
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +48,7 @@ func TestPlayWebPlayerSitsAtTable(t *testing.T) {
 	// The phone's own view: seated at Ann's table.
 	for seated := false; !seated; {
 		select {
-		case msg := <-sock.recv:
+		case msg := <-sock.Recv():
 			f, err := client.DecodeFrame(msg)
 			if err != nil || f.Kind != client.KindLobby {
 				continue
