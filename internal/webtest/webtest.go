@@ -1,6 +1,3 @@
-// Package webtest is a test's browser for the web client's game socket:
-// client.Socket over a real WebSocket (gorilla's client) to the page a
-// program serves. It is test support: no product package imports it.
 package webtest
 
 import (
