@@ -63,7 +63,11 @@ func startTerm(t *testing.T, wrap func(name string, args ...string) *exec.Cmd, e
 	for _, a := range argv {
 		q = append(q, shellQuote(a))
 	}
-	script := strings.Join(q, " ") + `; echo "exit=$?"; stty -a; echo "modes-end"; exec sleep 600`
+	// The exit line starts at column 0 of a line of its own even when the
+	// program died (kill -9) with the terminal raw and the cursor at the
+	// end of a full bottom line: in raw mode a newline does not return
+	// the carriage, and "exit=137" wrapped as "exit=13" and "7".
+	script := strings.Join(q, " ") + `; printf '\r\nexit=%s\r\n' "$?"; stty -a; echo "modes-end"; exec sleep 600`
 	args := []string{"-u", "-S", tm.sock, "-f", "/dev/null", "new-session", "-d", "-s", "play", "-x", "120", "-y", "40"}
 	for _, e := range env {
 		args = append(args, "-e", e)
