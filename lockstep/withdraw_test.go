@@ -7,7 +7,7 @@ import "testing"
 // reveal had arrived everywhere, each side's votes blocked the other's
 // reveal, none could carry or be voided): the voters holding the reveal
 // they voted missing withdraw their votes, and the game finishes on one
-// history.
+// history, to which every seat's log, withdrawals and all, verifies.
 func TestSimHotSeatCrossedVotesWithdrawn(t *testing.T) {
 	for _, seed := range []uint64{276} {
 		s := hotSeatSim(t, seed)
@@ -19,6 +19,10 @@ func TestSimHotSeatCrossedVotesWithdrawn(t *testing.T) {
 		s.check(true)
 		withdrawals := 0
 		for _, p := range s.peers {
+			v, err := verifyRecords(p.log, fakeVerify)
+			if err != nil || v.Phase != PhaseOver || v.History != p.node.g.hist {
+				t.Fatalf("seed %d: %s's log: %v", seed, short(p.id), err)
+			}
 			for _, m := range p.node.players[p.node.self].msgs {
 				if m.kind == kindAbsent && m.vote == voteWithdraw {
 					withdrawals++
