@@ -12,8 +12,10 @@ import "fmt"
 // would wait for ever although every reveal has arrived everywhere.
 //
 // A voter that holds the reveal of the player it voted absent, while the
-// votes it holds carry nothing at that step for a whole absence wait,
-// signs Withdraw(who, step): its vote is taken back. Invariants:
+// votes it holds settle no set at that step (not even one short of a
+// majority, which the lone decision settles) and nobody signed a go-on
+// vote there, for a whole absence wait, signs Withdraw(who, step): its
+// vote is taken back. Invariants:
 //
 //   - A withdrawal is signed only at the voter's current step, after its
 //     vote and before anything it signs past that step (one sender's
@@ -62,26 +64,36 @@ func (g *game) maybeWithdraw() {
 		return
 	}
 	s := g.step()
-	if xs, carry, _ := g.exclusionAt(s, g.liveAbsent()); carry && len(xs) > 0 {
-		return // it is being settled: checkAbsence applies it
-	}
+	var held []int // players whose reveal we hold, voted absent by us at s
 	for i, p := range n.players {
-		key := voteKey{i, s}
-		if v, mine := g.votes[key][n.self]; !mine || v != voteAbsent || p.absent || p.revealedTo <= g.k {
+		if v, mine := g.votes[voteKey{i, s}][n.self]; mine && v == voteAbsent && !p.absent && p.revealedTo > g.k {
+			held = append(held, i)
+		} else {
 			delete(g.holding, i)
-			continue
 		}
-		if g.holding[i].step != s {
-			g.holding[i] = heldFor{step: s}
-		}
+	}
+	if len(held) == 0 {
+		return
+	}
+	if xs, _, _ := g.exclusionAt(s, g.liveAbsent()); len(xs) > 0 || g.goOnVotesAt(s) {
+		// It is being settled: by a majority (checkAbsence applies it)
+		// or by the lone decision (alone.go), whose go-on votes stand on
+		// these absence votes.
+		g.holding = map[int]heldFor{}
+		return
+	}
+	for _, i := range held {
 		h := g.holding[i]
+		if h.step != s {
+			h = heldFor{step: s}
+		}
 		h.ticks++
 		g.holding[i] = h
 		if h.ticks < uint64(max(n.cfg.AbsentTicks, 1)) {
 			continue
 		}
 		delete(g.holding, i)
-		if err := n.newMessage(&message{kind: kindAbsent, who: p.id, step: s, vote: voteWithdraw}); err != nil {
+		if err := n.newMessage(&message{kind: kindAbsent, who: n.players[i].id, step: s, vote: voteWithdraw}); err != nil {
 			g.halt(err.Error())
 			return
 		}
@@ -93,6 +105,16 @@ func (g *game) maybeWithdraw() {
 type heldFor struct {
 	step  uint64
 	ticks uint64
+}
+
+// goOnVotesAt reports whether some player signed a go-on vote at step s.
+func (g *game) goOnVotesAt(s uint64) bool {
+	for key, vs := range g.votes {
+		if key.step == goBit|s && len(vs) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // withdrawnAt counts the withdrawals held at step s (undoNews).
