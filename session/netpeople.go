@@ -378,4 +378,3 @@ func (s *NetSession) leavePeople() {
 }
 
 var _ ui.PersonAdder = (*NetSession)(nil)
-

@@ -350,8 +350,11 @@ var keyTable = []binding{
 			u.seatSel = (u.seatSel + d) % engine.NumColours
 		}},
 	{runes: "+", label: "+", help: "key.person",
-		when: func(u *UI) bool { _, ok := u.sess.(PersonAdder); return ok && u.tableSetup() && u.mySeat() < engine.NumColours },
-		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputPerson, "") }},
+		when: func(u *UI) bool {
+			_, ok := u.sess.(PersonAdder)
+			return ok && u.tableSetup() && u.mySeat() < engine.NumColours
+		},
+		do: func(u *UI, _ *tcell.EventKey) { u.startInput(inputPerson, "") }},
 	{runes: "b", label: "b", help: "key.bot",
 		when: (*UI).hostSetup,
 		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},
