@@ -319,7 +319,7 @@ func (s *NetSession) rollLaterHot(h *hotSeat, k uint64, after time.Duration) {
 			if !h.tr.CanRoll() || h.tr.rollK != k {
 				return nil
 			}
-			s.q.push(ui.Notice{Msg: ui.M("note.autoroll")})
+			s.q.push(ui.Notice{Msg: ui.M("note.autorollperson", h.tr.name(h.id))})
 			return h.tr.Roll(n)
 		})
 	})
