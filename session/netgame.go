@@ -213,6 +213,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	catchUps := &reconnects{tr: tr, names: names, push: s.q.push}
 	rollWithin := s.rollWithin()
 	info := GameInfo{Setup: res.Setup, Log: logPath, Resumed: p.resume != nil, Records: len(g.Records)}
+	for _, h := range hot {
+		info.People = append(info.People, PersonSeat{Name: names[h.id], Seat: h.id, Log: h.glog.Path()})
+	}
 	obs := s.opts.Observer
 	var sess *Game
 	gctx, stopGame := context.WithCancel(ctx)
