@@ -24,7 +24,9 @@ type hotPlayer struct {
 	mu     sync.Mutex
 	tables []ui.TableUpdate
 	asked  map[engine.Colour]int
+	left   []engine.Colour // the seats it was told left for good
 	over   ui.GameOver
+	gone   bool // it left the game itself (LeaveDone)
 	done   chan struct{}
 }
 
@@ -55,8 +57,15 @@ func runHotPlayer(t *testing.T, s *NetSession, onEvent func(ui.Event)) *hotPlaye
 						t.Errorf("%s chooses for %s: %v", s.name, e.Colour, err)
 					}
 				}
+			case ui.Left:
+				p.mu.Lock()
+				p.left = append(p.left, e.Colour)
+				p.mu.Unlock()
 			case ui.GameOver:
 				p.over = e
+				return
+			case ui.LeaveDone:
+				p.gone = true
 				return
 			}
 		}
@@ -87,17 +96,20 @@ func TestNetHotSeatLAN(t *testing.T) {
 		return
 	}
 	for _, tc := range []struct {
-		name      string
-		byCreator bool
-	}{{"at the creator's", true}, {"at a guest's", false}} {
-		t.Run(tc.name, func(t *testing.T) { netHotSeat(t, tc.byCreator) })
+		name              string
+		byCreator, leaves bool
+	}{{"at the creator's", true, false}, {"at a guest's", false, false}, {"a guest's program leaves", false, true}} {
+		t.Run(tc.name, func(t *testing.T) { netHotSeat(t, tc.byCreator, tc.leaves) })
 	}
 }
 
 // hotDeadline bounds the game (a hang guard, not a speed claim).
 var hotDeadline = 3 * time.Minute
 
-func netHotSeat(t *testing.T, byCreator bool) {
+// With leaves, Bea's program leaves the game at its sixth roll: the
+// others are told both its people left (a bot flies each seat) and play
+// on to the end.
+func netHotSeat(t *testing.T, byCreator, leaves bool) {
 	if d, err := time.ParseDuration(os.Getenv("HOT_DEADLINE")); err == nil {
 		hotDeadline = d
 	}
@@ -149,7 +161,18 @@ func netHotSeat(t *testing.T, byCreator bool) {
 		onA, onB = addBea, joinOnce(t, a, b)
 	} else {
 		join := joinOnce(t, a, b)
-		onA, onB = nil, func(e ui.Event) { join(e); addBea(e) }
+		rolls := 0
+		onA, onB = nil, func(e ui.Event) {
+			join(e)
+			addBea(e)
+			if _, ok := e.(ui.Rolled); ok && leaves {
+				if rolls++; rolls == 6 {
+					if err := b.Leave(); err != nil {
+						t.Errorf("Bob's program leaves: %v", err)
+					}
+				}
+			}
+		}
 	}
 	players := []*hotPlayer{runHotPlayer(t, a, onA), runHotPlayer(t, b, onB), runHotPlayer(t, c, joinWhenThree)}
 	deadline := time.After(hotDeadline) // a hang guard
@@ -159,6 +182,10 @@ func netHotSeat(t *testing.T, byCreator bool) {
 		case <-deadline:
 			t.Fatal("the game did not end")
 		}
+	}
+	if leaves {
+		netHotSeatLeft(t, players)
+		return
 	}
 	var hist [32]byte
 	for i, p := range players {
@@ -223,4 +250,29 @@ func v0(t *testing.T, path string) *lockstep.Verification {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// netHotSeatLeft checks the game Bea's program (Bob's) left: Ann and Cat
+// were told both its seats left, played on to one history, and their
+// logs verify.
+func netHotSeatLeft(t *testing.T, players []*hotPlayer) {
+	t.Helper()
+	if !players[1].gone {
+		t.Fatal("Bob's program never finished leaving (LeaveDone)")
+	}
+	var hist [32]byte
+	for i, p := range []*hotPlayer{players[0], players[2]} {
+		if len(p.left) != 2 || p.left[0] == p.left[1] {
+			t.Errorf("%s was told of the leaves of %v, want Bob's and Bea's seats", p.s.name, p.left)
+		}
+		v := v0(t, p.over.LogPath)
+		if v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 {
+			t.Fatalf("%s's log: phase %s, cheats %v", p.s.name, v.Phase, v.Cheats)
+		}
+		if i == 0 {
+			hist = v.History
+		} else if v.History != hist {
+			t.Fatalf("%s's log ends on another history", p.s.name)
+		}
+	}
 }
