@@ -235,6 +235,13 @@ func (s *NetSession) gamePeople(setup lockstep.Setup, hosts map[peer.ID]peer.ID,
 					g.Log.Close()
 				}
 			}
+			if err == nil && p == nil {
+				// Back at the laptop after the crash: seated at the
+				// tables that follow too.
+				s.mu.Lock()
+				s.people = append(s.people, netPerson{name: names[st.Player], id: st.Player, key: key})
+				s.mu.Unlock()
+			}
 		case p != nil:
 			key = p.key
 			g, err = s.dir.CreateSeat(setup, st.Player)
@@ -373,6 +380,21 @@ func (s *NetSession) leavePeople() {
 	for _, h := range hot {
 		if err := h.drv.Do(func(n *lockstep.Node) error { return n.Leave() }); err != nil {
 			s.log.Warn("a person's leave not signed: the others see them absent", "seat", p2p.ShortID(h.id), "err", err)
+		}
+	}
+}
+
+// forPeople takes the decision f, which this program's player just took
+// for the laptop (pause, play on, go on alone), for each person here in
+// the game on too: on the wire they are players of their own, and a
+// pause, say, needs every player's.
+func (s *NetSession) forPeople(what string, f func(*lockstep.Node) error) {
+	s.mu.Lock()
+	hot := s.hot
+	s.mu.Unlock()
+	for _, h := range hot {
+		if err := h.drv.Do(f); err != nil {
+			s.log.Debug("a person's "+what+" not taken", "seat", p2p.ShortID(h.id), "err", err)
 		}
 	}
 }

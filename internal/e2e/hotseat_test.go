@@ -5,11 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/lockstep"
 )
 
 // personLine is the line a headless program prints for each person it
@@ -103,4 +105,40 @@ func hotSeatOverLAN(t *testing.T, kill bool) {
 		}
 	}
 	t.Logf("one hash %s over %d logs (Bea's own included); killed and back: %v (the 2-2 residual's evidence: %d)", r.hash[:16], len(logs), kill, residuals)
+}
+
+// A program with two people pauses the game together with the two
+// others (--pause-at 20 on all three: the program pauses for both its
+// seats, as a pause needs every player's); all stopped, their files
+// dated two days back, and started again with --continue, the hot-seat
+// program takes up both its seats from its logs and the game ends on one
+// hash, Bea's own log verifying to it.
+func TestHotSeatPausesAndContinues(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 3)
+	pause := []string{"--pause-at", "20"}
+	ps := startGameWith(t, lan, 3, "hotpause", map[int][]string{0: pause, 1: append([]string{"--person", "Bea"}, pause...), 2: pause}, "--players", "4", "--think", "20ms")
+	for _, p := range ps {
+		if err := p.wait(3 * time.Minute); err != nil {
+			t.Fatalf("peer %d: %v\n%s", p.i, err, p.report())
+		}
+		m := pausedLine.FindStringSubmatch(p.stdout.String())
+		if m == nil {
+			t.Fatalf("peer %d printed no paused line; stdout %q\n%s", p.i, p.stdout.String(), p.report())
+		}
+		if v, err := verifyFile(t, m[2]); err != nil || !v.Paused {
+			t.Fatalf("peer %d's paused log: %v", p.i, err)
+		}
+		p.args = slices.DeleteFunc(slices.Clone(p.args), func(a string) bool { return a == "--pause-at" || a == "20" })
+	}
+	continueAnotherDay(t, ps)
+	m := ps[1].mustLog(personLine, 30*time.Second)
+	r := finishEqual(t, ps, 4, 4*time.Minute)
+	v, err := verifyFile(t, m[3])
+	if err != nil || v.Phase != lockstep.PhaseOver || hex.EncodeToString(v.History[:]) != r.hash {
+		t.Fatalf("Bea's own log after the continue: %v (phase %v), want over on %s", err, v != nil && v.Phase == lockstep.PhaseOver, r.hash)
+	}
+	t.Logf("paused together, continued two days later with both seats of the hot-seat program: %s %s", r.order, r.hash[:16])
 }
