@@ -18,13 +18,28 @@ import (
 // names whose turn it is among the two of them ("bob's turn (on this
 // laptop)") and waits for that person's key; they play every move to the
 // end. Her log and bob's own seat log verify, ending on the peers' hash.
+// Killed with kill -9 mid-game and started again (no --names: the game's
+// files say who sat here), the program takes up both seats, and the
+// screen goes on naming alice and bob.
 func TestPlayLANHotSeat(t *testing.T) {
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}
+	for _, tc := range []struct {
+		name string
+		kill bool
+	}{{"to the end", false}, {"killed and resumed", true}} {
+		t.Run(tc.name, func(t *testing.T) { playLANHotSeat(t, tc.kill) })
+	}
+}
+
+func playLANHotSeat(t *testing.T, kill bool) {
 	lan := netlab.NewLAN(t, 3)
 	host, guest, peers := hostAndGuest(t, lan, "hotlan", 4, 0, "0", "players=p0,p1 free=2")
-	tm, home := aliceAt(t, lan, 2)
+	home := t.TempDir()
+	alice := program{home: home, argv: []string{binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0"},
+		wrap: func(name string, args ...string) *exec.Cmd { return lan.Command(2, name, args...) }}
+	tm := alice.start(t)
 	tm.waitFor("the peers' game in the lobby", 400, contains("1) p0's game: 2 of 4 seats taken"), peers)
 	tm.keys(keyJoin1)
 	tm.waitFor("alice seated, and + to add a person", 400, contains("alice", "you — not ready", "+ add a person here"), peers)
@@ -46,7 +61,12 @@ func TestPlayLANHotSeat(t *testing.T) {
 	turn := regexp.MustCompile(`(alice|bob)'s turn \(on this laptop\)`)
 	last, presses := "", 0
 	var end string
+	var afterKill map[string]int // asked by name once resumed
 	for end == "" {
+		if kill && afterKill == nil && presses == 40 {
+			tm = tm.killAndResume(alice, `hotlan"`, peers)
+			afterKill, last = map[string]int{}, ""
+		}
 		if presses > 4000 {
 			t.Fatalf("after %d key presses the game is not over; asked %v:\n%s\n%s", presses, asked, tm.screen(), peers())
 		}
@@ -63,9 +83,15 @@ func TestPlayLANHotSeat(t *testing.T) {
 		switch hints := bottomLine(s); {
 		case who != nil && strings.Contains(hints, "play move"):
 			asked[who[1]]++
+			if afterKill != nil {
+				afterKill[who[1]]++
+			}
 			tm.keys(keyNext, keyPlay)
 		case who != nil && strings.Contains(hints, "space roll"):
 			asked[who[1]]++
+			if afterKill != nil {
+				afterKill[who[1]]++
+			}
 			tm.keys(keyRoll)
 		default:
 			time.Sleep(poll)
@@ -75,8 +101,8 @@ func TestPlayLANHotSeat(t *testing.T) {
 		last = s
 	}
 	for _, name := range []string{"alice", "bob"} {
-		if asked[name] == 0 {
-			t.Errorf("the screen never asked %s by name (asked: %v)", name, asked)
+		if asked[name] == 0 || (kill && afterKill[name] == 0) {
+			t.Errorf("the screen never asked %s by name (asked: %v; after the restart: %v)", name, asked, afterKill)
 		}
 	}
 	order := finishOrder(end)
@@ -113,5 +139,5 @@ func TestPlayLANHotSeat(t *testing.T) {
 	if len(ids) != 4 {
 		t.Errorf("the logs name %d distinct players (%v), want four: bob under a key of his own", len(ids), ids)
 	}
-	t.Logf("%d key presses; asked by name %v; one hash %s", presses, asked, hash[:16])
+	t.Logf("%d key presses; asked by name %v (after a kill -9: %v); one hash %s", presses, asked, afterKill, hash[:16])
 }
