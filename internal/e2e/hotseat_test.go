@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,26 +30,28 @@ var personLine = regexp.MustCompile(`person (\S+) seat=(\S+) log=(\S+)`)
 // passes aeroplane verify with that history. Killed with kill -9 in the
 // middle of the game and started again, the program takes both its
 // seats up from its logs: the others see Bea back, and the game ends on
-// one hash all the same.
+// one hash all the same. In a run of two games (--games 2) Bea sits at
+// the rematch's table too, and the second game ends on one hash as well.
 func TestHotSeatOverLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
 	for _, tc := range []struct {
-		name string
-		kill bool
-	}{{"plays to the end", false}, {"kill -9 and back", true}} {
-		t.Run(tc.name, func(t *testing.T) { hotSeatOverLAN(t, tc.kill) })
+		name  string
+		kill  bool
+		games int
+	}{{"plays to the end", false, 1}, {"kill -9 and back", true, 1}, {"two games in a row", false, 2}} {
+		t.Run(tc.name, func(t *testing.T) { hotSeatOverLAN(t, tc.kill, tc.games) })
 	}
 }
 
-func hotSeatOverLAN(t *testing.T, kill bool) {
+func hotSeatOverLAN(t *testing.T, kill bool, games int) {
 	lan := netlab.NewLAN(t, 3)
 	think := "20ms"
 	if kill {
-		think = "50ms" // slow enough that the game outlasts the restart
+		think = "150ms" // slow enough that the game outlasts the restart (bots fly half the table meanwhile)
 	}
-	ps := startGameWith(t, lan, 3, "hotlan", map[int][]string{1: {"--person", "Bea"}}, "--players", "4", "--think", think)
+	ps := startGameWith(t, lan, 3, "hotlan", map[int][]string{1: {"--person", "Bea"}}, "--players", "4", "--think", think, "--games", strconv.Itoa(games))
 	hot := ps[1]
 	m := hot.mustLog(personLine, time.Minute)
 	if m[1] != "Bea" || m[2] == hot.id() {
@@ -68,6 +71,14 @@ func hotSeatOverLAN(t *testing.T, kill bool) {
 		ps[0].mustLog(returned, 2*time.Minute)
 	}
 	r := finishEqual(t, ps, 4, 6*time.Minute)
+	if games > 1 {
+		// The last game's: Bea was seated at the rematch's table again.
+		seats := personLine.FindAllStringSubmatch(hot.stderr.String(), -1)
+		if len(seats) != games || seats[games-1][2] != bea {
+			t.Fatalf("Bea's seats over %d games: %v", games, seats)
+		}
+		beaLog = seats[games-1][3]
+	}
 	logs, residuals := []string{beaLog}, 0
 	for _, p := range ps {
 		got, err := p.result()
