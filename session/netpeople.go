@@ -13,6 +13,7 @@ import (
 	"aeroplane/p2p"
 	"aeroplane/savegame"
 	"aeroplane/ui"
+	"aeroplane/web/client"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -400,3 +401,16 @@ func (s *NetSession) forPeople(what string, f func(*lockstep.Node) error) {
 }
 
 var _ ui.PersonAdder = (*NetSession)(nil)
+
+// webTableOf is the table as the browsers here read it (webTable), this
+// program's people marked as people at a laptop, not web players
+// (hosted through this program too, but not from a phone); s.mu is held.
+func (s *NetSession) webTableOf(v lobby.View) client.Table {
+	t := webTable(v)
+	for i, p := range t.Players {
+		if id, err := peer.Decode(p.ID); err == nil && s.ours(id) {
+			t.Players[i].Web = false
+		}
+	}
+	return t
+}

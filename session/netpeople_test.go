@@ -6,6 +6,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/lobby"
 	"aeroplane/ui"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -87,5 +88,26 @@ func TestNetAddPersonRefusals(t *testing.T) {
 	}
 	if ids[0] == a.ID() || ids[0] == ids[1] {
 		t.Error("two seats share an ID")
+	}
+}
+
+// The browsers this program serves see its people as people, not as web
+// players: a person hosted here carries no phone mark, a browser does.
+func TestWebTableOfMarksPeople(t *testing.T) {
+	self, _ := newID(t)
+	bea, _ := newID(t)
+	wendy, _ := newID(t)
+	s := &NetSession{self: self, people: []netPerson{{name: "Bea", id: bea}}}
+	v := lobby.View{Lobby: "t", Players: []lobby.Player{
+		{ID: self, Name: "Ann", Colour: engine.Red},
+		{ID: bea, Name: "Bea", Colour: engine.Blue, Via: self},
+		{ID: wendy, Name: "Wendy", Colour: engine.Yellow, Via: self},
+	}}
+	got := map[string]bool{}
+	for _, p := range s.webTableOf(v).Players {
+		got[p.Name] = p.Web
+	}
+	if got["Ann"] || got["Bea"] || !got["Wendy"] {
+		t.Errorf("web marks %v, want Wendy's alone", got)
 	}
 }
