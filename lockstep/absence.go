@@ -76,6 +76,7 @@ func (g *game) onTick() {
 			}
 		}
 	}
+	g.maybeWithdraw()
 }
 
 // mutePerAbsent is how many absence waits without a single frame make a
@@ -171,7 +172,7 @@ func (g *game) onVote(p *player, m *message) {
 		}
 		return
 	}
-	if m.vote >= voteSeatYes {
+	if isSeatVote(m.vote) {
 		g.onSeatVote(vi, m) // takeseat.go
 		return
 	}
@@ -181,6 +182,10 @@ func (g *game) onVote(p *player, m *message) {
 	}
 	if !ok || wi == vi {
 		n.cheat(p.id, CheatBadMessage, fmt.Sprintf("a vote about %s, who is not another player", short(m.who)))
+		return
+	}
+	if m.vote == voteWithdraw {
+		g.onWithdraw(p, vi, wi, m) // withdraw.go
 		return
 	}
 	key := voteKey{wi, m.step}
@@ -589,7 +594,7 @@ func (g *game) undoNews(s uint64) uint64 {
 	for _, p := range g.n.players {
 		c += p.reached + p.returnReached
 	}
-	return c
+	return c + g.withdrawnAt(s)
 }
 
 // undoTo rolls the game back to snapshot sn of step s; who and detail

@@ -21,6 +21,7 @@ func FuzzDecodeMessage(f *testing.F) {
 		{kind: kindPause, from: setup0.Players()[0], seq: 9, k: 31},
 		{kind: kindPause, from: setup0.Players()[0], seq: 10, k: 0},
 		{kind: kindAbsent, from: setup0.Players()[0], seq: 9, who: setup0.Players()[1], step: 34, vote: voteGoOn},
+		{kind: kindAbsent, from: setup0.Players()[0], seq: 10, who: setup0.Players()[1], step: 34, vote: voteWithdraw},
 		{kind: kindTake, from: "12D3KooWAXrX6MZ19LytqZWFVCCwR64nDYLgoGMo3skmiNX2J7d7", seq: 1, colour: 2, k: 0, chainLen: DefaultChainLen, anchor: [32]byte{5}},
 		{kind: kindTake, from: "12D3KooWAXrX6MZ19LytqZWFVCCwR64nDYLgoGMo3skmiNX2J7d7", seq: 2, colour: 2, k: 24, chainLen: DefaultChainLen, anchor: [32]byte{5}},
 		{kind: kindAbsent, from: setup0.Players()[0], seq: 9, who: "12D3KooWAXrX6MZ19LytqZWFVCCwR64nDYLgoGMo3skmiNX2J7d7", step: 24, vote: voteSeatYes},

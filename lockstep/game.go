@@ -34,7 +34,12 @@ type game struct {
 	// undoneAt: step → the news count (undoNews) at the last undo to
 	// it: a step is undone again only after news, so a disagreement
 	// between the live path and the check can never loop.
-	undoneAt  map[uint64]uint64
+	undoneAt map[uint64]uint64
+	// withdrawn: the absence votes taken back (withdraw.go); holding:
+	// player → how long the local player has held the reveal of a player
+	// it voted absent at the current step.
+	withdrawn withdrawals
+	holding   map[int]heldFor
 	loopGuard int    // undos refused for want of news (0 in every simulated game)
 	guardWhy  string // the last one refused
 }
@@ -85,6 +90,8 @@ func (g *game) init(n *Node) {
 	g.asked = map[int]uint64{}
 	g.owed = map[int]uint64{}
 	g.undoneAt = map[uint64]uint64{}
+	g.withdrawn = withdrawals{}
+	g.holding = map[int]heldFor{}
 	g.snaps = map[uint64]snapshot{}
 	g.lastSnap = 1<<64 - 1
 	h := sha256.New()

@@ -119,19 +119,14 @@ func TestSimLeaveThenRestore(t *testing.T) {
 // as with the one honest leave.
 func TestThreatLeave(t *testing.T) {
 	clean := cleanHistory(t)
-	inPlay := func(g *game) bool { return g.phase == PhaseMove && g.k > 5 }
 	// The same game with the cheater leaving honestly at the same point.
 	leftHistory := func(t *testing.T) [32]byte {
-		s := newSim(t, threatSeed, 3, 0, simFaults{}, true)
-		c := s.peers[1]
-		s.start()
-		when(s, c, inPlay, func() {
+		s, _ := threatRig(t, false, func(s *sim, c *simPeer) {
 			if err := c.node.Leave(); err != nil {
 				t.Fatal(err)
 			}
 			s.drain()
 		})
-		s.run()
 		s.check(true)
 		return s.peers[0].node.g.hist
 	}(t)
@@ -168,11 +163,7 @@ func TestThreatLeave(t *testing.T) {
 		}, leftHistory},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t, threatSeed, 3, 0, simFaults{}, true)
-			c := s.peers[1]
-			c.cheater = true
-			s.start()
-			when(s, c, inPlay, func() {
+			s, c := threatRig(t, true, func(s *sim, c *simPeer) {
 				if tc.leaves {
 					if err := c.node.Leave(); err != nil {
 						t.Fatal(err)
@@ -181,7 +172,6 @@ func TestThreatLeave(t *testing.T) {
 				}
 				tc.setup(s, c)
 			})
-			s.run()
 			assertCaught(t, s, c, EventCheating, tc.cheat)
 			assertUnchanged(t, s, tc.wantHist)
 		})

@@ -222,7 +222,6 @@ func TestPauseIntents(t *testing.T) {
 // peer and changes nothing.
 func TestThreatPause(t *testing.T) {
 	clean := cleanHistory(t)
-	inPlay := func(g *game) bool { return g.phase == PhaseMove && g.k > 5 }
 	for _, tc := range []struct {
 		name  string
 		pause bool // the cheater pauses validly first, and lifts it after
@@ -250,11 +249,7 @@ func TestThreatPause(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t, threatSeed, 3, 0, simFaults{}, true)
-			c := s.peers[1]
-			c.cheater = true
-			s.start()
-			when(s, c, inPlay, func() {
+			s, c := threatRig(t, true, func(s *sim, c *simPeer) {
 				if tc.pause {
 					if err := c.node.Pause(); err != nil {
 						t.Fatal(err)
@@ -269,7 +264,6 @@ func TestThreatPause(t *testing.T) {
 					s.drain()
 				}
 			})
-			s.run()
 			assertCaught(t, s, c, EventCheating, CheatBadMessage)
 			assertUnchanged(t, s, clean)
 		})

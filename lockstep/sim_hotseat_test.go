@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"flag"
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -80,36 +81,36 @@ func hotSeatSim(t testing.TB, seed uint64) *sim {
 	return s
 }
 
+var simHotSeats = flag.Uint64("sim.hotseats", 300, "number of seeded faulty games with a hot-seat program TestSimHotSeat plays")
+
 // Games with a program holding two or three seats, under every network
 // fault, never diverge: every seat of every program that finishes ends on
-// one history (check). Liveness has a residual this shape found (the
-// program of two seats is a majority that never loses itself): a player
-// readmitted from roll r and voted absent again at the move of roll r
-// does not roll back to its second exclusion and stays behind while the
-// others finish (seed 71; PROTOCOL.md, threat table). It is counted and
-// bounded here, not hidden.
+// one history (check), and every game finishes: absence votes crossed
+// two against two with no set carried are withdrawn by the voters that
+// hold the reveal they voted missing (withdraw.go; seed 276 waited for
+// ever before).
 func TestSimHotSeat(t *testing.T) {
-	games := uint64(300)
+	games := *simHotSeats
 	if raceOn {
 		games = 20
 	}
-	var behind []uint64
+	var unfinished []uint64
 	ticks := 0
 	for seed := uint64(1); seed <= games; seed++ {
 		s := hotSeatSim(t, seed)
 		s.start()
 		s.run()
 		if !s.done() {
-			behind = append(behind, seed)
+			unfinished = append(unfinished, seed)
 			s.check(false)
 			continue
 		}
 		s.check(true)
 		ticks += s.now
 	}
-	t.Logf("%d hot-seat games, %d ticks; a player left behind (residual): %v", games, ticks, behind)
-	if n := uint64(len(behind)); n*100 > games {
-		t.Fatalf("%d of %d games left a player behind (seeds %v): more than the 1%% residual", n, games, behind)
+	t.Logf("%d hot-seat games, %d ticks", games, ticks)
+	if len(unfinished) > 0 {
+		t.Fatalf("%d of %d games did not finish: seeds %v", len(unfinished), games, unfinished)
 	}
 }
 

@@ -59,6 +59,9 @@ const (
 	voteSeatNo  = 5
 )
 
+// isSeatVote reports whether vote v is a seat vote.
+func isSeatVote(v uint8) bool { return v == voteSeatYes || v == voteSeatNo }
+
 // newcomer is what a node holds of a peer asking for a seat.
 type newcomer struct {
 	id       peer.ID
@@ -737,7 +740,7 @@ func (n *Node) resentFor(from peer.ID) *resent {
 // newcomer a seat vote m is on, ahead of the vote: a newcomer's run is
 // in no player's run, and the peer must hold the request to settle it.
 func (n *Node) sendTakesFor(to peer.ID, m *message) {
-	if m.kind != kindAbsent || m.vote < voteSeatYes {
+	if m.kind != kindAbsent || !isSeatVote(m.vote) {
 		return
 	}
 	if nc := n.take.pend[m.who]; nc != nil {

@@ -51,6 +51,24 @@ func when(s *sim, p *simPeer, cond func(g *game) bool, do func()) {
 	s.addAction(20, try)
 }
 
+// inPlayPast5 holds at a move past roll 5: the point where the leave and
+// pause threats act.
+func inPlayPast5(g *game) bool { return g.phase == PhaseMove && g.k > 5 }
+
+// threatRig plays the threat game with peers[1] as the cheater, which
+// is marked a cheater when cheater is set, and runs act once it is in play
+// past roll 5; it returns the sim, run to its end, and the cheater.
+func threatRig(t *testing.T, cheater bool, act func(s *sim, c *simPeer)) (*sim, *simPeer) {
+	t.Helper()
+	s := newSim(t, threatSeed, 3, 0, simFaults{}, true)
+	c := s.peers[1]
+	c.cheater = cheater
+	s.start()
+	when(s, c, inPlayPast5, func() { act(s, c) })
+	s.run()
+	return s, c
+}
+
 func assertCaught(t *testing.T, s *sim, cheater *simPeer, kind EventKind, cheat Cheat) {
 	t.Helper()
 	for _, p := range s.peers {

@@ -214,7 +214,7 @@ func (n *Node) accept(from peer.ID, p *player, m *message) error {
 	if m.kind == kindMove && 2*m.k+3 > p.reached {
 		p.reached = 2*m.k + 3
 	}
-	if m.kind == kindAbsent && (m.vote == voteAbsent || m.vote == voteGoOn) && m.step+1 > p.reached {
+	if m.kind == kindAbsent && (m.vote == voteAbsent || m.vote == voteGoOn || m.vote == voteWithdraw) && m.step+1 > p.reached {
 		p.reached = m.step + 1
 	}
 	// A return request for roll r is signed at roll r-returnLead or

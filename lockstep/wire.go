@@ -75,6 +75,10 @@ const (
 	// voteGoOn: the voter, left without a majority, lets its absence
 	// vote on who at step carry anyway (alone.go)
 	voteGoOn = 3
+	// voteWithdraw: the voter takes its absence vote on who at step back:
+	// it holds who's reveal now (withdraw.go). Numbered after the seat
+	// votes (takeseat.go), which it is not.
+	voteWithdraw = 6
 )
 
 // reveal flags
@@ -266,7 +270,7 @@ func decodeMessage(b []byte) (*message, error) {
 		m.who = peer.ID(r.str())
 		m.step = r.u64()
 		m.vote = r.u8()
-		if m.vote > voteSeatNo {
+		if m.vote > voteWithdraw {
 			return nil, fmt.Errorf("%w: unknown vote %d", ErrDecode, m.vote)
 		}
 	case kindReturn:

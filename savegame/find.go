@@ -29,6 +29,9 @@ type Saved struct {
 	History [32]byte
 	// At is when its log was last written (Paused).
 	At time.Time
+	// Paused: its players paused it together (lockstep's Pause). It is
+	// continued by choice (Paused lists it), never resumed by itself.
+	Paused bool
 }
 
 // Query says which game Find looks for.
@@ -49,8 +52,9 @@ var ErrNotMine = errors.New("not a game of ours")
 
 // Find returns the game to resume: the newest game in d (by the time its
 // log was last written) that q.Self plays, not marked closed, with a
-// record in its log, written to within ResumeWithin, not halted, and not
-// over (unless q.Over), or nil. Logs it cannot use are skipped, and why
+// record in its log, written to within ResumeWithin, not halted, not
+// paused together (its players chose to continue it another day: Paused
+// lists it), and not over (unless q.Over), or nil. Logs it cannot use are skipped, and why
 // is in the error list it returns beside (for the diagnostics log: they
 // never stop a start). It only reads: a torn tail is cut when the game
 // is resumed (Resume).
@@ -77,7 +81,7 @@ func (d *Dir) Find(q Query) (*Saved, []error) {
 			skipped = append(skipped, fmt.Errorf("not resuming %s: %w", filepath.Base(c.path), err))
 			continue
 		}
-		if s != nil {
+		if s != nil && !s.Paused {
 			return s, skipped
 		}
 	}
@@ -119,7 +123,7 @@ func (d *Dir) load(logPath string, q Query) (*Saved, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Saved{Setup: setup, Path: logPath, Rolls: v.Rolls}
+	s := &Saved{Setup: setup, Path: logPath, Rolls: v.Rolls, Paused: v.Paused}
 	switch {
 	case v.Phase == lockstep.PhaseHalted:
 		return nil, nil

@@ -2,6 +2,7 @@ package savegame
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -67,5 +68,30 @@ func TestPausedGames(t *testing.T) {
 				t.Fatalf("listed %v, want %v", nonces, tc.want)
 			}
 		})
+	}
+}
+
+// A game its players paused together is continued by choice only: even
+// written a minute ago, Find does not resume it by itself, and Paused
+// lists it, saying it was paused.
+func TestPausedTogetherNotResumedByItself(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "lockstep", "testdata", "pause.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := parseLog(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := openDir(t)
+	writeGame(t, d, recs, true, time.Minute)
+	setup := setupOf(t, recs)
+	self := setup.Players()[0]
+	if s, skipped := d.Find(Query{Self: self, Now: time.Now()}); s != nil || len(skipped) != 0 {
+		t.Fatalf("Find resumes the paused game by itself: %v, skipped %v", s, skipped)
+	}
+	got, skipped := d.Paused(self, "")
+	if len(got) != 1 || !got[0].Paused || len(skipped) != 0 {
+		t.Fatalf("Paused lists %v (skipped %v), want the paused game", got, skipped)
 	}
 }

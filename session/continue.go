@@ -32,7 +32,8 @@ func (s *NetSession) findPaused() {
 }
 
 // continuable are the saved games to list (s.mu held): those with at
-// least one other of their players advertised on the LAN now.
+// least one other of their players advertised on the LAN now, and those
+// this player played alone against bots, which need nobody else.
 func (s *NetSession) continuable(ads []p2p.Advert) []ui.SavedGame {
 	here := map[peer.ID]bool{}
 	for _, ad := range ads {
@@ -41,7 +42,8 @@ func (s *NetSession) continuable(ads []p2p.Advert) []ui.SavedGame {
 	var out []ui.SavedGame
 	for _, g := range s.paused {
 		players := g.Setup.Players()
-		if !slices.ContainsFunc(players, func(id peer.ID) bool { return id != s.self && here[id] }) {
+		alone := len(players) == 1 && players[0] == s.self
+		if !alone && !slices.ContainsFunc(players, func(id peer.ID) bool { return id != s.self && here[id] }) {
 			continue
 		}
 		names := s.dir.Names(g.Setup.GameID())

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -11,7 +12,8 @@ import (
 
 // A saved game is offered to continue only while another of its players
 // is on the LAN, with its people, roll and save time; Continue refuses a
-// lobby it has no saved game of, saying so.
+// lobby it has no saved game of, saying so. A game this player played
+// alone against bots needs nobody else: it is offered always.
 func TestContinuableGames(t *testing.T) {
 	recs, v := finishedLog(t)
 	setup, err := lockstep.DecodeSetup(recs[0].Data)
@@ -24,8 +26,15 @@ func TestContinuableGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 12, 1, 21, 30, 0, 0, time.UTC)
+	solo := setup
+	solo.Name, solo.Seats = "solo", slices.Clone(setup.Seats)
+	for i := range solo.Seats {
+		if solo.Seats[i].Player != players[0] {
+			solo.Seats[i] = lockstep.Seat{Colour: solo.Seats[i].Colour, Bot: "greedy"}
+		}
+	}
 	s := &NetSession{dir: dir, self: players[0], name: "ann",
-		paused: []*savegame.Saved{{Setup: setup, Rolls: v.Rolls, At: at}}}
+		paused: []*savegame.Saved{{Setup: setup, Rolls: v.Rolls, At: at}, {Setup: solo, Rolls: 12, At: at}}}
 	for _, c := range []struct {
 		name string
 		ads  []p2p.Advert
@@ -37,8 +46,8 @@ func TestContinuableGames(t *testing.T) {
 		{"another of its players", []p2p.Advert{{ID: players[1]}}, 1},
 	} {
 		got := s.continuable(c.ads)
-		if len(got) != c.want {
-			t.Fatalf("%s: %d games offered, want %d", c.name, len(got), c.want)
+		if len(got) != c.want+1 || got[len(got)-1].Lobby != "solo" || len(got[len(got)-1].Players) != 1 {
+			t.Fatalf("%s: offered %+v, want %d and the solo game", c.name, got, c.want)
 		}
 		if c.want == 1 {
 			g := got[0]

@@ -310,7 +310,7 @@ var keyTable = []binding{
 				u.do("continue", func() error { return c.Continue(name) })
 			}
 		}},
-	{runes: "s", label: "s", help: "key.takeseat",
+	{runes: "j", label: "j", help: "key.takeseat",
 		when: func(u *UI) bool { return u.free() && u.mode == modeLobby && u.seatFree() },
 		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputSeat, "") }},
 	{runes: "n", label: "n", help: "key.name",

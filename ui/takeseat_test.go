@@ -33,7 +33,7 @@ func TestTakeSeatKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			u, f := runningLobbyUI()
 			u.lobby.Running[0].Free, u.lobby.Running[1].Free = 1, 2
-			u.HandleKey(ch('s'))
+			u.HandleKey(ch('j'))
 			if tc.name == "the first free seat" {
 				checkGolden(t, "lobby-takeseat-80x24", render(t, u, 80, 24))
 			}
@@ -48,9 +48,9 @@ func TestTakeSeatKey(t *testing.T) {
 		})
 	}
 	u, f := runningLobbyUI()
-	u.HandleKey(ch('s'))
+	u.HandleKey(ch('j'))
 	if u.input != inputNone || len(f.took()) != 0 {
-		t.Errorf("s without a free seat listed: input %d, calls %v", u.input, f.took())
+		t.Errorf("j without a free seat listed: input %d, calls %v", u.input, f.took())
 	}
 }
 

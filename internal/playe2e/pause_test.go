@@ -1,6 +1,7 @@
 package playe2e
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -103,4 +104,59 @@ func TestPlayLANPauseTogether(t *testing.T) {
 	}
 	tm.quitAndCheck()
 	t.Logf("paused together at roll %s, continued to %s %s", roll[1], hostOrder, hash[:16])
+}
+
+// A person alone on the LAN with three bots pauses the game (p, y): it
+// stops at once, since nobody else is asked, and the screen is back in
+// the lobby. The program is quit and started again (another day): the
+// lobby offers the game under "Saved games to continue" with nobody else
+// on the LAN, its number takes it up, and it is played to the end, the
+// log verifying as one whole game.
+func TestPlayLANAlonePauseAndContinue(t *testing.T) {
+	if !tmuxAvailable(t) || !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 1)
+	home := t.TempDir()
+	inPeer0 := func(name string, args ...string) *exec.Cmd { return lan.Command(0, name, args...) }
+	argv := []string{binary(), "--name", "solo", "--lang", "en", "--bot-delay", "0"}
+	nothing := func() string { return "" }
+	tm := startTerm(t, inPeer0, playerEnv(home), argv...)
+	tm.waitFor("the LAN lobby", 200, contains("c create game"))
+	tm.keys(keyCreate)
+	tm.waitFor("the new game's table", 100, contains("R solo", "b bot / open seat"))
+	for range 3 {
+		tm.keys(keySeat, keyBot)
+	}
+	tm.waitFor("three bot seats", 100, func(s string) bool { return strings.Count(s, "bot (") == 3 && openSeat.FindString(s) == "" })
+	tm.keys(keyStart)
+	tm.waitFor("the game", 200, contains("The game begins."))
+	playUntil(tm, 6, nothing)
+	tm.keys("p")
+	tm.waitFor("the pause question", 400, contains("Pause the game?"))
+	tm.keys("y")
+	screen := tm.waitFor("the paused game, back in the lobby", 600, contains("the game is paused at roll", "continue it from the lobby"))
+	roll := regexp.MustCompile(`paused at roll (\d+)`).FindStringSubmatch(screen)[1]
+	tm.quitAndCheck()
+
+	tm = startTerm(t, inPeer0, playerEnv(home), argv...)
+	lobbyScreen := tm.waitFor("the game to continue in the lobby", 300, contains("Saved games to continue", ") continue: solo"))
+	tm.keys(regexp.MustCompile(`(\d)\) continue: `).FindStringSubmatch(lobbyScreen)[1])
+	end, _ := playUntil(tm, 0, nothing)
+	logs, _ := filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("saved games: %q, want one", logs)
+	}
+	colour := map[rune]string{'R': "Red", 'B': "Blue", 'Y': "Yellow", 'G': "Green"}
+	var order []string
+	for i, c := range finishOrder(end) {
+		order = append(order, fmt.Sprintf("%d. %s", i+1, colour[c]))
+	}
+	want := "finishing order: " + strings.Join(order, ", ")
+	out, err := exec.Command(binary(), "verify", logs[0]).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: every signature") || !strings.Contains(string(out), want) {
+		t.Fatalf("verify of the continued log: %v, want ok and %q:\n%s", err, want, out)
+	}
+	tm.quitAndCheck()
+	t.Logf("paused alone at roll %s, continued another run to %s", roll, finishOrder(end))
 }

@@ -30,9 +30,9 @@ func TestPlayLANTakeSeat(t *testing.T) {
 	tm, home := aliceAt(t, lan, 2)
 	running := regexp.MustCompile(`1\) p[01], p[01] — roll \d+`)
 	tm.waitFor("the running game in the lobby, a seat to take", 600, func(s string) bool {
-		return running.MatchString(s) && strings.Contains(bottomLine(s), "s take a seat")
+		return running.MatchString(s) && strings.Contains(bottomLine(s), "j take a seat")
 	}, peers)
-	tm.keys("s")
+	tm.keys("j")
 	tm.waitFor("the take-a-seat prompt", 100, contains("Take a seat in game number"), peers)
 	tm.typeText("1")
 	tm.keys("Enter")
