@@ -13,6 +13,8 @@
 //	seat-HEX.key       the seat key of a person playing at this program beside
 //	                   its owner (hot seat), a 32-byte Ed25519 seed, mode 0600;
 //	                   HEX is the person's name in hex
+//	game-ID-seat-PEER.log, .secret  the log and dice entropy of such a person's
+//	                   node in a LAN game (PEER its seat's peer ID): resumed with the game
 //	.lock              held (flock) by the one running program using the directory
 //
 // ID is lockstep.GameID.String() (16 hex digits) and HEX the lobby name in
@@ -58,6 +60,7 @@
 //	secret.go   the 0600 dice secret, created exclusively (write, fsync, link)
 //	game.go     Create (a new game) and Resume (a saved one); MarkClosed
 //	find.go     Find: the game to resume
+//	seatgame.go CreateSeat, ResumeSeat: a hot-seat person's own log and secret
 //	playernames.go  the players' names beside the log (game-ID.names), so a
 //	            resumed game shows people by name; read bounded, bad lines skipped
 //	run.go      the headless --games run pointer and its parser

@@ -90,6 +90,7 @@ func (s *NetSession) PauseTogether() error {
 		return ui.Errorf("err.nopause")
 	}
 	err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.Pause() })
+	s.forPeople("pause", (*lockstep.Node).Pause)
 	switch {
 	case errors.Is(err, lockstep.ErrPaused):
 		return nil // asked already
@@ -104,6 +105,7 @@ func (s *NetSession) PauseTogether() error {
 // pause (lockstep's Continue) and plays on.
 func (s *NetSession) PlayOn() error {
 	err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.Continue() })
+	s.forPeople("play on", (*lockstep.Node).Continue)
 	switch {
 	case errors.Is(err, lockstep.ErrNotPaused):
 		return nil // lifted already

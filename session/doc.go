@@ -59,6 +59,12 @@
 //	              the game a Hub relays each one's signed frames: as its
 //	              seat's to the other programs (KindSeat), and every frame
 //	              for it to the browser (GameConfig.SeatHosts, Relay)
+//	netpeople.go  NetSession.AddPerson: more people of this program at a LAN
+//	              table (hot seat), each a seat it hosts as a web player's
+//	              (the lobby's *Via calls, SeatHosts), its node run here over
+//	              the game's Hub with its own log and secret (savegame
+//	              CreateSeat, ResumeSeat); the screen's keys go to the node
+//	              of the person whose turn it is (actSeats, hotseat.go)
 //
 // session must never open a network listener itself (only p2p does, and
 // only NetSession asks it to), touch the terminal, decide game rules

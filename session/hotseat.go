@@ -10,7 +10,10 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+	"aeroplane/savegame"
 	"aeroplane/ui"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -29,6 +32,12 @@ type hotSeat struct {
 	id     peer.ID
 	drv    *lockstep.Driver
 	tr     *Translator
+	// key, game and glog are a LAN game's person's (netpeople.go): its
+	// seat key, its files, and its node's own log (nil offline, where
+	// the first seat's log holds the whole game)
+	key  crypto.PrivKey
+	game *savegame.Game
+	glog *savegame.Log
 	// asks says (without blocking) that this seat's node has just asked
 	// its person for a roll or a choice: the screen, fed by the first
 	// seat's node, may ask a moment before this node does
@@ -192,10 +201,43 @@ type discardLog struct{}
 func (discardLog) Write([]lockstep.Record) error { return nil }
 func (discardLog) Sync() error                   { return nil }
 
+// actSeats runs a command of the screen (f) on drv, the driver of the
+// screen's own seat, or, when another person here (hot) is to move, on
+// that seat's own driver: check says whether the screen's translator tr
+// asks that person for it, and done tells tr it was answered.
+func actSeats(drv *lockstep.Driver, tr *Translator, hot []*hotSeat, f func(*Translator, *lockstep.Node) error, check func(*Translator) error, done func(*Translator, uint64)) error {
+	if len(hot) > 0 {
+		var h *hotSeat
+		var herr error
+		var rolls uint64
+		_ = drv.Do(func(*lockstep.Node) error {
+			pos := tr.Position()
+			rolls = tr.Rolls()
+			for _, x := range hot {
+				if x.colour == pos.ToMove() {
+					h, herr = x, check(tr)
+				}
+			}
+			return nil
+		})
+		if h != nil {
+			if herr != nil {
+				return herr
+			}
+			return actHot(drv, tr, h, f, func(tr *Translator) { done(tr, rolls) })
+		}
+	}
+	err := drv.Do(func(n *lockstep.Node) error { return f(tr, n) })
+	if errors.Is(err, lockstep.ErrStopped) {
+		return ErrGameOver
+	}
+	return err
+}
+
 // actHot runs f for the person of seat h on h's own driver, the screen's
 // translator (tr on drv) having checked it asks for it, and then tells
 // that translator (done) so it asks no more.
-func (s *LocalSession) actHot(drv *lockstep.Driver, tr *Translator, h *hotSeat, f func(*Translator, *lockstep.Node) error, done func(*Translator)) error {
+func actHot(drv *lockstep.Driver, tr *Translator, h *hotSeat, f func(*Translator, *lockstep.Node) error, done func(*Translator)) error {
 	do := func() error {
 		return h.drv.Do(func(n *lockstep.Node) error { return f(h.tr, n) })
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -351,6 +352,15 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 	}
 	g.Driver = d
 	return g, nil
+}
+
+// SeatLink is the link in the game's Hub of seat id, one this program
+// hosts (nil for any other): the wire of a node run here for it.
+func (g *Game) SeatLink(id peer.ID) lockstep.Link {
+	if g.hub == nil || !slices.Contains(g.hosted, id) {
+		return nil
+	}
+	return g.hub.Link(id)
 }
 
 // Run plays the game (lockstep.Driver.Run) while the link reads the

@@ -461,32 +461,7 @@ func (s *LocalSession) act(f func(*Translator, *lockstep.Node) error, check func
 	if err != nil {
 		return err
 	}
-	if len(hot) > 0 {
-		var h *hotSeat
-		var herr error
-		var rolls uint64
-		_ = drv.Do(func(*lockstep.Node) error {
-			pos := tr.Position()
-			rolls = tr.Rolls()
-			for _, x := range hot {
-				if x.colour == pos.ToMove() {
-					h, herr = x, check(tr)
-				}
-			}
-			return nil
-		})
-		if h != nil {
-			if herr != nil {
-				return herr
-			}
-			return s.actHot(drv, tr, h, f, func(tr *Translator) { done(tr, rolls) })
-		}
-	}
-	err = drv.Do(func(n *lockstep.Node) error { return f(tr, n) })
-	if errors.Is(err, lockstep.ErrStopped) {
-		return ErrGameOver
-	}
-	return err
+	return actSeats(drv, tr, hot, f, check, done)
 }
 
 func (s *LocalSession) canAct() error {

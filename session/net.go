@@ -113,6 +113,13 @@ type NetOptions struct {
 	// NoResume leaves a game a crash cut short to the caller (Resume);
 	// by default the session takes it up by itself.
 	NoResume bool
+	// People are more people playing at this program (hot seat), each
+	// seated at every table it sits at as a player of their own
+	// (AddPerson adds more at the table).
+	People []string
+	// PersonMove, if set, chooses each move of those people (headless:
+	// nobody is at the keys); without it the screen asks them.
+	PersonMove func(st lockstep.State, rules engine.Rules) engine.Move
 }
 
 type netMode uint8
@@ -225,6 +232,14 @@ type NetSession struct {
 	// webView the table they were last told.
 	webs    map[peer.ID]*webSeat
 	webView *lobby.View
+	// people are more people playing at this program (netpeople.go),
+	// peopleAsked the table (lobbyPlan.gen) each was last seated at,
+	// readyAsking those whose ready is being said; hot are their seats
+	// in the game on (nil between games).
+	people      []netPerson
+	peopleAsked map[peer.ID]uint64
+	readyAsking map[peer.ID]bool
+	hot         []*hotSeat
 }
 
 // NewNet starts the host, the transport and discovery, and emits the lobby.
@@ -259,8 +274,17 @@ func NewNet(opts NetOptions) (*NetSession, error) {
 	}
 	s := &NetSession{opts: opts, log: opts.Logger, h: h, self: h.ID(), dir: dir, name: p2p.CleanName(opts.Name),
 		names: map[peer.ID]string{}, heard: map[peer.ID]string{}, jobs: make(chan lobbyPlan, 1), myColour: engine.NoColour, lastColour: engine.NoColour,
-		setupBot: opts.SetupBot, proveTried: map[peer.ID]time.Time{}, webs: map[peer.ID]*webSeat{}}
+		setupBot: opts.SetupBot, proveTried: map[peer.ID]time.Time{}, webs: map[peer.ID]*webSeat{},
+		peopleAsked: map[peer.ID]uint64{}, readyAsking: map[peer.ID]bool{}}
 	s.names[s.self] = s.name
+	for _, name := range opts.People {
+		p, err := s.newPersonLocked(p2p.CleanName(name))
+		if err != nil {
+			h.Close()
+			return nil, fmt.Errorf("network game: seating %s: %w", name, err)
+		}
+		s.people = append(s.people, p)
+	}
 	s.t = p2p.NewTransport(h, opts.Transport)
 	s.chat = p2p.NewChat(s.t)
 	if !opts.NoDiscovery {
@@ -540,7 +564,10 @@ func (s *NetSession) SetReady(ready bool) error {
 	if err != nil {
 		return err
 	}
-	return explain(ctl.SetReady(ready))
+	if err := ctl.SetReady(ready); err != nil {
+		return explain(err)
+	}
+	return explain(s.readyPeople(ctl, ready))
 }
 
 // Start implements ui.Session. For a player who joined, it says ready.
@@ -557,9 +584,17 @@ func (s *NetSession) Start() error {
 		return err
 	}
 	if !hosting {
-		err = ctl.SetReady(true)
+		if err = ctl.SetReady(true); err == nil {
+			err = s.readyPeople(ctl, true)
+		}
 	} else {
-		err = ctl.Start()
+		// The people here are ready as the creator is: Start needs it.
+		if err = ctl.SetReady(true); err == nil {
+			err = s.readyPeople(ctl, true)
+		}
+		if err == nil {
+			err = ctl.Start()
+		}
 	}
 	if errors.Is(err, lobby.ErrGone) {
 		return nil // pressed again as the game starts
@@ -683,13 +718,15 @@ func (s *NetSession) Roll() error {
 		}
 		return ui.Errorf("err.autoreveal")
 	}
-	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Roll(n) })
+	return s.actTurn(func(tr *Translator, n *lockstep.Node) error { return tr.Roll(n) },
+		(*Translator).HotRollCheck, (*Translator).HotRolled)
 }
 
 // Choose implements ui.Session: the move goes to the node on the session
 // driver's goroutine, and the answer comes back before Choose returns.
 func (s *NetSession) Choose(m engine.Move) error {
-	return s.act(func(tr *Translator, n *lockstep.Node) error { return tr.Choose(n, m) })
+	return s.actTurn(func(tr *Translator, n *lockstep.Node) error { return tr.Choose(n, m) },
+		func(tr *Translator) error { return tr.HotChooseCheck(m) }, (*Translator).HotChose)
 }
 
 type gameRefs struct {

@@ -181,6 +181,16 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	} else {
 		res.SeatHosts = s.dir.SeatHosts(res.Setup) // who relays the web players' frames
 	}
+	// The people here each fly a seat of their own (netpeople.go).
+	hot, err := s.gamePeople(res.Setup, res.SeatHosts, p.resume != nil, names)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, h := range hot {
+			h.glog.Close()
+		}
+	}()
 	srv := s.serveWatchers(gid, g.Records, !res.NoWatchChat)
 	defer srv.close()
 	var runMu sync.Mutex
@@ -195,9 +205,17 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	defer stopInfo()
 	s.advertPlaying(res.Setup)
 	tr := NewTranslator(res.Setup, s.self, names, logPath)
+	var hotIDs []peer.ID
+	for _, h := range hot {
+		hotIDs = append(hotIDs, h.id)
+	}
+	tr.SetHotSeats(hotIDs...)
 	catchUps := &reconnects{tr: tr, names: names, push: s.q.push}
 	rollWithin := s.rollWithin()
 	info := GameInfo{Setup: res.Setup, Log: logPath, Resumed: p.resume != nil, Records: len(g.Records)}
+	for _, h := range hot {
+		info.People = append(info.People, PersonSeat{Name: names[h.id], Seat: h.id, Log: h.glog.Path()})
+	}
 	obs := s.opts.Observer
 	var sess *Game
 	gctx, stopGame := context.WithCancel(ctx)
@@ -228,7 +246,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		Pending: res.Pending, Chat: s.chat, OnChat: s.onChat, Logger: s.log, ManualRoll: s.opts.ManualRoll,
 		GoOnAlone: s.opts.GoOnAlone,
 		OnPeer:    catchUps.onPeer,
-		SeatHosts: res.SeatHosts, Relay: s.relayWeb(res.Setup),
+		SeatHosts: res.SeatHosts, Relay: s.relaySeats(res.Setup, hot),
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {
@@ -281,6 +299,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	if err != nil {
 		return err
 	}
+	if err := s.startPeople(sess, res.Setup, names, hot); err != nil {
+		return err
+	}
 	done := make(chan struct{})
 	s.mu.Lock()
 	if p.gen != s.gen || s.closed {
@@ -303,10 +324,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	}
 	s.last = &last
 	s.gameID = gid
-	s.sess, s.tr, s.sessDone = sess, tr, done
+	s.sess, s.tr, s.sessDone, s.hot = sess, tr, done, hot
 	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
 	table = s.setupTable(res.Setup, names, p.hosting)
+	s.markOurs(&table)
 	table.BotPace, table.BotPaceSet = res.Pace.Delay, res.Pace.Set
 	pace := res.Pace
 	s.tablePace.Store(&pace) // before the game's first event is queued
@@ -325,7 +347,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		if err := obs.Started(info); err != nil {
 			close(done)
 			s.mu.Lock()
-			s.sess = nil
+			s.sess, s.hot = nil, nil
 			s.mu.Unlock()
 			return err
 		}
@@ -336,7 +358,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.flown.Store(nil)
 	s.tablePace.Store(nil)
 	s.mu.Lock()
-	s.sess, s.lastColour, s.myColour = nil, s.myColour, engine.NoColour
+	s.sess, s.lastColour, s.myColour, s.hot = nil, s.myColour, engine.NoColour, nil
 	s.mu.Unlock()
 	if missing, ok := setup.timedOut(); ok && ctx.Err() == nil {
 		return s.setupTimedOut(gid, res.Setup.Name, missing, names)

@@ -49,6 +49,7 @@ func (s *NetSession) Leave() error {
 	}
 	go func() {
 		defer s.wg.Done()
+		s.leavePeople() // the program's people leave with it
 		if err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.Leave() }); err != nil {
 			s.log.Warn("leave not signed: the others see this player absent", "err", err)
 		} else {
@@ -93,6 +94,7 @@ func (s *NetSession) awaitLeave(g gameRefs) {
 // go on with bots flying the missing seats until their players return.
 func (s *NetSession) GoOn() error {
 	err := s.act(func(_ *Translator, n *lockstep.Node) error { return n.GoOn() })
+	s.forPeople("go on", (*lockstep.Node).GoOn)
 	if errors.Is(err, lockstep.ErrNoDecision) {
 		return ui.Errorf("err.nobodymissing")
 	}

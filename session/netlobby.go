@@ -317,12 +317,14 @@ func (s *NetSession) showLobby(p lobbyPlan, v lobby.View) {
 	}
 	s.q.push(s.lobbyTable(v, p.hosting))
 	s.showWebs(v)
+	s.seatPeople(p, v)
 }
 
 // lobbyTable turns a lobby view into the interface's table (s.mu held).
 func (s *NetSession) lobbyTable(v lobby.View, hosting bool) ui.TableUpdate {
 	t := lobbyTable(v, s.self, hosting)
 	t.SetupBot = hosting && s.setupBot
+	s.markOurs(&t)
 	return t
 }
 

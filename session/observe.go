@@ -7,6 +7,8 @@ import (
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
 	"aeroplane/savegame"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // GameInfo is one game of a NetSession as an Observer sees it.
@@ -15,6 +17,16 @@ type GameInfo struct {
 	Log     string // its log's path
 	Resumed bool   // taken up from its log after a restart
 	Records int    // records read back from the log (Resumed)
+	// People are the seats of this program's people beside its own
+	// (hot seat), each with its node's own log.
+	People []PersonSeat
+}
+
+// PersonSeat is the seat of one more person of this program in a game.
+type PersonSeat struct {
+	Name string
+	Seat peer.ID
+	Log  string // its node's log (savegame.Dir.SeatLogPath)
 }
 
 // Observer sees every game a NetSession plays, beside the screen's

@@ -83,7 +83,7 @@ func (s *NetSession) ServeWeb(c *web.Conn) {
 	old := w.conn
 	w.conn = c
 	if v := s.webView; v != nil {
-		s.tellWeb(w, webTable(*v))
+		s.tellWeb(w, s.webTableOf(*v))
 	}
 	s.mu.Unlock()
 	if old != nil {
@@ -245,7 +245,7 @@ func (s *NetSession) webCommand(w *webSeat, cmd client.LobbyCmd) error {
 // held.
 func (s *NetSession) showWebs(v lobby.View) {
 	s.webView = &v
-	t := webTable(v)
+	t := s.webTableOf(v)
 	for _, w := range s.webs {
 		s.tellWeb(w, t)
 	}

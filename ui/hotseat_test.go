@@ -95,3 +95,36 @@ func TestHotSeatAddPersonKey(t *testing.T) {
 		}
 	}
 }
+
+// At a LAN table this program joined (not its creator's), a second
+// person here is listed like the first, each under their own ID and as
+// "you", and + (to seat one more) is offered to a guest too: the golden
+// pins the table at 80×24. The colour key moves this program's own
+// player, whoever is listed first.
+func TestHotSeatLANGuestTableGolden(t *testing.T) {
+	f := newFake()
+	u := New(hotFake{f}, Options{Lang: "en"})
+	u.Apply(LobbyUpdate{Me: Peer{ID: "12D3KooWalicealiceA1", Name: "alice"}})
+	tb := TableUpdate{GameID: "hotlan"}
+	tb.Seats[0] = Seat{Kind: SeatHuman, Name: "p0", PeerID: "12D3KooWhostp0hostQ1", Present: true, Ready: true}
+	tb.Seats[1] = Seat{Kind: SeatHuman, Name: "bob", PeerID: "12D3KooWbobbobQ9x8y7", You: true, Present: true}
+	tb.Seats[2] = Seat{Kind: SeatHuman, Name: "alice", PeerID: "12D3KooWalicealiceA1", You: true, Present: true}
+	tb.Seats[3] = Seat{Kind: SeatOpen}
+	u.Apply(tb)
+	screen := render(t, u, 80, 24)
+	checkGolden(t, "hotseat-lan-table-80x24", screen)
+	for _, want := range []string{"B bob", "Y alice", "+ add a person"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the guest's table lacks %q:\n%s", want, screen)
+		}
+	}
+	if got := u.mySeat(); got != engine.Yellow {
+		t.Errorf("this program's own seat is %s, want alice's (Yellow), not bob's", got)
+	}
+	u.HandleKey(ch('+'))
+	typeText(u, "cat")
+	u.HandleKey(key(tcell.KeyEnter))
+	if got := strings.Join(f.took(), "|"); got != "person cat" {
+		t.Errorf("commands %q, want person cat (a guest may seat a person too)", got)
+	}
+}

@@ -350,8 +350,11 @@ var keyTable = []binding{
 			u.seatSel = (u.seatSel + d) % engine.NumColours
 		}},
 	{runes: "+", label: "+", help: "key.person",
-		when: func(u *UI) bool { _, ok := u.sess.(PersonAdder); return ok && u.hostSetup() },
-		do:   func(u *UI, _ *tcell.EventKey) { u.startInput(inputPerson, "") }},
+		when: func(u *UI) bool {
+			_, ok := u.sess.(PersonAdder)
+			return ok && u.tableSetup() && u.mySeat() < engine.NumColours
+		},
+		do: func(u *UI, _ *tcell.EventKey) { u.startInput(inputPerson, "") }},
 	{runes: "b", label: "b", help: "key.bot",
 		when: (*UI).hostSetup,
 		do:   func(u *UI, _ *tcell.EventKey) { u.cycleSeat() }},
@@ -497,8 +500,15 @@ var keyTable = []binding{
 		do:   func(u *UI, _ *tcell.EventKey) { u.askAlone = true }},
 }
 
-// mySeat is this player's colour at the table (NoColour: not seated).
+// mySeat is this player's colour at the table (NoColour: not seated):
+// its own seat's, or with several people here (hot seat) and none of
+// them this program's own ID, the first of theirs.
 func (u *UI) mySeat() engine.Colour {
+	for c, s := range u.table.Seats {
+		if s.You && s.Kind == SeatHuman && s.PeerID != "" && s.PeerID == u.lobby.Me.ID {
+			return engine.Colour(c)
+		}
+	}
 	for c, s := range u.table.Seats {
 		if s.You && s.Kind == SeatHuman {
 			return engine.Colour(c)

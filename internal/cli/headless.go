@@ -29,7 +29,7 @@ import (
 func init() {
 	register(command{
 		name:    "headless",
-		usage:   "(--lobby LOBBY | --spectate LOBBY | --take-seat LOBBY[:COLOUR]) --bot KIND --name NAME [--players N] [--bots K] [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--setup-bot] [--no-watch-chat] [--continue] [--pause-at ROLL] [--web ADDR | --no-web]",
+		usage:   "(--lobby LOBBY | --spectate LOBBY | --take-seat LOBBY[:COLOUR]) --bot KIND --name NAME [--players N] [--bots K] [--person NAME]... [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--setup-bot] [--no-watch-chat] [--continue] [--pause-at ROLL] [--web ADDR | --no-web]",
 		summary: "play games over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
 		run:     runHeadless,
 	})
@@ -39,7 +39,7 @@ type headlessOpts struct {
 	bot, name, lobby, rules, identity, data string
 	spectate, takeSeat                      string
 	noWatchChat, cont                       bool
-	connect                                 multiFlag
+	connect, people                         multiFlag
 	players, bots, games                    int
 	pauseAt                                 uint64
 	think, findFor                          time.Duration
@@ -70,6 +70,7 @@ func runHeadless(e *env) error {
 	fs.StringVar(&o.rules, "rules", "", "creator only: rule options (see RULES.md; default: the standard rules)")
 	fs.StringVar(&o.identity, "identity", "", "identity key file (default: the user's config dir)")
 	fs.StringVar(&o.data, "data", ".", "`DIR` for the game logs, created if its parent exists (checked before any network)")
+	fs.Var(&o.people, "person", "one more person playing at this program (hot seat), seated at the table as a player\nof their own (their own key, kept in --data, and dice; their moves made by --bot)\nbeside this peer's own seat (repeatable; --players counts them)")
 	fs.Var(&o.connect, "connect", "peer address to dial when multicast is blocked: a multiaddr or HOST:PORT (repeatable)")
 	fs.DurationVar(&o.think, "think", 0, "wait this long before each of this peer's moves")
 	fs.DurationVar(&o.findFor, "find-for", 2*time.Second, "how long to look for the lobby before creating it")
@@ -103,6 +104,12 @@ func runHeadless(e *env) error {
 	}
 	if err := o.web.check(false); err != nil {
 		return err
+	}
+	if len(o.people) > 0 && (o.spectate != "" || o.takeSeat != "") {
+		return usageError("--person seats a person at a table: give it with --lobby")
+	}
+	if len(o.people) >= engine.NumColours {
+		return usageError("--person: at most %d people beside this peer's own seat", engine.NumColours-1)
 	}
 	if o.games < 1 {
 		return usageError("--games %d: want 1 or more", o.games)
@@ -194,9 +201,10 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	}
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
 		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true, NoWatchChat: o.noWatchChat,
-		SetupBot:  o.setupBot,
-		GoOnAlone: true, // nobody watches: a peer gone for good never holds it hostage
-		OwnPace:   true} // nor the bots' pace a table's creator set for people
+		SetupBot: o.setupBot, People: o.people,
+		PersonMove: func(st lockstep.State, rules engine.Rules) engine.Move { return chooseMove(bot, st, rules) },
+		GoOnAlone:  true, // nobody watches: a peer gone for good never holds it hostage
+		OwnPace:    true} // nor the bots' pace a table's creator set for people
 	s, err := session.NewNet(opts)
 	if err != nil && len(o.connect) > 0 {
 		out.printf("discovery off: %v", err)
@@ -441,6 +449,9 @@ func (f *frontEnd) started(g session.GameInfo) error {
 		f.out.printf("game %s rematch %d of %d: %s", id, f.game, f.o.games, seatsLine(g.Setup, nil))
 	default:
 		f.out.printf("game %s starting: %s", id, seatsLine(g.Setup, nil))
+	}
+	for _, p := range g.People {
+		f.out.printf("person %s seat=%s log=%s", p.Name, p.Seat, p.Log)
 	}
 	run := savegame.Run{Game: id.String(), Number: f.game}
 	if f.game > 1 && f.prev != (lockstep.GameID{}) {

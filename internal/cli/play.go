@@ -35,7 +35,7 @@ func init() {
 }
 
 // playSynopsis is play's usage line, in help and after a usage error.
-const playSynopsis = "[--offline [--names LIST]] [--name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE] [--web ADDR | --no-web]"
+const playSynopsis = "[--offline] [--names LIST | --name NAME] [--connect ADDR]... [--identity FILE] [--data DIR] [--port N] [--no-discovery] [--lang CODE] [--rules RULES] [--bot-delay PAUSE] [--web ADDR | --no-web]"
 
 // playEnv is what play reads from the system; tests replace it.
 var playEnv = os.Getenv
@@ -67,7 +67,7 @@ func play(e *env, run func(playSetup) error) error {
 	var connect multiFlag
 	offline := fs.Bool("offline", false, "play alone against bots on this machine: no network at all")
 	name := fs.String("name", defaultName(), "your `NAME` as other players see it (default: the name you gave last time,\nelse your user name)")
-	names := fs.String("names", "", "`LIST` of the people playing at this laptop, comma-separated, the first one\nthe owner (hot seat, --offline): each has a seat, a key and dice of their own;\nat the table + adds one more")
+	names := fs.String("names", "", "`LIST` of the people playing at this laptop, comma-separated, the first one\nthe owner (hot seat, offline or on the LAN): each has a seat, a key and dice of\ntheir own; at the table + adds one more")
 	fs.Var(&connect, "connect", "`ADDR` of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
 	identity := fs.String("identity", "", "identity key `FILE`: the same key is the same player to the others\n(default "+defaultIdentityHint()+", created on first use)")
 	data := fs.String("data", "", "`DIR` for the saved game logs (default "+defData+")")
@@ -110,9 +110,6 @@ func play(e *env, run func(playSetup) error) error {
 		}
 		if len(list) > engine.NumColours {
 			return usageError("--names: at most %d people at one table", engine.NumColours)
-		}
-		if !*offline {
-			return usageError("--names: several people at one laptop play --offline (on the LAN, one person a program)")
 		}
 		*name, people = list[0], list[1:]
 	}
@@ -303,6 +300,7 @@ func newPlaySession(s playSetup, logger *slog.Logger) (ui.Session, error) {
 		Connect: s.connect, NoDiscovery: s.noDiscovery, Logger: logger,
 		ManualRoll: true, // a person rolls with a key, as at the table
 		BotDelay:   s.botDelay,
+		People:     s.people, // seated at every table beside this player
 	})
 	if err != nil {
 		hint := "try another --port, --no-discovery with --connect ADDR, or --offline to play alone against bots"

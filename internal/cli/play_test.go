@@ -62,7 +62,8 @@ func TestPlayFlags(t *testing.T) {
 		{args: []string{"--offline", "--web", "127.0.0.1:0"}, usageErr: "drop --web"},
 		{args: []string{"--offline", "--names", "ann,bob,cat", "--bot-delay", "0"},
 			want: playSetup{name: "ann", people: []string{"bob", "cat"}, offline: true, dataDir: "/tmp/st/aeroplane/games"}},
-		{args: []string{"--names", "ann,bob"}, usageErr: "--offline"},
+		{args: []string{"--names", "ann,bob", "--bot-delay", "0", "--identity", "/k/id.key"},
+			want: playSetup{name: "ann", people: []string{"bob"}, identity: "/k/id.key", dataDir: "/tmp/st/aeroplane/games"}},
 		{args: []string{"--offline", "--names", "ann,\x1b"}, usageErr: "--names"},
 		{args: []string{"--offline", "--names", "a,b,c,d,e"}, usageErr: "at most 4"},
 	}
