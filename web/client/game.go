@@ -63,6 +63,15 @@ type GameConfig struct {
 	// after a failure (after RedialEvery) until ctx ends; without it the
 	// game ends with its socket.
 	Redial func(ctx context.Context) (Socket, error)
+	// Keep, if set, keeps the game in the browser's storage as it is
+	// played (its chain secret, then every record before the messages
+	// that follow it go out), so that a page reloaded mid-game takes
+	// its seat again: Play with the same Keeper, given the kept game's
+	// setup again by the serving program (the seat's key proven anew),
+	// rebuilds the node from the kept log (lockstep.Restore) and
+	// returns to the game as any player who was away; Log, a *MemLog,
+	// is refilled with the kept log. A game over or left is forgotten.
+	Keep *Keeper
 }
 
 // RedialEvery spaces the attempts to dial the table again.
@@ -87,9 +96,16 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if !slices.Contains(setup.Players(), id.ID) {
 		return lockstep.State{}, errors.New("the table's setup has no seat for this browser")
 	}
-	node, _, err := id.NewNode(setup, true)
+	lg := cfg.Log
+	if lg == nil {
+		lg = discardLog{}
+	}
+	node, err := newOrKeptNode(id, setup, cfg.Keep, cfg.Log)
 	if err != nil {
 		return lockstep.State{}, err
+	}
+	if cfg.Keep != nil {
+		lg = keptLog{Log: lg, k: cfg.Keep, onLost: cfg.Keep.OnLost}
 	}
 	var onChat func(peer.ID, []byte)
 	if cfg.OnChat != nil {
@@ -106,10 +122,6 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	lctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go link.Run(lctx)
-	lg := cfg.Log
-	if lg == nil {
-		lg = discardLog{}
-	}
 	var d *lockstep.Driver
 	d, err = lockstep.NewDriver(node, lockstep.DriverConfig{Link: link, Log: lg, Linger: -1,
 		OnReady: func(rd lockstep.Ready) {
@@ -142,10 +154,47 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 		cfg.OnStart(g)
 	}
 	st, err := d.Run(lctx)
+	if cfg.Keep != nil && (g.left.Load() || err == nil && (st.Phase == lockstep.PhaseOver || st.Phase == lockstep.PhaseHalted)) {
+		cfg.Keep.Forget() // nothing to take up again
+	}
 	if g.left.Load() {
 		return st, lockstep.ErrLeft
 	}
 	return st, err
+}
+
+// newOrKeptNode is the browser's node for setup: rebuilt from the kept
+// log if keep holds this game (the page was reloaded), else a fresh one
+// whose chain secret keep holds before it signs anything.
+func newOrKeptNode(id *Identity, setup lockstep.Setup, keep *Keeper, log lockstep.Log) (*lockstep.Node, error) {
+	if keep != nil {
+		if g, ok := keep.Game(); ok && g.Setup.GameID() == setup.GameID() {
+			var cfg lockstep.Config
+			cfg.Setup, cfg.Self, cfg.Key, cfg.AutoRoll, cfg.Entropy = setup, id.ID, id.key, true, g.Entropy
+			n, err := lockstep.Restore(cfg, g.Records)
+			if err != nil {
+				// A fresh node would sign its first messages anew,
+				// unlike those the others hold: the seat stays away
+				// (a bot flies it) rather than contradict itself.
+				return nil, fmt.Errorf("the game kept in this browser does not restore: %w (its seat stays with the bot)", err)
+			}
+			if m, ok := log.(*MemLog); ok {
+				m.load(g.Log)
+			}
+			keep.resume(g)
+			return n, nil
+		}
+	}
+	n, entropy, err := id.NewNode(setup, true)
+	if err != nil {
+		return nil, err
+	}
+	if keep != nil {
+		if err := keep.begin(entropy); err != nil && keep.OnLost != nil {
+			keep.OnLost(err)
+		}
+	}
+	return n, nil
 }
 
 // LeaveWait bounds how long a player who left keeps its node running so

@@ -25,6 +25,8 @@ import (
 
 func main() {
 	var id *client.Identity
+	keep := client.NewKeeper(browserStore())
+	keep.OnLost = func(err error) { js.Global().Get("console").Call("warn", err.Error()) }
 	var gameLog *client.MemLog
 	var choose func(engine.Move) error // the pending choice's answer, nil when none
 	var sock *jsSocket                 // the game socket, once play dialled it
@@ -42,12 +44,16 @@ func main() {
 			}
 			return strconv.FormatUint(n, 10)
 		}),
-		// newKey() makes this page's key (crypto/rand: the browser's
-		// getRandomValues) and returns its peer ID; the key stays here.
+		// newKey() is this browser's key, as it kept it, or a new one
+		// (crypto/rand: the browser's getRandomValues), kept in its
+		// localStorage; it returns its peer ID. The key is never sent.
 		"newKey": js.FuncOf(func(js.Value, []js.Value) any {
-			k, err := client.NewIdentity()
-			if err != nil {
+			k, err := keep.Identity()
+			if k == nil {
 				return errValue(err.Error())
+			}
+			if err != nil { // a key for this page only
+				js.Global().Get("console").Call("warn", err.Error())
 			}
 			id = k
 			return id.ID.String()
@@ -90,7 +96,9 @@ func main() {
 		// onTable(json), if given, sees the serving program's table
 		// (client.Table) until the game starts: sit, ready and colour
 		// are the person's answers. A socket that closes mid-game is
-		// dialled again (the phone locked): the game goes on.
+		// dialled again (the phone locked): the game goes on. The game
+		// is kept in localStorage as it is played: a page reloaded
+		// mid-game takes its seat again (client.Keeper).
 		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			if len(a) < 3 || len(a) > 5 || id == nil {
 				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable and onChat, after newKey")
@@ -120,7 +128,7 @@ func main() {
 				return s, nil
 			}
 			go func() {
-				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, OnTable: onTable, OnChat: onChat, Redial: redial, OnStart: func(g *client.Game) { game = g }, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
+				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, Keep: keep, OnTable: onTable, OnChat: onChat, Redial: redial, OnStart: func(g *client.Game) { game = g }, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
 					names := make([]any, len(moves))
 					for i, m := range moves {
 						names[i] = m.String()
