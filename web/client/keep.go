@@ -96,7 +96,7 @@ type Keeper struct {
 	// storage full or refused): it goes on, but a reload loses the seat.
 	OnLost func(error)
 	st     Store
-	mu sync.Mutex
+	mu     sync.Mutex
 	// the log being kept: the last part's bytes, its index, the total
 	part    []byte
 	parts   int

@@ -60,7 +60,7 @@ func newFakeServer(t *testing.T, setup lockstep.Setup) *fakeServer {
 	return s
 }
 
-func (s *fakeServer) Send([]byte) error     { return nil }
+func (s *fakeServer) Send([]byte) error   { return nil }
 func (s *fakeServer) Recv() <-chan []byte { return s.recv }
 
 // TestKeeperResumesAfterReload: a browser plays a game against a bot,
