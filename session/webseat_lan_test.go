@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -140,6 +141,7 @@ func TestWebPlayerAtLANTable(t *testing.T) {
 		{"served by the creator", true, webStays},
 		{"served by a guest", false, webStays},
 		{"away and back", true, webAway},
+		{"page reloaded", false, webReloads},
 		{"leaves", false, webLeaves},
 	} {
 		t.Run(tc.name, func(t *testing.T) { webPlayerAtLANTable(t, tc.byCreator, tc.then) })
@@ -153,13 +155,17 @@ const (
 	webStays  webThen = iota
 	webAway           // its socket closes; it dials again once it is seen absent
 	webLeaves         // it leaves the game for good (a bot flies its seat)
+	// its page is reloaded: node, socket and memory gone; once it is seen
+	// absent a new page on the same storage takes its seat from what was
+	// kept there (client.Keeper)
+	webReloads
 )
 
 // webPlayerAtLANTable plays TestWebPlayerAtLANTable's game, the web
 // player served by the table's creator (Ann) or by a guest (Bob), doing
 // then after its third choice.
 func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
-	away, leaves := then == webAway, then == webLeaves
+	away, leaves, reloads := then == webAway || then == webReloads, then == webLeaves, then == webReloads
 	// Away, the others wait for the web player's move before they vote
 	// it absent: ChoosePerAbsent × AbsentTicks ticks (5 s here).
 	fast := func(o *NetOptions) {
@@ -186,7 +192,8 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
 	defer cancel()
-	browser, err := client.NewIdentity()
+	storage := &client.MapStore{} // the browser's localStorage
+	browser, err := client.NewKeeper(storage).Identity()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +205,7 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	returned := make(chan struct{}) // the other program saw Wendy back
 	var returnedOnce sync.Once
 	var redial func(context.Context) (client.Socket, error)
-	if away {
+	if away && !reloads {
 		redial = func(ctx context.Context) (client.Socket, error) {
 			select {
 			case <-back:
@@ -215,11 +222,17 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	web := make(chan end, 1)
 	var asked atomic.Int32
 	var game *client.Game
+	pageCtx, reload := context.WithCancel(ctx)
+	defer reload()
 	go func() {
-		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable, OnChat: person.onChat, Redial: redial,
+		st, err := client.Play(pageCtx, sock, browser, client.GameConfig{Log: lg, Keep: client.NewKeeper(storage), OnTable: person.onTable, OnChat: person.onChat, Redial: redial,
 			OnStart: func(g *client.Game) { game = g },
 			AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
 				n := asked.Add(1)
+				if n == 3 && reloads {
+					goneOnce.Do(func() { close(gone); reload(); sock.Close() })
+					return
+				}
 				if n == 3 && away {
 					goneOnce.Do(func() { close(gone); sock.Close() })
 				}
@@ -237,6 +250,9 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 					}
 				}()
 			}})
+		if reloads && errors.Is(err, context.Canceled) {
+			st, err = reloadedPage(ctx, t, srv.URLs()[0], storage, browser, back, &asked, person.onChat, func(l *client.MemLog) { lg = l })
+		}
 		web <- end{st, err}
 	}()
 
@@ -377,6 +393,9 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 		}
 		if len(presence) < 2 || presence[0] || !presence[len(presence)-1] {
 			t.Fatalf("the other program saw Wendy's presence go %v, want absent and back", presence)
+		}
+		if reloads && storage.Len() != 1 {
+			t.Fatalf("the browser's storage holds %d keys after the game, want its key alone (the game forgotten)", storage.Len())
 		}
 	} else if len(presence) != 0 {
 		t.Fatalf("Wendy was absent: %v", presence)
@@ -582,4 +601,36 @@ func TestWebPlayerGameResumedLAN(t *testing.T) {
 	if hist[0] != hist[1] || hist[1] != hist[2] || st.History != hist[0] {
 		t.Fatalf("Ann %x, the resumed Bob %x, the web player %x (its state %x)", hist[0][:6], hist[1][:6], hist[2][:6], st.History[:6])
 	}
+}
+
+// reloadedPage is the web player's page after a reload: the same
+// storage, once the others saw its seat go (back); its key and game come
+// from what was kept there, over a new socket. newLog is handed the
+// page's log (it starts from the kept one).
+func reloadedPage(ctx context.Context, t *testing.T, page string, storage client.Store, was *client.Identity, back <-chan struct{}, asked *atomic.Int32, onChat func(client.ChatMsg), newLog func(*client.MemLog)) (lockstep.State, error) {
+	select {
+	case <-back:
+	case <-ctx.Done():
+		return lockstep.State{}, ctx.Err()
+	}
+	id, err := client.NewKeeper(storage).Identity()
+	if err != nil || id.ID != was.ID {
+		return lockstep.State{}, fmt.Errorf("the reloaded page's key %v (%v), was %v", id.ID, err, was.ID)
+	}
+	s, err := dialWeb(page)
+	if err != nil {
+		return lockstep.State{}, err
+	}
+	defer s.Close()
+	lg := client.NewMemLog()
+	newLog(lg)
+	return client.Play(ctx, s, id, client.GameConfig{Log: lg, Keep: client.NewKeeper(storage), OnChat: onChat,
+		AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
+			asked.Add(1)
+			go func() {
+				if err := choose(moves[len(moves)-1]); err != nil {
+					t.Errorf("the reloaded page's choice: %v", err)
+				}
+			}()
+		}})
 }
