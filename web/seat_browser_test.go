@@ -99,10 +99,25 @@ func newTableProgram(t *testing.T, name string, key int) *session.NetSession {
 // game starts with the web player as a seat of its own; it plays by
 // tapping to the end, on the history Ann's and Bob's logs end on, and
 // the page's exported log verifies to it.
+//
+// Reloaded, the page is reloaded (Page.reload) after a few taps in the
+// game: the new page takes its key, chain secret and log from the
+// browser's localStorage, the serving program gives it its game's setup
+// again, and it plays on to the same history, its exported log (the kept
+// one, then the rest) verifying whole.
 func TestBrowserSitsAtLANTable(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
+	for _, tc := range []struct {
+		name        string
+		reloadAfter int // taps; 0: never
+	}{{"stays", 0}, {"reloaded mid-game", 4}} {
+		t.Run(tc.name, func(t *testing.T) { browserAtLANTable(t, tc.reloadAfter) })
+	}
+}
+
+func browserAtLANTable(t *testing.T, reloadAfter int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
 	defer cancel()
 	assets, _ := web.BuiltClient(t)
@@ -164,10 +179,25 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	taps, err := web.TapUntilEnd(tctx)
+	taps := 0
+	if reloadAfter > 0 {
+		if taps, err = tapTimes(tctx, reloadAfter); err != nil {
+			t.Fatal(err)
+		}
+		kept, err := chromedp.Run(tctx, chromedp.Evaluate[int](`Object.keys(localStorage).filter(k => k.startsWith("aeroplane.log.")).length`))
+		if err != nil || kept == 0 {
+			t.Fatalf("before the reload the browser keeps %d parts of the log (%v)", kept, err)
+		}
+		if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
+			t.Fatal(err)
+		}
+		poll("the reloaded page back in its game", `document.body.dataset.game === "playing"`)
+	}
+	more, err := web.TapUntilEnd(tctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	taps += more
 	type end struct{ Game, History, Error string }
 	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", error: document.body.dataset.gameError || ""})`))
 	if err != nil {
@@ -202,7 +232,7 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	if hist[0] != hist[1] || got.History != hex.EncodeToString(hist[0][:]) {
 		t.Fatalf("the page ended on %s, the programs on %x and %x", got.History, hist[0], hist[1])
 	}
-	if log, err := chromedp.Run(tctx, chromedp.Text("#chatlog")); err != nil || !strings.Contains(log, "Ann: good luck") {
+	if log, err := chromedp.Run(tctx, chromedp.Text("#chatlog")); reloadAfter == 0 && (err != nil || !strings.Contains(log, "Ann: good luck")) {
 		t.Errorf("the page's chat %q (%v) lacks Ann's line", log, err)
 	}
 	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
@@ -217,5 +247,29 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	if err != nil || v.History != hist[0] || v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 {
 		t.Fatalf("the page's log: %v, %v", v, err)
 	}
-	t.Logf("the web player sat at %s, tapped %d planes; one history %x; its log %d bytes verifies", seated, taps, hist[0][:8], len(data))
+	if reloadAfter > 0 {
+		left, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](`Object.keys(localStorage).filter(k => k !== "aeroplane.name")`))
+		if err != nil || len(left) != 1 || left[0] != "aeroplane.key" {
+			t.Fatalf("after the game the browser keeps %v (%v), want its key alone", left, err)
+		}
+	}
+	t.Logf("the web player sat at %s, tapped %d planes (reloaded after %d); one history %x; its log %d bytes verifies", seated, taps, reloadAfter, hist[0][:8], len(data))
+}
+
+// tapTimes taps n shining planes (as web.TapUntilEnd does), or fewer if
+// the game ends first.
+func tapTimes(ctx context.Context, n int) (taps int, err error) {
+	for taps < n {
+		state, err := chromedp.Run(ctx, chromedp.Poll[string](`["over", "halted", "none", "left"].includes(document.body.dataset.game) ? "end" : (document.querySelector(".movable") ? "tap" : false)`,
+			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(5*time.Minute)))
+		if err != nil || state == "end" {
+			return taps, err
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const p = document.querySelector(".movable");
+			if (!p) return false; p.dispatchEvent(new MouseEvent("click", {bubbles: true})); return true; })()`)); err != nil {
+			return taps, err
+		}
+		taps++
+	}
+	return taps, nil
 }
