@@ -17,6 +17,7 @@ import (
 	"aeroplane/internal/webtest"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
+	"aeroplane/ui/i18n"
 	"aeroplane/web"
 	"aeroplane/web/client"
 )
@@ -633,4 +634,96 @@ func reloadedPage(ctx context.Context, t *testing.T, page string, storage client
 				}
 			}()
 		}})
+}
+
+// TestWebRefusalsTranslated: every kind of refusal a browser's lobby
+// command meets at a LAN table (ready before sitting, a name another
+// person has, a colour taken, a command the program does not know)
+// reaches the page in the language its commands name, in each of the
+// terminal's seven, with its kind: the terminal's catalogue says it.
+func TestWebRefusalsTranslated(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sock := dialWebSeat(t, srv.URLs()[0])
+	id, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Join(ctx, sock, id); err != nil {
+		t.Fatal(err)
+	}
+	// answer sends msg and waits for the table's answer to it: the
+	// refusal, or the table showing the seat (a command taken).
+	answer := func(msg []byte) client.Table {
+		t.Helper()
+		time.Sleep(webSayEvery) // within the page's rate
+		if err := sock.Send(msg); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			select {
+			case m := <-sock.Recv():
+				f, err := client.DecodeFrame(m)
+				if err != nil || f.Kind != client.KindLobby {
+					continue
+				}
+				tb, err := client.ParseTable(f.Data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, seated := tb.Seat(id.ID.String()); tb.Error != "" || seated {
+					return tb
+				}
+			case <-ctx.Done():
+				t.Fatal("no answer from the table")
+			}
+		}
+	}
+	cmd := func(c client.LobbyCmd) []byte {
+		msg, err := client.EncodeLobby(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return msg
+	}
+	check := func(lang, key string, got client.Table, args ...any) {
+		t.Helper()
+		want := ui.M(key, args...).In(i18n.New(lang))
+		if got.ErrorKey != key || got.Error != want {
+			t.Errorf("%s: refused %q (%s), want %q (%s)", lang, got.Error, got.ErrorKey, want, key)
+		}
+		if lang != "en" && lang != "it" && lang != "pt" && englishRun.MatchString(got.Error) {
+			t.Errorf("%s: %q shows English", lang, got.Error)
+		}
+	}
+	langs := i18n.Languages()
+	for _, lang := range langs {
+		check(lang, "err.notseated", answer(cmd(client.LobbyCmd{T: client.CmdReady, Ready: true, Lang: lang})))
+		check(lang, "err.personname.taken", answer(cmd(client.LobbyCmd{T: client.CmdSit, Name: "ann", Lang: lang})), "ann")
+	}
+	if tb := answer(cmd(client.LobbyCmd{T: client.CmdSit, Name: "Wendy"})); tb.Error != "" {
+		t.Fatalf("sitting down: %s", tb.Error)
+	}
+	bad, err := client.EncodeFrame(nil, client.Frame{Kind: client.KindLobby, Data: []byte(`{"t":"dance"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range langs {
+		check(lang, "err.seattaken", answer(cmd(client.LobbyCmd{T: client.CmdColour, Colour: "R", Lang: lang})))
+		check(lang, "err.webcmd", answer(bad))
+	}
+	// A language the catalogue lacks keeps the last one named.
+	check("zh", "err.seattaken", answer(cmd(client.LobbyCmd{T: client.CmdColour, Colour: "R", Lang: strings.Repeat("x", 100)})))
 }
