@@ -74,6 +74,16 @@ type GameConfig struct {
 	Keep *Keeper
 }
 
+// The ways a game of the page's ends before it is over, as the page
+// tells the person (in its seven languages: each is a kind of its own).
+var (
+	ErrNoSeat      = errors.New("the table's setup has no seat for this browser")
+	ErrClosedEarly = errors.New("the serving program closed the game socket before the game's setup")
+	// ErrNotRestored: the game kept in this browser does not restore; its
+	// seat stays with the bot.
+	ErrNotRestored = errors.New("the game kept in this browser does not restore")
+)
+
 // RedialEvery spaces the attempts to dial the table again.
 const RedialEvery = time.Second
 
@@ -94,7 +104,7 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 		return lockstep.State{}, err
 	}
 	if !slices.Contains(setup.Players(), id.ID) {
-		return lockstep.State{}, errors.New("the table's setup has no seat for this browser")
+		return lockstep.State{}, ErrNoSeat
 	}
 	lg := cfg.Log
 	if lg == nil {
@@ -176,7 +186,7 @@ func newOrKeptNode(id *Identity, setup lockstep.Setup, keep *Keeper, log lockste
 				// A fresh node would sign its first messages anew,
 				// unlike those the others hold: the seat stays away
 				// (a bot flies it) rather than contradict itself.
-				return nil, fmt.Errorf("the game kept in this browser does not restore: %w (its seat stays with the bot)", err)
+				return nil, fmt.Errorf("%w: %w", ErrNotRestored, err)
 			}
 			if m, ok := log.(*MemLog); ok {
 				m.load(g.Log)
@@ -262,7 +272,7 @@ func awaitSetup(ctx context.Context, s Socket, onTable func(Table), onChat func(
 		select {
 		case msg, ok := <-s.Recv():
 			if !ok {
-				return lockstep.Setup{}, errors.New("the serving program closed the game socket before the game's setup")
+				return lockstep.Setup{}, ErrClosedEarly
 			}
 			if len(msg) > 0 && msg[0] == MsgSetup {
 				return ParseSetup(msg)

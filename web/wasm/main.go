@@ -26,11 +26,18 @@ import (
 func main() {
 	var id *client.Identity
 	keep := client.NewKeeper(browserStore())
-	keep.OnLost = func(err error) { js.Global().Get("console").Call("warn", err.Error()) }
+	keep.OnLost = func(err error) {
+		js.Global().Get("console").Call("warn", err.Error())
+		if f := js.Global().Get("aeroplaneNotKept"); f.Type() == js.TypeFunction {
+			f.Invoke()
+		}
+	}
 	var gameLog *client.MemLog
 	var choose func(engine.Move) error // the pending choice's answer, nil when none
 	var sock *jsSocket                 // the game socket, once play dialled it
 	var game *client.Game              // the game being played, once it runs
+	var lang string                    // the page's language, for the serving program's refusals
+	var suspend context.CancelFunc     // stops the game here (another tab took it), once play runs
 	api := map[string]any{
 		// perft(rules, position, depth) → decimal count (a string: a
 		// count can exceed JavaScript's exact integers).
@@ -127,8 +134,11 @@ func main() {
 				sock = s
 				return s, nil
 			}
+			ctx, cancel := context.WithCancel(context.Background())
+			suspend = cancel
 			go func() {
-				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, Keep: keep, OnTable: onTable, OnChat: onChat, Redial: redial, OnStart: func(g *client.Game) { game = g }, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
+				defer cancel()
+				st, err := client.Play(ctx, sock, id, client.GameConfig{Log: lg, Keep: keep, OnTable: onTable, OnChat: onChat, Redial: redial, OnStart: func(g *client.Game) { game = g }, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
 					names := make([]any, len(moves))
 					for i, m := range moves {
 						names[i] = m.String()
@@ -147,7 +157,7 @@ func main() {
 					return
 				}
 				if err != nil {
-					onEnd.Invoke(errValue(err.Error()))
+					onEnd.Invoke(map[string]any{"error": err.Error(), "kind": endKind(err)})
 					return
 				}
 				var rank []any
@@ -158,6 +168,27 @@ func main() {
 			}()
 			return nil
 		}),
+		// setLang(code) names the page's language: the serving program
+		// says its refusals of the person's commands in it.
+		"setLang": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) == 1 {
+				lang = a[0].String()
+			}
+			return nil
+		}),
+		// suspend() stops the game in this page without leaving it (its
+		// seat waits, as for a phone locked): another tab of this browser
+		// took it up from the same storage, and two nodes of one key
+		// must never both sign. onEnd follows with {kind: "suspended"}.
+		"suspend": js.FuncOf(func(js.Value, []js.Value) any {
+			if suspend != nil {
+				suspend()
+			}
+			if sock != nil {
+				sock.ws.Call("close")
+			}
+			return nil
+		}),
 		// sit(name) sits the person at the serving program's table;
 		// ready(bool) says ready or not; colour("G") asks for a colour.
 		// The next onTable shows what the table made of it.
@@ -165,19 +196,19 @@ func main() {
 			if len(a) != 1 {
 				return errValue("sit wants the person's name")
 			}
-			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdSit, Name: a[0].String()})
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdSit, Name: a[0].String(), Lang: lang})
 		}),
 		"ready": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			if len(a) != 1 {
 				return errValue("ready wants true or false")
 			}
-			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdReady, Ready: a[0].Truthy()})
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdReady, Ready: a[0].Truthy(), Lang: lang})
 		}),
 		"colour": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			if len(a) != 1 {
 				return errValue("colour wants a colour letter")
 			}
-			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdColour, Colour: a[0].String()})
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdColour, Colour: a[0].String(), Lang: lang})
 		}),
 		// say(text) says a chat line at the table (onChat shows it back).
 		"say": js.FuncOf(func(_ js.Value, a []js.Value) any {
@@ -248,4 +279,20 @@ func lobbyCmd(s *jsSocket, c client.LobbyCmd) any {
 		return errValue(err.Error())
 	}
 	return true
+}
+
+// endKind is the kind of a game's end before it was over, for the page
+// to say in its language (app.js's notices).
+func endKind(err error) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "suspended"
+	case errors.Is(err, client.ErrNoSeat):
+		return "noseat"
+	case errors.Is(err, client.ErrClosedEarly):
+		return "closed"
+	case errors.Is(err, client.ErrNotRestored):
+		return "restore"
+	}
+	return "failed"
 }
