@@ -258,6 +258,7 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	}()
 
 	var wendyAt engine.Colour = engine.NoColour
+	unmarked := 0 // tables that showed Wendy not as a web player
 	var presence []bool // the other program's word on Wendy, in order
 	sawLeft := false
 	sawWendy := func(e ui.Event) {
@@ -276,6 +277,9 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 			for c, st := range u.Seats {
 				if st.Name == "Wendy" && st.PeerID == browser.ID.String() && st.Kind == ui.SeatHuman && !st.You {
 					wendyAt = engine.Colour(c)
+					if !st.Web {
+						unmarked++ // the terminal would list her with no phone mark
+					}
 				}
 			}
 		}
@@ -363,6 +367,9 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	}
 	if w.st.History != va.History || vw.History != va.History || vw.Phase != lockstep.PhaseOver || len(unexpected) != 0 {
 		t.Fatalf("the web player ended on %x (log %x, %s, cheats %v), Ann on %x", w.st.History[:6], vw.History[:6], vw.Phase, vw.Cheats, va.History[:6])
+	}
+	if unmarked != 0 {
+		t.Errorf("the other program showed Wendy %d times without the web player's mark", unmarked)
 	}
 	if wendyAt != engine.Green || person.seatSeen.Colour != "G" || !person.seatSeen.Web || !person.refused {
 		t.Fatalf("the other program saw Wendy at %s; Wendy saw herself at %+v, refused Blue: %v", wendyAt, person.seatSeen, person.refused)
