@@ -258,7 +258,7 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	}()
 
 	var wendyAt engine.Colour = engine.NoColour
-	unmarked := 0 // tables that showed Wendy not as a web player
+	unmarked := 0       // tables that showed Wendy not as a web player
 	var presence []bool // the other program's word on Wendy, in order
 	sawLeft := false
 	sawWendy := func(e ui.Event) {
