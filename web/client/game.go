@@ -43,9 +43,21 @@ type GameConfig struct {
 	// `aeroplane verify`.
 	Log lockstep.Log
 	// Name, if set, sits the person at the serving program's table under
-	// it once the socket is joined (CmdSit); without it the serving
-	// program seats the browser itself (a table made for it).
+	// it once the socket is joined (CmdSit), and again when a table of
+	// that program's comes without the person at it (the program reopens
+	// or joins its rematch later); without it the person sits by hand
+	// (SendLobby), or the serving program seats the browser itself.
 	Name string
+	// Colour, if set with Name ("G"), is asked for once seated at another
+	// colour: a rematch asks for the colour of the last game, as every
+	// player coming back does (the lobby grants it if still free).
+	Colour string
+	// Lang is the page's language, named in Name's commands.
+	Lang string
+	// Past, if set, is a game this browser has played to its end here:
+	// its setup, which the serving program may send again while it
+	// lingers on that game, is not taken (a rematch waits for the next).
+	Past lockstep.GameID
 	// OnTable sees the serving program's table until the game starts
 	// (ready and colour are the person's: SendLobby).
 	OnTable func(Table)
@@ -94,12 +106,17 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err := Join(ctx, s, id); err != nil {
 		return lockstep.State{}, err
 	}
+	onTable := cfg.OnTable
 	if cfg.Name != "" {
-		if err := SendLobby(s, LobbyCmd{T: CmdSit, Name: cfg.Name}); err != nil {
+		if err := SendLobby(s, LobbyCmd{T: CmdSit, Name: cfg.Name, Lang: cfg.Lang}); err != nil {
 			return lockstep.State{}, err
 		}
+		onTable = (&rejoiner{s: s, id: id.ID.String(), name: cfg.Name, colour: cfg.Colour, lang: cfg.Lang, then: cfg.OnTable, sits: 1, sitPending: true}).table
 	}
-	setup, err := awaitSetup(ctx, s, cfg.OnTable, cfg.OnChat)
+	setup, err := awaitSetup(ctx, s, onTable, cfg.OnChat)
+	for err == nil && cfg.Past != (lockstep.GameID{}) && setup.GameID() == cfg.Past {
+		setup, err = awaitSetup(ctx, s, onTable, cfg.OnChat)
+	}
 	if err != nil {
 		return lockstep.State{}, err
 	}
@@ -159,7 +176,12 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err != nil {
 		return lockstep.State{}, err
 	}
-	g := &Game{d: d, stop: stop}
+	g := &Game{d: d, stop: stop, colour: engine.NoColour, id: setup.GameID()}
+	for _, st := range setup.Seats {
+		if st.Player == id.ID {
+			g.colour = st.Colour
+		}
+	}
 	if cfg.OnStart != nil {
 		cfg.OnStart(g)
 	}
@@ -213,9 +235,59 @@ const LeaveWait = 3 * time.Second
 
 // Game is a running game of the browser player's.
 type Game struct {
-	d    *lockstep.Driver
-	stop context.CancelFunc
-	left atomic.Bool
+	d      *lockstep.Driver
+	stop   context.CancelFunc
+	left   atomic.Bool
+	colour engine.Colour
+	id     lockstep.GameID
+}
+
+// Colour is the browser's seat in the game (a rematch asks for it again).
+func (g *Game) Colour() engine.Colour { return g.colour }
+
+// GameID is the game's (a rematch's GameConfig.Past).
+func (g *Game) GameID() lockstep.GameID { return g.id }
+
+// maxRejoinSits bounds a rejoiner's sits (each a table seen without the
+// person, its sit refused meanwhile): a name refused for good must not
+// be sent at every change of the table.
+const maxRejoinSits = 3
+
+// rejoiner sits the person at the serving program's table when a table
+// comes without them, and asks for their colour once seated elsewhere:
+// a rematch from the page, the person coming back as the terminal's
+// players do (the creator reopens, the others join asking for theirs).
+type rejoiner struct {
+	s                Socket
+	id, name, colour string
+	lang             string
+	then             func(Table)
+	sits             int
+	sitPending       bool
+	askedAt          string // the colour it sat at when it asked for its own
+}
+
+func (r *rejoiner) table(t Table) {
+	if r.then != nil {
+		r.then(t)
+	}
+	if t.Error != "" {
+		r.sitPending = false
+		return
+	}
+	me, seated := t.Seat(r.id)
+	switch {
+	case !seated && t.Lobby != "" && !r.sitPending && r.sits < maxRejoinSits:
+		r.sits++
+		r.sitPending = true
+		_ = SendLobby(r.s, LobbyCmd{T: CmdSit, Name: r.name, Lang: r.lang})
+	case seated && r.colour != "" && me.Colour != r.colour && me.Colour != r.askedAt:
+		r.sitPending = false
+		r.askedAt = me.Colour
+		_ = SendLobby(r.s, LobbyCmd{T: CmdColour, Colour: r.colour, Lang: r.lang})
+	case seated:
+		r.sitPending = false
+	}
 }
 
 // Leave gives the seat to its bot for good (lockstep's Leave) and ends

@@ -16,13 +16,13 @@ const strings = {
 // The page's notices and refusals of its own (the serving program's
 // refusals come translated from it): one line per language, like strings.
 const notices = {
-  en: { langlabel: "Language", notkept: "This browser can no longer keep the game: a reload would lose your seat.", "end.noseat": "The table's game has no seat for you: wait for the next one.", "end.closed": "The program that served this page closed the connection: reload the page to sit down again.", "end.restore": "The game kept in this browser could not be taken up again: a bot flies your seat.", "end.suspended": "This game is open in another tab of this browser: play there.", "end.failed": "The game stopped: " },
-  el: { langlabel: "Γλώσσα", notkept: "Αυτός ο περιηγητής δεν μπορεί πια να κρατά το παιχνίδι: μια επαναφόρτωση θα σας έχανε τη θέση.", "end.noseat": "Το παιχνίδι του τραπεζιού δεν έχει θέση για εσάς: περιμένετε το επόμενο.", "end.closed": "Το πρόγραμμα που σέρβιρε αυτή τη σελίδα έκλεισε τη σύνδεση: φορτώστε ξανά τη σελίδα για να καθίσετε πάλι.", "end.restore": "Το παιχνίδι που κρατήθηκε σε αυτόν τον περιηγητή δεν μπόρεσε να συνεχιστεί: ένα μποτ παίζει τη θέση σας.", "end.suspended": "Αυτό το παιχνίδι είναι ανοιχτό σε άλλη καρτέλα αυτού του περιηγητή: παίξτε εκεί.", "end.failed": "Το παιχνίδι σταμάτησε: " },
-  hi: { langlabel: "भाषा", notkept: "यह ब्राउज़र अब खेल को सहेज नहीं सकता: पेज फिर से लोड करने पर आपकी जगह चली जाएगी।", "end.noseat": "मेज़ के खेल में आपके लिए कोई जगह नहीं है: अगले खेल की प्रतीक्षा करें।", "end.closed": "इस पेज को देने वाले प्रोग्राम ने कनेक्शन बंद कर दिया: फिर से बैठने के लिए पेज दोबारा लोड करें।", "end.restore": "इस ब्राउज़र में सहेजा गया खेल फिर से शुरू नहीं हो सका: आपकी जगह एक बॉट खेलता है।", "end.suspended": "यह खेल इस ब्राउज़र के दूसरे टैब में खुला है: वहीं खेलें।", "end.failed": "खेल रुक गया: " },
-  it: { langlabel: "Lingua", notkept: "Questo browser non riesce più a conservare la partita: ricaricando perderesti il posto.", "end.noseat": "La partita del tavolo non ha un posto per te: aspetta la prossima.", "end.closed": "Il programma che ha servito questa pagina ha chiuso la connessione: ricarica la pagina per sederti di nuovo.", "end.restore": "La partita conservata in questo browser non si è potuta riprendere: un bot gioca al tuo posto.", "end.suspended": "Questa partita è aperta in un'altra scheda di questo browser: gioca lì.", "end.failed": "La partita si è fermata: " },
-  pt: { langlabel: "Língua", notkept: "Este navegador já não consegue guardar o jogo: recarregar faria perder o seu lugar.", "end.noseat": "O jogo da mesa não tem lugar para si: espere pelo próximo.", "end.closed": "O programa que serviu esta página fechou a ligação: recarregue a página para se sentar de novo.", "end.restore": "O jogo guardado neste navegador não pôde ser retomado: um bot joga no seu lugar.", "end.suspended": "Este jogo está aberto noutro separador deste navegador: jogue lá.", "end.failed": "O jogo parou: " },
-  ru: { langlabel: "Язык", notkept: "Этот браузер больше не может хранить игру: после перезагрузки вы потеряете место.", "end.noseat": "В игре этого стола нет места для вас: дождитесь следующей.", "end.closed": "Программа, открывшая эту страницу, закрыла соединение: перезагрузите страницу, чтобы снова сесть.", "end.restore": "Игру, сохранённую в этом браузере, не удалось продолжить: за вас играет бот.", "end.suspended": "Эта игра открыта в другой вкладке этого браузера: играйте там.", "end.failed": "Игра остановилась: " },
-  zh: { langlabel: "语言", notkept: "这个浏览器已无法保存对局：重新加载会失去你的座位。", "end.noseat": "这桌的对局没有你的座位：请等下一局。", "end.closed": "提供本页面的程序关闭了连接：请重新加载页面再入座。", "end.restore": "这个浏览器里保存的对局无法继续：由机器人接替你的座位。", "end.suspended": "这局游戏已在本浏览器的另一个标签页中打开：请在那里玩。", "end.failed": "游戏中止：" },
+  en: { rematch: "Play again", langlabel: "Language", notkept: "This browser can no longer keep the game: a reload would lose your seat.", "end.noseat": "The table's game has no seat for you: wait for the next one.", "end.closed": "The program that served this page closed the connection: reload the page to sit down again.", "end.restore": "The game kept in this browser could not be taken up again: a bot flies your seat.", "end.suspended": "This game is open in another tab of this browser: play there.", "end.failed": "The game stopped: " },
+  el: { rematch: "Ξανά παιχνίδι", langlabel: "Γλώσσα", notkept: "Αυτός ο περιηγητής δεν μπορεί πια να κρατά το παιχνίδι: μια επαναφόρτωση θα σας έχανε τη θέση.", "end.noseat": "Το παιχνίδι του τραπεζιού δεν έχει θέση για εσάς: περιμένετε το επόμενο.", "end.closed": "Το πρόγραμμα που σέρβιρε αυτή τη σελίδα έκλεισε τη σύνδεση: φορτώστε ξανά τη σελίδα για να καθίσετε πάλι.", "end.restore": "Το παιχνίδι που κρατήθηκε σε αυτόν τον περιηγητή δεν μπόρεσε να συνεχιστεί: ένα μποτ παίζει τη θέση σας.", "end.suspended": "Αυτό το παιχνίδι είναι ανοιχτό σε άλλη καρτέλα αυτού του περιηγητή: παίξτε εκεί.", "end.failed": "Το παιχνίδι σταμάτησε: " },
+  hi: { rematch: "फिर से खेलें", langlabel: "भाषा", notkept: "यह ब्राउज़र अब खेल को सहेज नहीं सकता: पेज फिर से लोड करने पर आपकी जगह चली जाएगी।", "end.noseat": "मेज़ के खेल में आपके लिए कोई जगह नहीं है: अगले खेल की प्रतीक्षा करें।", "end.closed": "इस पेज को देने वाले प्रोग्राम ने कनेक्शन बंद कर दिया: फिर से बैठने के लिए पेज दोबारा लोड करें।", "end.restore": "इस ब्राउज़र में सहेजा गया खेल फिर से शुरू नहीं हो सका: आपकी जगह एक बॉट खेलता है।", "end.suspended": "यह खेल इस ब्राउज़र के दूसरे टैब में खुला है: वहीं खेलें।", "end.failed": "खेल रुक गया: " },
+  it: { rematch: "Gioca ancora", langlabel: "Lingua", notkept: "Questo browser non riesce più a conservare la partita: ricaricando perderesti il posto.", "end.noseat": "La partita del tavolo non ha un posto per te: aspetta la prossima.", "end.closed": "Il programma che ha servito questa pagina ha chiuso la connessione: ricarica la pagina per sederti di nuovo.", "end.restore": "La partita conservata in questo browser non si è potuta riprendere: un bot gioca al tuo posto.", "end.suspended": "Questa partita è aperta in un'altra scheda di questo browser: gioca lì.", "end.failed": "La partita si è fermata: " },
+  pt: { rematch: "Jogar outra vez", langlabel: "Língua", notkept: "Este navegador já não consegue guardar o jogo: recarregar faria perder o seu lugar.", "end.noseat": "O jogo da mesa não tem lugar para si: espere pelo próximo.", "end.closed": "O programa que serviu esta página fechou a ligação: recarregue a página para se sentar de novo.", "end.restore": "O jogo guardado neste navegador não pôde ser retomado: um bot joga no seu lugar.", "end.suspended": "Este jogo está aberto noutro separador deste navegador: jogue lá.", "end.failed": "O jogo parou: " },
+  ru: { rematch: "Сыграть ещё", langlabel: "Язык", notkept: "Этот браузер больше не может хранить игру: после перезагрузки вы потеряете место.", "end.noseat": "В игре этого стола нет места для вас: дождитесь следующей.", "end.closed": "Программа, открывшая эту страницу, закрыла соединение: перезагрузите страницу, чтобы снова сесть.", "end.restore": "Игру, сохранённую в этом браузере, не удалось продолжить: за вас играет бот.", "end.suspended": "Эта игра открыта в другой вкладке этого браузера: играйте там.", "end.failed": "Игра остановилась: " },
+  zh: { rematch: "再来一局", langlabel: "语言", notkept: "这个浏览器已无法保存对局：重新加载会失去你的座位。", "end.noseat": "这桌的对局没有你的座位：请等下一局。", "end.closed": "提供本页面的程序关闭了连接：请重新加载页面再入座。", "end.restore": "这个浏览器里保存的对局无法继续：由机器人接替你的座位。", "end.suspended": "这局游戏已在本浏览器的另一个标签页中打开：请在那里玩。", "end.failed": "游戏中止：" },
 };
 const langNames = { en: "English", el: "Ελληνικά", hi: "हिन्दी", it: "Italiano", pt: "Português", ru: "Русский", zh: "中文" };
 
@@ -225,6 +225,28 @@ function endNotice(end) {
 }
 window.aeroplaneNotKept = () => { document.body.dataset.kept = "no"; document.getElementById("key").textContent = t.notkept; };
 
+// offerRematch offers the next game at the serving program's table once
+// one is over, as the terminal's r: the page sits down again under the
+// person's name and asks for its colour (the creator reopens the table).
+function offerRematch() {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = "rematch";
+  b.textContent = t.rematch;
+  b.addEventListener("click", () => {
+    if (aeroplane.rematch(localStorage.getItem("aeroplane.name") || "") !== true) return;
+    b.remove();
+    const save = document.getElementById("savelog");
+    if (save) save.remove();
+    delete document.body.dataset.history;
+    delete document.body.dataset.ranking;
+    document.body.dataset.game = "joining";
+    document.body.dataset.rematch = "yes";
+    status.textContent = t.ready;
+  });
+  document.querySelector("footer").appendChild(b);
+}
+
 window.aeroplaneReady = () => {
   window.aeroplaneTimes.wasm = performance.now();
   const id = aeroplane.newKey();
@@ -260,6 +282,7 @@ window.aeroplaneReady = () => {
     document.body.dataset.game = end.phase;
     status.textContent = t.over + end.ranking.join(" ");
     saveLink();
+    if (end.phase === "over") offerRematch();
   }, offerMoves, showTable, showChat);
 };
 

@@ -38,6 +38,8 @@ func main() {
 	var game *client.Game              // the game being played, once it runs
 	var lang string                    // the page's language, for the serving program's refusals
 	var suspend context.CancelFunc     // stops the game here (another tab took it), once play runs
+	var run func(again bool)           // plays a game with play's callbacks (again: a rematch)
+	var lastName string                // the name the person sat under
 	api := map[string]any{
 		// perft(rules, position, depth) → decimal count (a string: a
 		// count can exceed JavaScript's exact integers).
@@ -124,49 +126,88 @@ func main() {
 				cb := a[4]
 				onChat = func(m client.ChatMsg) { cb.Invoke(m.From, m.Colour, m.Text) }
 			}
-			loc := js.Global().Get("location")
-			url := "ws://" + loc.Get("host").String() + "/ws"
-			sock = dialSocket(url)
-			gameLog = client.NewMemLog()
-			lg := gameLog
-			redial := func(ctx context.Context) (client.Socket, error) {
-				s := dialSocket(url)
-				sock = s
-				return s, nil
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			suspend = cancel
-			go func() {
-				defer cancel()
-				st, err := client.Play(ctx, sock, id, client.GameConfig{Log: lg, Keep: keep, OnTable: onTable, OnChat: onChat, Redial: redial, OnStart: func(g *client.Game) { game = g }, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
+			run = func(again bool) {
+				loc := js.Global().Get("location")
+				url := "ws://" + loc.Get("host").String() + "/ws"
+				cfg := client.GameConfig{Keep: keep, Lang: lang}
+				if again && game != nil {
+					// A rematch: the person sits at the serving program's
+					// next table under the same name, asks for the same
+					// colour, and waits for a game other than the last.
+					cfg.Name, cfg.Past = lastName, game.GameID()
+					if c := game.Colour(); c < engine.NumColours {
+						cfg.Colour = string(c.Letter())
+					}
+					if sock != nil {
+						sock.ws.Call("close")
+					}
+				}
+				game = nil
+				sock = dialSocket(url)
+				gameLog = client.NewMemLog()
+				cfg.Log = gameLog
+				cfg.OnTable, cfg.OnChat = onTable, onChat
+				cfg.Redial = func(ctx context.Context) (client.Socket, error) {
+					s := dialSocket(url)
+					sock = s
+					return s, nil
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				suspend = cancel
+				cfg.OnStart = func(g *client.Game) { game = g }
+				cfg.AskMove = func(moves []engine.Move, c func(engine.Move) error) {
 					names := make([]any, len(moves))
 					for i, m := range moves {
 						names[i] = m.String()
 					}
 					choose = c
 					onMoves.Invoke(js.ValueOf(names))
-				}, OnReady: func(rd lockstep.Ready) {
+				}
+				cfg.OnReady = func(rd lockstep.Ready) {
 					b, err := client.BoardOf(rd.State.Pos.String())
 					if err == nil {
 						data, _ := json.Marshal(b)
 						onBoard.Invoke(string(data))
 					}
-				}})
-				if errors.Is(err, lockstep.ErrLeft) {
-					onEnd.Invoke(map[string]any{"error": err.Error(), "left": true})
-					return
 				}
-				if err != nil {
-					onEnd.Invoke(map[string]any{"error": err.Error(), "kind": endKind(err)})
-					return
-				}
-				var rank []any
-				for _, c := range st.Pos.Ranking() {
-					rank = append(rank, string(c.Letter()))
-				}
-				onEnd.Invoke(map[string]any{"history": hex.EncodeToString(st.History[:]), "ranking": rank, "phase": st.Phase.String()})
-			}()
+				s := sock
+				go func() {
+					defer cancel()
+					st, err := client.Play(ctx, s, id, cfg)
+					if errors.Is(err, lockstep.ErrLeft) {
+						onEnd.Invoke(map[string]any{"error": err.Error(), "left": true})
+						return
+					}
+					if err != nil {
+						onEnd.Invoke(map[string]any{"error": err.Error(), "kind": endKind(err)})
+						return
+					}
+					var rank []any
+					for _, c := range st.Pos.Ranking() {
+						rank = append(rank, string(c.Letter()))
+					}
+					onEnd.Invoke(map[string]any{"history": hex.EncodeToString(st.History[:]), "ranking": rank, "phase": st.Phase.String()})
+				}()
+			}
+			run(false)
 			return nil
+		}),
+		// rematch(name) plays the next game at the serving program's table,
+		// once a game is over, as the terminal's r does for its player:
+		// the creator reopens the table with the same seats, and this
+		// page sits down under the person's name and asks for its last
+		// colour (the table grants it if still free); play's callbacks
+		// see it as they saw the first. name, if given, is the person's
+		// (a page reloaded since it sat down knows it from its storage).
+		"rematch": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) == 1 && a[0].Type() == js.TypeString && a[0].String() != "" {
+				lastName = a[0].String() // a page reloaded since it sat down
+			}
+			if run == nil || game == nil || lastName == "" {
+				return errValue("no game over to play again")
+			}
+			run(true)
+			return true
 		}),
 		// setLang(code) names the page's language: the serving program
 		// says its refusals of the person's commands in it.
@@ -196,7 +237,8 @@ func main() {
 			if len(a) != 1 {
 				return errValue("sit wants the person's name")
 			}
-			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdSit, Name: a[0].String(), Lang: lang})
+			lastName = a[0].String()
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdSit, Name: lastName, Lang: lang})
 		}),
 		"ready": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			if len(a) != 1 {
