@@ -273,3 +273,154 @@ func tapTimes(ctx context.Context, n int) (taps int, err error) {
 	}
 	return taps, nil
 }
+
+// rematchPerson is netPerson for two games: at the first's end it asks
+// for the rematch (the terminal's r), and it is done at the second's.
+func rematchPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession, done chan<- personEnd) {
+	joined, games := false, 0
+	for e := range s.Events() {
+		switch e := e.(type) {
+		case ui.LobbyUpdate:
+			for _, g := range e.Games {
+				if joinHost != nil && !joined && g.Host.ID == joinHost.ID().String() {
+					joined = true
+					if err := s.Join(g.ID); err != nil {
+						t.Errorf("join: %v", err)
+					}
+				}
+			}
+		case ui.TableUpdate:
+			for _, st := range e.Seats {
+				if st.You && st.Kind == ui.SeatHuman && !st.Ready && !e.Started {
+					_ = s.SetReady(true)
+				}
+			}
+		case ui.Rolled:
+			if e.YouChoose {
+				if err := s.Choose(e.Moves[0]); err != nil {
+					t.Errorf("choose: %v", err)
+				}
+			}
+		case ui.GameOver:
+			if games++; games == 2 {
+				done <- personEnd{over: e}
+				return
+			}
+			if err := s.Rematch(); err != nil {
+				t.Errorf("rematch: %v", err)
+			}
+		}
+	}
+	done <- personEnd{}
+}
+
+// TestBrowserRematch: chromium plays a game at Ann's LAN table (with Bob
+// of another program and a bot), and at its end taps Rematch while Ann
+// and Bob press r: the page sits down at the reopened table under the
+// same name, asks for its colour back, says ready, and plays the second
+// game to the history the programs' logs end on, at the colour of the
+// first.
+func TestBrowserRematch(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	assets, _ := web.BuiltClient(t)
+	a, b := newTableProgram(t, "Ann", 92), newTableProgram(t, "Bob", 93)
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
+		t.Fatal(err)
+	}
+	ends := make(chan personEnd, 2)
+	go rematchPerson(t, a, nil, ends)
+	go rematchPerson(t, b, a, ends)
+	tab := web.NewBrowser(t)
+	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
+	defer tcancel()
+	poll := func(what, js string) {
+		t.Helper()
+		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent + " " + document.getElementById("status").textContent`))
+			t.Fatalf("%s: %v (page: %s)", what, err, state)
+		}
+	}
+	// readyUntilStart says ready whenever a change of the table cleared it.
+	readyUntilStart := func() {
+		t.Helper()
+		for {
+			state, err := chromedp.Run(tctx, chromedp.Poll[string](`document.body.dataset.game === "playing" ? "started" : (document.body.dataset.game === "table" && document.body.dataset.seated && document.body.dataset.ready === "no" ? "unready" : false)`,
+				chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if state == "started" {
+				return
+			}
+			if err := chromedp.Do(tctx, chromedp.Click("#readybtn")); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(50 * time.Millisecond) // the table's answer
+		}
+	}
+	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
+		t.Fatal(err)
+	}
+	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
+	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
+		t.Fatal(err)
+	}
+	poll("seated", `!!document.body.dataset.seated`)
+	readyUntilStart()
+	if _, err := web.TapUntilEnd(tctx); err != nil {
+		t.Fatal(err)
+	}
+	first, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.dataset.game + " " + document.body.dataset.seated`))
+	if err != nil || !strings.HasPrefix(first, "over ") {
+		t.Fatalf("the first game ended %q (%v)", first, err)
+	}
+	colour := strings.TrimPrefix(first, "over ")
+	poll("the rematch offered", `!!document.getElementById("rematch")`)
+	if err := chromedp.Do(tctx, chromedp.Click("#rematch")); err != nil {
+		t.Fatal(err)
+	}
+	poll("seated again", `document.body.dataset.game === "table" && !!document.body.dataset.seated`)
+	readyUntilStart()
+	taps, err := web.TapUntilEnd(tctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type end struct{ Game, History, Seated string }
+	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", seated: document.body.dataset.seated})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hist []string
+	for range 2 {
+		select {
+		case e := <-ends:
+			data, err := os.ReadFile(e.over.LogPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := lockstep.Verify(data)
+			if err != nil || v.Phase != lockstep.PhaseOver || len(v.Setup.Players()) != 3 {
+				t.Fatalf("a program's second log: %v, %v", v, err)
+			}
+			hist = append(hist, hex.EncodeToString(v.History[:]))
+		case <-ctx.Done():
+			t.Fatal("a program's player never finished the rematch")
+		}
+	}
+	if got.Game != "over" || hist[0] != hist[1] || got.History != hist[0] || got.Seated != colour {
+		t.Fatalf("the page's rematch ended %q on %s at %s; the programs on %s and %s; the first game at %s", got.Game, got.History, got.Seated, hist[0], hist[1], colour)
+	}
+	t.Logf("the rematch: the page at %s again, %d taps, one history %s", colour, taps, hist[0][:16])
+}
