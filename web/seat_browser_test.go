@@ -111,13 +111,18 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name        string
-		reloadAfter int // taps; 0: never
-	}{{"stays", 0}, {"reloaded mid-game", 4}} {
-		t.Run(tc.name, func(t *testing.T) { browserAtLANTable(t, tc.reloadAfter) })
+		reloadAfter int  // taps; 0: never
+		newTab      bool // instead of a reload, the page opened in a second tab
+	}{{"stays", 0, false}, {"reloaded mid-game", 4, false}, {"a second tab takes it", 4, true}} {
+		t.Run(tc.name, func(t *testing.T) { browserAtLANTable(t, tc.reloadAfter, tc.newTab) })
 	}
 }
 
-func browserAtLANTable(t *testing.T, reloadAfter int) {
+// browserAtLANTable plays TestBrowserSitsAtLANTable's game, the page
+// reloaded after reloadAfter taps, or opened in a second tab of the same
+// browser then (newTab): the second tab takes the game from the same
+// storage and the first stops, so that one node of the key signs.
+func browserAtLANTable(t *testing.T, reloadAfter int, newTab bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
 	defer cancel()
 	assets, _ := web.BuiltClient(t)
@@ -188,7 +193,22 @@ func browserAtLANTable(t *testing.T, reloadAfter int) {
 		if err != nil || kept == 0 {
 			t.Fatalf("before the reload the browser keeps %d parts of the log (%v)", kept, err)
 		}
-		if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
+		if newTab {
+			first := tctx
+			tab2, cancel2 := chromedp.NewContext(tctx) // a tab of the same browser: the same storage
+			defer cancel2()
+			tctx, tcancel = context.WithTimeout(tab2, 5*time.Minute)
+			defer tcancel()
+			if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
+				t.Fatal(err)
+			}
+			stopped, err := chromedp.Run(first, chromedp.Poll[string](`document.body.dataset.endKind === "suspended" ? document.getElementById("status").textContent : false`,
+				chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
+			if err != nil {
+				t.Fatalf("the first tab did not stop: %v", err)
+			}
+			t.Logf("the first tab says: %s", stopped)
+		} else if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
 			t.Fatal(err)
 		}
 		poll("the reloaded page back in its game", `document.body.dataset.game === "playing"`)

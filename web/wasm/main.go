@@ -148,6 +148,9 @@ func main() {
 				cfg.Log = gameLog
 				cfg.OnTable, cfg.OnChat = onTable, onChat
 				cfg.Redial = func(ctx context.Context) (client.Socket, error) {
+					if err := ctx.Err(); err != nil {
+						return nil, err // suspended: another tab has the seat now
+					}
 					s := dialSocket(url)
 					sock = s
 					return s, nil
