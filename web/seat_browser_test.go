@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -443,4 +444,101 @@ func TestBrowserRematch(t *testing.T) {
 		t.Fatalf("the page's rematch ended %q on %s at %s; the programs on %s and %s; the first game at %s", got.Game, got.History, got.Seated, hist[0], hist[1], colour)
 	}
 	t.Logf("the rematch: the page at %s again, %d taps, one history %s", colour, taps, hist[0][:16])
+}
+
+// TestBrowserReloadAtTheTable: a person sits at Ann's LAN table from
+// chromium (Ann and Bob of another program at it, Yellow and Green free)
+// and picks Green; the page is reloaded before the game (the phone locked
+// and the browser discarded the tab): the new page sits down again at
+// that table under the kept name, lands at the first free colour, and
+// asks for Green back: the other program sees the person at Green again.
+func TestBrowserReloadAtTheTable(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	assets, _ := web.BuiltClient(t)
+	a, b := newTableProgram(t, "Ann", 94), newTableProgram(t, "Bob", 95)
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for range a.Events() { // Ann's person only watches
+		}
+	}()
+	// Bob joins Ann's table; wendyAt is where his program showed the
+	// person, each change in order.
+	var mu sync.Mutex
+	var wendyAt []engine.Colour
+	go func() {
+		joined := false
+		for e := range b.Events() {
+			if u, ok := e.(ui.LobbyUpdate); ok {
+				for _, g := range u.Games {
+					if !joined && g.Host.ID == a.ID().String() {
+						joined = true
+						_ = b.Join(g.ID)
+					}
+				}
+			}
+			if u, ok := e.(ui.TableUpdate); ok {
+				at := engine.NoColour
+				for c, st := range u.Seats {
+					if st.Name == "Wendy" && st.Web {
+						at = engine.Colour(c)
+					}
+				}
+				mu.Lock()
+				if len(wendyAt) == 0 || wendyAt[len(wendyAt)-1] != at {
+					wendyAt = append(wendyAt, at)
+				}
+				mu.Unlock()
+			}
+		}
+	}()
+	tab := web.NewBrowser(t)
+	tctx, tcancel := context.WithTimeout(tab, 2*time.Minute)
+	defer tcancel()
+	poll := func(what, js string) {
+		t.Helper()
+		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent`))
+			t.Fatalf("%s: %v (page: %s)", what, err, state)
+		}
+	}
+	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
+		t.Fatal(err)
+	}
+	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
+	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
+		t.Fatal(err)
+	}
+	poll("seated at the first free colour", `document.body.dataset.seated === "Y"`)
+	if err := chromedp.Do(tctx, chromedp.Click(`#colours button[data-colour="G"]`)); err != nil {
+		t.Fatal(err)
+	}
+	poll("at Green", `document.body.dataset.seated === "G"`)
+	if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	poll("the reloaded page seated again at Green", `document.body.dataset.state === "board" && document.body.dataset.seated === "G" && document.getElementById("sitform").hidden`)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		mu.Lock()
+		seen := slices.Clone(wendyAt)
+		mu.Unlock()
+		// Yellow, Green; gone with the old page; Yellow again, Green.
+		if n := len(seen); n >= 5 && seen[n-1] == engine.Green && slices.Contains(seen[2:], engine.NoColour) {
+			t.Logf("Bob's program showed Wendy at %v", seen)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Bob's program showed Wendy at %v: want her gone with the old page, then back at Green", seen)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

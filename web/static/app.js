@@ -139,13 +139,33 @@ function setupTable() {
   document.getElementById("readybtn").addEventListener("click", () => aeroplane.ready(!meReady));
   for (const b of document.querySelectorAll("#colours button")) b.addEventListener("click", () => aeroplane.colour(b.dataset.colour));
 }
+// keepSeat keeps the table and colour the person sits at, at the serving
+// program's table (localStorage "aeroplane.sat"), so that a page reloaded
+// there, or whose socket dropped as the phone locked, sits down again at
+// that table under the kept name and asks for that colour. Sent once per
+// page; a refusal, or the game starting, forgets it.
+let seatAgain = (() => { try { return JSON.parse(localStorage.getItem("aeroplane.sat") || "null"); } catch { return null; } })(); // {lobby, colour}
+let satAgain = false;
+function keepSeat(tb, me) {
+  if (tb.error) { if (satAgain && seatAgain) forgetSeat(); return; }
+  const name = localStorage.getItem("aeroplane.name") || "";
+  const again = seatAgain && seatAgain.lobby === tb.lobby;
+  if (!me && again && name && !satAgain) { satAgain = true; aeroplane.sit(name); return; }
+  if (!me) return;
+  if (again && satAgain && me.colour !== seatAgain.colour) aeroplane.colour(seatAgain.colour);
+  if (satAgain || !again) seatAgain = null;
+  localStorage.setItem("aeroplane.sat", JSON.stringify(seatAgain || { lobby: tb.lobby, colour: me.colour }));
+}
+function forgetSeat() { seatAgain = null; localStorage.removeItem("aeroplane.sat"); }
+
 function showTable(json) {
   const tb = JSON.parse(json);
   if (document.body.dataset.game !== "playing") document.body.dataset.game = "table";
   document.getElementById("table").hidden = false;
   document.getElementById("tableerror").textContent = tb.error || "";
-  if (tb.error) { document.body.dataset.tableError = tb.error; return; }
+  if (tb.error) { document.body.dataset.tableError = tb.error; keepSeat(tb, null); return; }
   const me = (tb.players || []).find(p => p.id === myId);
+  keepSeat(tb, me);
   meReady = !!(me && me.ready);
   document.body.dataset.seated = me ? me.colour : "";
   document.body.dataset.ready = meReady ? "yes" : "no";
@@ -268,6 +288,7 @@ window.aeroplaneReady = () => {
   leave.textContent = t.leave;
   leave.addEventListener("click", () => { if (aeroplane.leave() === true) { leave.hidden = true; document.body.dataset.left = "yes"; } });
   aeroplane.play(json => {
+    if (document.body.dataset.game !== "playing") forgetSeat();
     document.body.dataset.game = "playing";
     document.getElementById("table").hidden = true;
     leave.hidden = document.body.dataset.left === "yes";
@@ -276,7 +297,12 @@ window.aeroplaneReady = () => {
     document.body.dataset.yourMove = "";
     leave.hidden = true;
     if (end.left) { document.body.dataset.game = "left"; status.textContent = t.left; saveLink(); return; }
-    if (end.error) { document.body.dataset.game = "none"; document.body.dataset.gameError = end.error; endNotice(end); return; }
+    if (end.error) {
+      document.body.dataset.game = "none"; document.body.dataset.gameError = end.error; endNotice(end);
+      // The socket dropped at the table (the phone locked): a new page sits again.
+      if (end.kind === "closed" && localStorage.getItem("aeroplane.sat")) setTimeout(() => location.reload(), 1000);
+      return;
+    }
     document.body.dataset.history = end.history;
     document.body.dataset.ranking = end.ranking.join("");
     document.body.dataset.game = end.phase;
