@@ -212,7 +212,9 @@ func browserAtLANTable(t *testing.T, reloadAfter int, newTab bool) {
 		} else if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
 			t.Fatal(err)
 		}
+		back := time.Now()
 		poll("the reloaded page back in its game", `document.body.dataset.game === "playing"`)
+		t.Logf("the page back in its game %v after the reload (or the second tab) loaded", time.Since(back).Round(time.Millisecond))
 	}
 	more, err := web.TapUntilEnd(tctx)
 	if err != nil {
