@@ -454,13 +454,27 @@ func TestBrowserRematch(t *testing.T) {
 // and the browser discarded the tab): the new page sits down again at
 // that table under the kept name, lands at the first free colour, and
 // asks for Green back: the other program sees the person at Green again.
+// So too when the page's socket drops at the table (the serving program
+// closes it here; a phone locking does the same): the page reloads itself
+// and sits down again.
 func TestBrowserReloadAtTheTable(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
+	for _, dropped := range []bool{false, true} {
+		name := "reloaded"
+		if dropped {
+			name = "socket dropped"
+		}
+		t.Run(name, func(t *testing.T) { browserBackAtTheTable(t, dropped) })
+	}
+}
+
+func browserBackAtTheTable(t *testing.T, dropped bool) {
 	assets, _ := web.BuiltClient(t)
 	a, b := newTableProgram(t, "Ann", 94), newTableProgram(t, "Bob", 95)
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: a.ServeWeb})
+	conns := make(chan *web.Conn, 8) // the page's sockets, as Ann's program took them
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: func(c *web.Conn) { conns <- c; a.ServeWeb(c) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -524,7 +538,17 @@ func TestBrowserReloadAtTheTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	poll("at Green", `document.body.dataset.seated === "G"`)
-	if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
+	if dropped {
+		var last *web.Conn
+		for len(conns) > 0 {
+			last = <-conns
+		}
+		if last == nil {
+			t.Fatal("Ann's program never took the page's socket")
+		}
+		last.Close()
+		poll("the page told its socket closed", `document.body.dataset.endKind === "closed"`)
+	} else if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
 		t.Fatal(err)
 	}
 	poll("the reloaded page seated again at Green", `document.body.dataset.state === "board" && document.body.dataset.seated === "G" && document.getElementById("sitform").hidden`)
