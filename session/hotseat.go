@@ -49,18 +49,18 @@ type hotSeat struct {
 func checkPersonName(name string, taken []string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
-		return errors.New("a person needs a name")
+		return ui.Errorf("err.emptyname")
 	case len(name) > maxPersonName:
-		return fmt.Errorf("a name of at most %d bytes, please", maxPersonName)
+		return ui.Errorf("err.personname.long", maxPersonName)
 	}
 	for _, r := range name {
 		if r < ' ' || r == 0x7f {
-			return errors.New("a name cannot hold control characters")
+			return ui.Errorf("err.personname.control")
 		}
 	}
 	for _, t := range taken {
 		if strings.EqualFold(t, name) {
-			return fmt.Errorf("%s already plays here: give the new person another name", name)
+			return ui.Errorf("err.personname.taken", name)
 		}
 	}
 	return nil

@@ -329,6 +329,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.myColour = tr.ColourOf(s.self)
 	table = s.setupTable(res.Setup, names, p.hosting)
 	s.markOurs(&table)
+	markWebSeats(&table, res.Setup, res.SeatHosts)
 	table.BotPace, table.BotPaceSet = res.Pace.Delay, res.Pace.Set
 	pace := res.Pace
 	s.tablePace.Store(&pace) // before the game's first event is queued
@@ -434,6 +435,16 @@ func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string, 
 	t := tableOf(setup, names, s.self)
 	t.Host = hosting
 	return t
+}
+
+// markWebSeats marks the seats another program hosts (a web player's:
+// lobby.Result.SeatHosts) as on a phone.
+func markWebSeats(t *ui.TableUpdate, setup lockstep.Setup, hosts map[peer.ID]peer.ID) {
+	for _, st := range setup.Seats {
+		if h, ok := hosts[st.Player]; ok && st.Player != "" && h != st.Player && !t.Seats[st.Colour].You {
+			t.Seats[st.Colour].Web = true
+		}
+	}
 }
 
 // tableOf is the table a game's Setup fixed, as self sees it (self ""

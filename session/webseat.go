@@ -40,6 +40,7 @@ const webGameQueue = 256
 type webSeat struct {
 	id     peer.ID
 	name   string        // the person's, once it sat down
+	lang   string        // its page's language, for its refusals (webRefusal)
 	conn   *web.Conn     // the browser's socket now; nil while it is away
 	attach chan struct{} // a new socket came (cap 1)
 	// game carries the browser's game frames to the relay while a game
@@ -116,7 +117,7 @@ func (s *NetSession) readWeb(w *webSeat, c *web.Conn) {
 			}
 			if err != nil {
 				s.log.Info("web: a browser's lobby command refused", "peer", p2p.ShortID(w.id), "err", err)
-				if msg, e := client.EncodeLobby(client.Table{Error: err.Error()}); e == nil {
+				if msg, e := client.EncodeLobby(s.webRefusal(w, err)); e == nil {
 					_ = c.SendRaw(msg)
 				}
 			}
@@ -203,6 +204,7 @@ func (s *NetSession) toWebs(from peer.ID, l ui.ChatLine) {
 
 // webCommand does a browser's lobby command at this program's table.
 func (s *NetSession) webCommand(w *webSeat, cmd client.LobbyCmd) error {
+	s.setWebLang(w, cmd.Lang)
 	ctl, err := s.lobbyCtl(false)
 	if err != nil {
 		return err
@@ -226,17 +228,17 @@ func (s *NetSession) webCommand(w *webSeat, cmd client.LobbyCmd) error {
 		s.mu.Lock()
 		w.name = name
 		s.mu.Unlock()
-		return ctl.SeatVia(w.id, name)
+		return explain(ctl.SeatVia(w.id, name))
 	case client.CmdColour:
 		c, err := engine.ParseColour(cmd.Colour)
 		if err != nil {
 			return err
 		}
-		return ctl.ColourVia(w.id, c)
+		return explain(ctl.ColourVia(w.id, c))
 	case client.CmdReady:
-		return ctl.ReadyVia(w.id, cmd.Ready)
+		return explain(ctl.ReadyVia(w.id, cmd.Ready))
 	case client.CmdLeave:
-		return ctl.LeaveVia(w.id)
+		return explain(ctl.LeaveVia(w.id))
 	}
 	return fmt.Errorf("lobby command %q", cmd.T)
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"aeroplane/internal/webtest"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
+	"aeroplane/ui/i18n"
 	"aeroplane/web"
 	"aeroplane/web/client"
 )
@@ -140,6 +142,7 @@ func TestWebPlayerAtLANTable(t *testing.T) {
 		{"served by the creator", true, webStays},
 		{"served by a guest", false, webStays},
 		{"away and back", true, webAway},
+		{"page reloaded", false, webReloads},
 		{"leaves", false, webLeaves},
 	} {
 		t.Run(tc.name, func(t *testing.T) { webPlayerAtLANTable(t, tc.byCreator, tc.then) })
@@ -153,13 +156,17 @@ const (
 	webStays  webThen = iota
 	webAway           // its socket closes; it dials again once it is seen absent
 	webLeaves         // it leaves the game for good (a bot flies its seat)
+	// its page is reloaded: node, socket and memory gone; once it is seen
+	// absent a new page on the same storage takes its seat from what was
+	// kept there (client.Keeper)
+	webReloads
 )
 
 // webPlayerAtLANTable plays TestWebPlayerAtLANTable's game, the web
 // player served by the table's creator (Ann) or by a guest (Bob), doing
 // then after its third choice.
 func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
-	away, leaves := then == webAway, then == webLeaves
+	away, leaves, reloads := then == webAway || then == webReloads, then == webLeaves, then == webReloads
 	// Away, the others wait for the web player's move before they vote
 	// it absent: ChoosePerAbsent × AbsentTicks ticks (5 s here).
 	fast := func(o *NetOptions) {
@@ -186,7 +193,8 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
 	defer cancel()
-	browser, err := client.NewIdentity()
+	storage := &client.MapStore{} // the browser's localStorage
+	browser, err := client.NewKeeper(storage).Identity()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +206,7 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	returned := make(chan struct{}) // the other program saw Wendy back
 	var returnedOnce sync.Once
 	var redial func(context.Context) (client.Socket, error)
-	if away {
+	if away && !reloads {
 		redial = func(ctx context.Context) (client.Socket, error) {
 			select {
 			case <-back:
@@ -215,11 +223,17 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	web := make(chan end, 1)
 	var asked atomic.Int32
 	var game *client.Game
+	pageCtx, reload := context.WithCancel(ctx)
+	defer reload()
 	go func() {
-		st, err := client.Play(ctx, sock, browser, client.GameConfig{Log: lg, OnTable: person.onTable, OnChat: person.onChat, Redial: redial,
+		st, err := client.Play(pageCtx, sock, browser, client.GameConfig{Log: lg, Keep: client.NewKeeper(storage), OnTable: person.onTable, OnChat: person.onChat, Redial: redial,
 			OnStart: func(g *client.Game) { game = g },
 			AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
 				n := asked.Add(1)
+				if n == 3 && reloads {
+					goneOnce.Do(func() { close(gone); reload(); sock.Close() })
+					return
+				}
 				if n == 3 && away {
 					goneOnce.Do(func() { close(gone); sock.Close() })
 				}
@@ -237,10 +251,14 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 					}
 				}()
 			}})
+		if reloads && errors.Is(err, context.Canceled) {
+			st, err = reloadedPage(ctx, t, srv.URLs()[0], storage, browser, back, &asked, person.onChat, func(l *client.MemLog) { lg = l })
+		}
 		web <- end{st, err}
 	}()
 
 	var wendyAt engine.Colour = engine.NoColour
+	unmarked := 0       // tables that showed Wendy not as a web player
 	var presence []bool // the other program's word on Wendy, in order
 	sawLeft := false
 	sawWendy := func(e ui.Event) {
@@ -259,6 +277,9 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 			for c, st := range u.Seats {
 				if st.Name == "Wendy" && st.PeerID == browser.ID.String() && st.Kind == ui.SeatHuman && !st.You {
 					wendyAt = engine.Colour(c)
+					if !st.Web {
+						unmarked++ // the terminal would list her with no phone mark
+					}
 				}
 			}
 		}
@@ -347,6 +368,9 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	if w.st.History != va.History || vw.History != va.History || vw.Phase != lockstep.PhaseOver || len(unexpected) != 0 {
 		t.Fatalf("the web player ended on %x (log %x, %s, cheats %v), Ann on %x", w.st.History[:6], vw.History[:6], vw.Phase, vw.Cheats, va.History[:6])
 	}
+	if unmarked != 0 {
+		t.Errorf("the other program showed Wendy %d times without the web player's mark", unmarked)
+	}
 	if wendyAt != engine.Green || person.seatSeen.Colour != "G" || !person.seatSeen.Web || !person.refused {
 		t.Fatalf("the other program saw Wendy at %s; Wendy saw herself at %+v, refused Blue: %v", wendyAt, person.seatSeen, person.refused)
 	}
@@ -377,6 +401,9 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 		}
 		if len(presence) < 2 || presence[0] || !presence[len(presence)-1] {
 			t.Fatalf("the other program saw Wendy's presence go %v, want absent and back", presence)
+		}
+		if reloads && storage.Len() != 1 {
+			t.Fatalf("the browser's storage holds %d keys after the game, want its key alone (the game forgotten)", storage.Len())
 		}
 	} else if len(presence) != 0 {
 		t.Fatalf("Wendy was absent: %v", presence)
@@ -582,4 +609,128 @@ func TestWebPlayerGameResumedLAN(t *testing.T) {
 	if hist[0] != hist[1] || hist[1] != hist[2] || st.History != hist[0] {
 		t.Fatalf("Ann %x, the resumed Bob %x, the web player %x (its state %x)", hist[0][:6], hist[1][:6], hist[2][:6], st.History[:6])
 	}
+}
+
+// reloadedPage is the web player's page after a reload: the same
+// storage, once the others saw its seat go (back); its key and game come
+// from what was kept there, over a new socket. newLog is handed the
+// page's log (it starts from the kept one).
+func reloadedPage(ctx context.Context, t *testing.T, page string, storage client.Store, was *client.Identity, back <-chan struct{}, asked *atomic.Int32, onChat func(client.ChatMsg), newLog func(*client.MemLog)) (lockstep.State, error) {
+	select {
+	case <-back:
+	case <-ctx.Done():
+		return lockstep.State{}, ctx.Err()
+	}
+	id, err := client.NewKeeper(storage).Identity()
+	if err != nil || id.ID != was.ID {
+		return lockstep.State{}, fmt.Errorf("the reloaded page's key %v (%v), was %v", id.ID, err, was.ID)
+	}
+	s, err := dialWeb(page)
+	if err != nil {
+		return lockstep.State{}, err
+	}
+	defer s.Close()
+	lg := client.NewMemLog()
+	newLog(lg)
+	return client.Play(ctx, s, id, client.GameConfig{Log: lg, Keep: client.NewKeeper(storage), OnChat: onChat,
+		AskMove: func(moves []engine.Move, choose func(engine.Move) error) {
+			asked.Add(1)
+			go func() {
+				if err := choose(moves[len(moves)-1]); err != nil {
+					t.Errorf("the reloaded page's choice: %v", err)
+				}
+			}()
+		}})
+}
+
+// TestWebRefusalsTranslated: every kind of refusal a browser's lobby
+// command meets at a LAN table (ready before sitting, a name another
+// person has, a colour taken, a command the program does not know)
+// reaches the page in the language its commands name, in each of the
+// terminal's seven, with its kind: the terminal's catalogue says it.
+func TestWebRefusalsTranslated(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	a := newNetTest(t, "Ann")
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sock := dialWebSeat(t, srv.URLs()[0])
+	id, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Join(ctx, sock, id); err != nil {
+		t.Fatal(err)
+	}
+	// answer sends msg and waits for the table's answer to it: the
+	// refusal, or the table showing the seat (a command taken).
+	answer := func(msg []byte) client.Table {
+		t.Helper()
+		time.Sleep(webSayEvery) // within the page's rate
+		if err := sock.Send(msg); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			select {
+			case m := <-sock.Recv():
+				f, err := client.DecodeFrame(m)
+				if err != nil || f.Kind != client.KindLobby {
+					continue
+				}
+				tb, err := client.ParseTable(f.Data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, seated := tb.Seat(id.ID.String()); tb.Error != "" || seated {
+					return tb
+				}
+			case <-ctx.Done():
+				t.Fatal("no answer from the table")
+			}
+		}
+	}
+	cmd := func(c client.LobbyCmd) []byte {
+		msg, err := client.EncodeLobby(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return msg
+	}
+	check := func(lang, key string, got client.Table, args ...any) {
+		t.Helper()
+		want := ui.M(key, args...).In(i18n.New(lang))
+		if got.ErrorKey != key || got.Error != want {
+			t.Errorf("%s: refused %q (%s), want %q (%s)", lang, got.Error, got.ErrorKey, want, key)
+		}
+		if lang != "en" && lang != "it" && lang != "pt" && englishRun.MatchString(got.Error) {
+			t.Errorf("%s: %q shows English", lang, got.Error)
+		}
+	}
+	langs := i18n.Languages()
+	for _, lang := range langs {
+		check(lang, "err.notseated", answer(cmd(client.LobbyCmd{T: client.CmdReady, Ready: true, Lang: lang})))
+		check(lang, "err.personname.taken", answer(cmd(client.LobbyCmd{T: client.CmdSit, Name: "ann", Lang: lang})), "ann")
+	}
+	if tb := answer(cmd(client.LobbyCmd{T: client.CmdSit, Name: "Wendy"})); tb.Error != "" {
+		t.Fatalf("sitting down: %s", tb.Error)
+	}
+	bad, err := client.EncodeFrame(nil, client.Frame{Kind: client.KindLobby, Data: []byte(`{"t":"dance"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range langs {
+		check(lang, "err.seattaken", answer(cmd(client.LobbyCmd{T: client.CmdColour, Colour: "R", Lang: lang})))
+		check(lang, "err.webcmd", answer(bad))
+	}
+	// A language the catalogue lacks keeps the last one named.
+	check("zh", "err.seattaken", answer(cmd(client.LobbyCmd{T: client.CmdColour, Colour: "R", Lang: strings.Repeat("x", 100)})))
 }

@@ -232,6 +232,9 @@ type Seat struct {
 	You     bool   // this player sits here
 	Present bool   // connected now (bots always are)
 	Ready   bool
+	// Web: a web player, whose node runs in a browser that a program at
+	// the table serves (the table marks it as on a phone).
+	Web bool
 }
 
 // TableUpdate is the game being set up or played: the seats, the rules and

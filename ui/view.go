@@ -339,6 +339,9 @@ func (u *UI) seatLine(c engine.Colour, s Seat) string {
 		if id := shortID(s.PeerID); id != "" && s.PeerID != "solo" {
 			who += " " + id
 		}
+		if s.Web {
+			who += " (" + u.t("table.phone") + ")"
+		}
 	}
 	return fmt.Sprintf("[%s::b]%c[-::-] %s", tagColour[c], c.Letter(), who)
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -99,10 +100,30 @@ func newTableProgram(t *testing.T, name string, key int) *session.NetSession {
 // game starts with the web player as a seat of its own; it plays by
 // tapping to the end, on the history Ann's and Bob's logs end on, and
 // the page's exported log verifies to it.
+//
+// Reloaded, the page is reloaded (Page.reload) after a few taps in the
+// game: the new page takes its key, chain secret and log from the
+// browser's localStorage, the serving program gives it its game's setup
+// again, and it plays on to the same history, its exported log (the kept
+// one, then the rest) verifying whole.
 func TestBrowserSitsAtLANTable(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
+	for _, tc := range []struct {
+		name        string
+		reloadAfter int  // taps; 0: never
+		newTab      bool // instead of a reload, the page opened in a second tab
+	}{{"stays", 0, false}, {"reloaded mid-game", 4, false}, {"a second tab takes it", 4, true}} {
+		t.Run(tc.name, func(t *testing.T) { browserAtLANTable(t, tc.reloadAfter, tc.newTab) })
+	}
+}
+
+// browserAtLANTable plays TestBrowserSitsAtLANTable's game, the page
+// reloaded after reloadAfter taps, or opened in a second tab of the same
+// browser then (newTab): the second tab takes the game from the same
+// storage and the first stops, so that one node of the key signs.
+func browserAtLANTable(t *testing.T, reloadAfter int, newTab bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
 	defer cancel()
 	assets, _ := web.BuiltClient(t)
@@ -164,10 +185,42 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	taps, err := web.TapUntilEnd(tctx)
+	taps := 0
+	if reloadAfter > 0 {
+		if taps, err = tapTimes(tctx, reloadAfter); err != nil {
+			t.Fatal(err)
+		}
+		kept, err := chromedp.Run(tctx, chromedp.Evaluate[int](`Object.keys(localStorage).filter(k => k.startsWith("aeroplane.log.")).length`))
+		if err != nil || kept == 0 {
+			t.Fatalf("before the reload the browser keeps %d parts of the log (%v)", kept, err)
+		}
+		if newTab {
+			first := tctx
+			tab2, cancel2 := chromedp.NewContext(tctx) // a tab of the same browser: the same storage
+			defer cancel2()
+			tctx, tcancel = context.WithTimeout(tab2, 5*time.Minute)
+			defer tcancel()
+			if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
+				t.Fatal(err)
+			}
+			stopped, err := chromedp.Run(first, chromedp.Poll[string](`document.body.dataset.endKind === "suspended" ? document.getElementById("status").textContent : false`,
+				chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
+			if err != nil {
+				t.Fatalf("the first tab did not stop: %v", err)
+			}
+			t.Logf("the first tab says: %s", stopped)
+		} else if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
+			t.Fatal(err)
+		}
+		back := time.Now()
+		poll("the reloaded page back in its game", `document.body.dataset.game === "playing"`)
+		t.Logf("the page back in its game %v after the reload (or the second tab) loaded", time.Since(back).Round(time.Millisecond))
+	}
+	more, err := web.TapUntilEnd(tctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	taps += more
 	type end struct{ Game, History, Error string }
 	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", error: document.body.dataset.gameError || ""})`))
 	if err != nil {
@@ -202,7 +255,7 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	if hist[0] != hist[1] || got.History != hex.EncodeToString(hist[0][:]) {
 		t.Fatalf("the page ended on %s, the programs on %x and %x", got.History, hist[0], hist[1])
 	}
-	if log, err := chromedp.Run(tctx, chromedp.Text("#chatlog")); err != nil || !strings.Contains(log, "Ann: good luck") {
+	if log, err := chromedp.Run(tctx, chromedp.Text("#chatlog")); reloadAfter == 0 && (err != nil || !strings.Contains(log, "Ann: good luck")) {
 		t.Errorf("the page's chat %q (%v) lacks Ann's line", log, err)
 	}
 	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
@@ -217,5 +270,301 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 	if err != nil || v.History != hist[0] || v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 {
 		t.Fatalf("the page's log: %v, %v", v, err)
 	}
-	t.Logf("the web player sat at %s, tapped %d planes; one history %x; its log %d bytes verifies", seated, taps, hist[0][:8], len(data))
+	if reloadAfter > 0 {
+		left, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](`Object.keys(localStorage).filter(k => k.startsWith("aeroplane.log.") || k === "aeroplane.entropy")`))
+		if err != nil || len(left) != 0 {
+			t.Fatalf("after the game the browser keeps %v (%v), want the game forgotten", left, err)
+		}
+	}
+	t.Logf("the web player sat at %s, tapped %d planes (reloaded after %d); one history %x; its log %d bytes verifies", seated, taps, reloadAfter, hist[0][:8], len(data))
+}
+
+// tapTimes taps n shining planes (as web.TapUntilEnd does), or fewer if
+// the game ends first.
+func tapTimes(ctx context.Context, n int) (taps int, err error) {
+	for taps < n {
+		state, err := chromedp.Run(ctx, chromedp.Poll[string](`["over", "halted", "none", "left"].includes(document.body.dataset.game) ? "end" : (document.querySelector(".movable") ? "tap" : false)`,
+			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(5*time.Minute)))
+		if err != nil || state == "end" {
+			return taps, err
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const p = document.querySelector(".movable");
+			if (!p) return false; p.dispatchEvent(new MouseEvent("click", {bubbles: true})); return true; })()`)); err != nil {
+			return taps, err
+		}
+		taps++
+	}
+	return taps, nil
+}
+
+// rematchPerson is netPerson for two games: at the first's end it asks
+// for the rematch (the terminal's r), and it is done at the second's.
+func rematchPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession, done chan<- personEnd) {
+	joined, games := false, 0
+	for e := range s.Events() {
+		switch e := e.(type) {
+		case ui.LobbyUpdate:
+			for _, g := range e.Games {
+				if joinHost != nil && !joined && g.Host.ID == joinHost.ID().String() {
+					joined = true
+					if err := s.Join(g.ID); err != nil {
+						t.Errorf("join: %v", err)
+					}
+				}
+			}
+		case ui.TableUpdate:
+			for _, st := range e.Seats {
+				if st.You && st.Kind == ui.SeatHuman && !st.Ready && !e.Started {
+					_ = s.SetReady(true)
+				}
+			}
+		case ui.Rolled:
+			if e.YouChoose {
+				if err := s.Choose(e.Moves[0]); err != nil {
+					t.Errorf("choose: %v", err)
+				}
+			}
+		case ui.GameOver:
+			if games++; games == 2 {
+				done <- personEnd{over: e}
+				return
+			}
+			if err := s.Rematch(); err != nil {
+				t.Errorf("rematch: %v", err)
+			}
+		}
+	}
+	done <- personEnd{}
+}
+
+// TestBrowserRematch: chromium plays a game at Ann's LAN table (with Bob
+// of another program and a bot), and at its end taps Rematch while Ann
+// and Bob press r: the page sits down at the reopened table under the
+// same name, asks for its colour back, says ready, and plays the second
+// game to the history the programs' logs end on, at the colour of the
+// first.
+func TestBrowserRematch(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	assets, _ := web.BuiltClient(t)
+	a, b := newTableProgram(t, "Ann", 92), newTableProgram(t, "Bob", 93)
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: a.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
+		t.Fatal(err)
+	}
+	ends := make(chan personEnd, 2)
+	go rematchPerson(t, a, nil, ends)
+	go rematchPerson(t, b, a, ends)
+	tab := web.NewBrowser(t)
+	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
+	defer tcancel()
+	poll := func(what, js string) {
+		t.Helper()
+		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent + " " + document.getElementById("status").textContent`))
+			t.Fatalf("%s: %v (page: %s)", what, err, state)
+		}
+	}
+	// readyUntilStart says ready whenever a change of the table cleared it.
+	readyUntilStart := func() {
+		t.Helper()
+		for {
+			state, err := chromedp.Run(tctx, chromedp.Poll[string](`document.body.dataset.game === "playing" ? "started" : (document.body.dataset.game === "table" && document.body.dataset.seated && document.body.dataset.ready === "no" ? "unready" : false)`,
+				chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if state == "started" {
+				return
+			}
+			if err := chromedp.Do(tctx, chromedp.Click("#readybtn")); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(50 * time.Millisecond) // the table's answer
+		}
+	}
+	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
+		t.Fatal(err)
+	}
+	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
+	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
+		t.Fatal(err)
+	}
+	poll("seated", `!!document.body.dataset.seated`)
+	readyUntilStart()
+	if _, err := web.TapUntilEnd(tctx); err != nil {
+		t.Fatal(err)
+	}
+	first, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.dataset.game + " " + document.body.dataset.seated`))
+	if err != nil || !strings.HasPrefix(first, "over ") {
+		t.Fatalf("the first game ended %q (%v)", first, err)
+	}
+	colour := strings.TrimPrefix(first, "over ")
+	poll("the rematch offered", `!!document.getElementById("rematch")`)
+	if err := chromedp.Do(tctx, chromedp.Click("#rematch")); err != nil {
+		t.Fatal(err)
+	}
+	poll("seated again", `document.body.dataset.game === "table" && !!document.body.dataset.seated`)
+	readyUntilStart()
+	taps, err := web.TapUntilEnd(tctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type end struct{ Game, History, Seated string }
+	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", seated: document.body.dataset.seated})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hist []string
+	for range 2 {
+		select {
+		case e := <-ends:
+			data, err := os.ReadFile(e.over.LogPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := lockstep.Verify(data)
+			if err != nil || v.Phase != lockstep.PhaseOver || len(v.Setup.Players()) != 3 {
+				t.Fatalf("a program's second log: %v, %v", v, err)
+			}
+			hist = append(hist, hex.EncodeToString(v.History[:]))
+		case <-ctx.Done():
+			t.Fatal("a program's player never finished the rematch")
+		}
+	}
+	if got.Game != "over" || hist[0] != hist[1] || got.History != hist[0] || got.Seated != colour {
+		t.Fatalf("the page's rematch ended %q on %s at %s; the programs on %s and %s; the first game at %s", got.Game, got.History, got.Seated, hist[0], hist[1], colour)
+	}
+	t.Logf("the rematch: the page at %s again, %d taps, one history %s", colour, taps, hist[0][:16])
+}
+
+// TestBrowserReloadAtTheTable: a person sits at Ann's LAN table from
+// chromium (Ann and Bob of another program at it, Yellow and Green free)
+// and picks Green; the page is reloaded before the game (the phone locked
+// and the browser discarded the tab): the new page sits down again at
+// that table under the kept name, lands at the first free colour, and
+// asks for Green back: the other program sees the person at Green again.
+// So too when the page's socket drops at the table (the serving program
+// closes it here; a phone locking does the same): the page reloads itself
+// and sits down again.
+func TestBrowserReloadAtTheTable(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	for _, dropped := range []bool{false, true} {
+		name := "reloaded"
+		if dropped {
+			name = "socket dropped"
+		}
+		t.Run(name, func(t *testing.T) { browserBackAtTheTable(t, dropped) })
+	}
+}
+
+func browserBackAtTheTable(t *testing.T, dropped bool) {
+	assets, _ := web.BuiltClient(t)
+	a, b := newTableProgram(t, "Ann", 94), newTableProgram(t, "Bob", 95)
+	conns := make(chan *web.Conn, 8) // the page's sockets, as Ann's program took them
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: func(c *web.Conn) { conns <- c; a.ServeWeb(c) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := a.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for range a.Events() { // Ann's person only watches
+		}
+	}()
+	// Bob joins Ann's table; wendyAt is where his program showed the
+	// person, each change in order.
+	var mu sync.Mutex
+	var wendyAt []engine.Colour
+	go func() {
+		joined := false
+		for e := range b.Events() {
+			if u, ok := e.(ui.LobbyUpdate); ok {
+				for _, g := range u.Games {
+					if !joined && g.Host.ID == a.ID().String() {
+						joined = true
+						_ = b.Join(g.ID)
+					}
+				}
+			}
+			if u, ok := e.(ui.TableUpdate); ok {
+				at := engine.NoColour
+				for c, st := range u.Seats {
+					if st.Name == "Wendy" && st.Web {
+						at = engine.Colour(c)
+					}
+				}
+				mu.Lock()
+				if len(wendyAt) == 0 || wendyAt[len(wendyAt)-1] != at {
+					wendyAt = append(wendyAt, at)
+				}
+				mu.Unlock()
+			}
+		}
+	}()
+	tab := web.NewBrowser(t)
+	tctx, tcancel := context.WithTimeout(tab, 2*time.Minute)
+	defer tcancel()
+	poll := func(what, js string) {
+		t.Helper()
+		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent`))
+			t.Fatalf("%s: %v (page: %s)", what, err, state)
+		}
+	}
+	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
+		t.Fatal(err)
+	}
+	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
+	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
+		t.Fatal(err)
+	}
+	poll("seated at the first free colour", `document.body.dataset.seated === "Y"`)
+	if err := chromedp.Do(tctx, chromedp.Click(`#colours button[data-colour="G"]`)); err != nil {
+		t.Fatal(err)
+	}
+	poll("at Green", `document.body.dataset.seated === "G"`)
+	if dropped {
+		var last *web.Conn
+		for len(conns) > 0 {
+			last = <-conns
+		}
+		if last == nil {
+			t.Fatal("Ann's program never took the page's socket")
+		}
+		last.Close()
+		poll("the page told its socket closed", `document.body.dataset.endKind === "closed"`)
+	} else if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	poll("the reloaded page seated again at Green", `document.body.dataset.state === "board" && document.body.dataset.seated === "G" && document.getElementById("sitform").hidden`)
+	deadline := time.Now().Add(time.Minute)
+	for {
+		mu.Lock()
+		seen := slices.Clone(wendyAt)
+		mu.Unlock()
+		// Yellow, Green; gone with the old page; Yellow again, Green.
+		if n := len(seen); n >= 5 && seen[n-1] == engine.Green && slices.Contains(seen[2:], engine.NoColour) {
+			t.Logf("Bob's program showed Wendy at %v", seen)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Bob's program showed Wendy at %v: want her gone with the old page, then back at Green", seen)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

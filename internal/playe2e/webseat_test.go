@@ -14,7 +14,7 @@ import (
 // A person at the interactive program creates a table; a phone on the
 // LAN (a web client over the table's page's game socket) sits down as
 // Wendy and says a line: the table on the terminal shows her seat under
-// her name and her line in the chat.
+// her name, marked as on a phone, and her line in the chat.
 func TestPlayWebPlayerSitsAtTable(t *testing.T) {
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
@@ -65,7 +65,7 @@ func TestPlayWebPlayerSitsAtTable(t *testing.T) {
 	if err := client.SendChat(sock, "hello from the phone"); err != nil {
 		t.Fatal(err)
 	}
-	screen := tm.waitFor("Wendy at the table and her line", 100, contains("Wendy", "hello from the phone"))
+	screen := tm.waitFor("Wendy at the table, marked as on a phone, and her line", 100, contains("Wendy", "(phone)", "hello from the phone"))
 	t.Logf("the table:\n%s", screen)
 	tm.quitAndCheck()
 }

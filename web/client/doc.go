@@ -6,6 +6,10 @@
 //
 // The browser's identity is made here from crypto/rand, which under
 // js/wasm is the browser's CSPRNG (crypto.getRandomValues); the private
-// key stays in the wasm memory of the page that made it and is never
-// marshalled out of it (Identity has no accessor for it).
+// key is never sent (Identity has no accessor for it). A Keeper keeps it
+// on the device, in the browser's Store (web/wasm: localStorage of the
+// serving program's origin), with the running game's chain secret and
+// log, so that a page reloaded mid-game takes its seat again (Play with
+// GameConfig.Keep rebuilds its node with lockstep.Restore); one game is
+// kept, at most MaxKeptLog of log, and a finished one is forgotten.
 package client

@@ -43,9 +43,21 @@ type GameConfig struct {
 	// `aeroplane verify`.
 	Log lockstep.Log
 	// Name, if set, sits the person at the serving program's table under
-	// it once the socket is joined (CmdSit); without it the serving
-	// program seats the browser itself (a table made for it).
+	// it once the socket is joined (CmdSit), and again when a table of
+	// that program's comes without the person at it (the program reopens
+	// or joins its rematch later); without it the person sits by hand
+	// (SendLobby), or the serving program seats the browser itself.
 	Name string
+	// Colour, if set with Name ("G"), is asked for once seated at another
+	// colour: a rematch asks for the colour of the last game, as every
+	// player coming back does (the lobby grants it if still free).
+	Colour string
+	// Lang is the page's language, named in Name's commands.
+	Lang string
+	// Past, if set, is a game this browser has played to its end here:
+	// its setup, which the serving program may send again while it
+	// lingers on that game, is not taken (a rematch waits for the next).
+	Past lockstep.GameID
 	// OnTable sees the serving program's table until the game starts
 	// (ready and colour are the person's: SendLobby).
 	OnTable func(Table)
@@ -63,7 +75,26 @@ type GameConfig struct {
 	// after a failure (after RedialEvery) until ctx ends; without it the
 	// game ends with its socket.
 	Redial func(ctx context.Context) (Socket, error)
+	// Keep, if set, keeps the game in the browser's storage as it is
+	// played (its chain secret, then every record before the messages
+	// that follow it go out), so that a page reloaded mid-game takes
+	// its seat again: Play with the same Keeper, given the kept game's
+	// setup again by the serving program (the seat's key proven anew),
+	// rebuilds the node from the kept log (lockstep.Restore) and
+	// returns to the game as any player who was away; Log, a *MemLog,
+	// is refilled with the kept log. A game over or left is forgotten.
+	Keep *Keeper
 }
+
+// The ways a game of the page's ends before it is over, as the page
+// tells the person (in its seven languages: each is a kind of its own).
+var (
+	ErrNoSeat      = errors.New("the table's setup has no seat for this browser")
+	ErrClosedEarly = errors.New("the serving program closed the game socket before the game's setup")
+	// ErrNotRestored: the game kept in this browser does not restore; its
+	// seat stays with the bot.
+	ErrNotRestored = errors.New("the game kept in this browser does not restore")
+)
 
 // RedialEvery spaces the attempts to dial the table again.
 const RedialEvery = time.Second
@@ -75,21 +106,33 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err := Join(ctx, s, id); err != nil {
 		return lockstep.State{}, err
 	}
+	onTable := cfg.OnTable
 	if cfg.Name != "" {
-		if err := SendLobby(s, LobbyCmd{T: CmdSit, Name: cfg.Name}); err != nil {
+		if err := SendLobby(s, LobbyCmd{T: CmdSit, Name: cfg.Name, Lang: cfg.Lang}); err != nil {
 			return lockstep.State{}, err
 		}
+		onTable = (&rejoiner{s: s, id: id.ID.String(), name: cfg.Name, colour: cfg.Colour, lang: cfg.Lang, then: cfg.OnTable, sits: 1, sitPending: true}).table
 	}
-	setup, err := awaitSetup(ctx, s, cfg.OnTable, cfg.OnChat)
+	setup, err := awaitSetup(ctx, s, onTable, cfg.OnChat)
+	for err == nil && cfg.Past != (lockstep.GameID{}) && setup.GameID() == cfg.Past {
+		setup, err = awaitSetup(ctx, s, onTable, cfg.OnChat)
+	}
 	if err != nil {
 		return lockstep.State{}, err
 	}
 	if !slices.Contains(setup.Players(), id.ID) {
-		return lockstep.State{}, errors.New("the table's setup has no seat for this browser")
+		return lockstep.State{}, ErrNoSeat
 	}
-	node, _, err := id.NewNode(setup, true)
+	lg := cfg.Log
+	if lg == nil {
+		lg = discardLog{}
+	}
+	node, err := newOrKeptNode(id, setup, cfg.Keep, cfg.Log)
 	if err != nil {
 		return lockstep.State{}, err
+	}
+	if cfg.Keep != nil {
+		lg = keptLog{Log: lg, k: cfg.Keep, onLost: cfg.Keep.OnLost}
 	}
 	var onChat func(peer.ID, []byte)
 	if cfg.OnChat != nil {
@@ -106,10 +149,6 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	lctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go link.Run(lctx)
-	lg := cfg.Log
-	if lg == nil {
-		lg = discardLog{}
-	}
 	var d *lockstep.Driver
 	d, err = lockstep.NewDriver(node, lockstep.DriverConfig{Link: link, Log: lg, Linger: -1,
 		OnReady: func(rd lockstep.Ready) {
@@ -137,15 +176,57 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err != nil {
 		return lockstep.State{}, err
 	}
-	g := &Game{d: d, stop: stop}
+	g := &Game{d: d, stop: stop, colour: engine.NoColour, id: setup.GameID()}
+	for _, st := range setup.Seats {
+		if st.Player == id.ID {
+			g.colour = st.Colour
+		}
+	}
 	if cfg.OnStart != nil {
 		cfg.OnStart(g)
 	}
 	st, err := d.Run(lctx)
+	if cfg.Keep != nil && (g.left.Load() || err == nil && (st.Phase == lockstep.PhaseOver || st.Phase == lockstep.PhaseHalted)) {
+		cfg.Keep.Forget() // nothing to take up again
+	}
 	if g.left.Load() {
 		return st, lockstep.ErrLeft
 	}
 	return st, err
+}
+
+// newOrKeptNode is the browser's node for setup: rebuilt from the kept
+// log if keep holds this game (the page was reloaded), else a fresh one
+// whose chain secret keep holds before it signs anything.
+func newOrKeptNode(id *Identity, setup lockstep.Setup, keep *Keeper, log lockstep.Log) (*lockstep.Node, error) {
+	if keep != nil {
+		if g, ok := keep.Game(); ok && g.Setup.GameID() == setup.GameID() {
+			var cfg lockstep.Config
+			cfg.Setup, cfg.Self, cfg.Key, cfg.AutoRoll, cfg.Entropy = setup, id.ID, id.key, true, g.Entropy
+			n, err := lockstep.Restore(cfg, g.Records)
+			if err != nil {
+				// A fresh node would sign its first messages anew,
+				// unlike those the others hold: the seat stays away
+				// (a bot flies it) rather than contradict itself.
+				return nil, fmt.Errorf("%w: %w", ErrNotRestored, err)
+			}
+			if m, ok := log.(*MemLog); ok {
+				m.load(g.Log)
+			}
+			keep.resume(g)
+			return n, nil
+		}
+	}
+	n, entropy, err := id.NewNode(setup, true)
+	if err != nil {
+		return nil, err
+	}
+	if keep != nil {
+		if err := keep.begin(entropy); err != nil && keep.OnLost != nil {
+			keep.OnLost(err)
+		}
+	}
+	return n, nil
 }
 
 // LeaveWait bounds how long a player who left keeps its node running so
@@ -154,9 +235,59 @@ const LeaveWait = 3 * time.Second
 
 // Game is a running game of the browser player's.
 type Game struct {
-	d    *lockstep.Driver
-	stop context.CancelFunc
-	left atomic.Bool
+	d      *lockstep.Driver
+	stop   context.CancelFunc
+	left   atomic.Bool
+	colour engine.Colour
+	id     lockstep.GameID
+}
+
+// Colour is the browser's seat in the game (a rematch asks for it again).
+func (g *Game) Colour() engine.Colour { return g.colour }
+
+// GameID is the game's (a rematch's GameConfig.Past).
+func (g *Game) GameID() lockstep.GameID { return g.id }
+
+// maxRejoinSits bounds a rejoiner's sits (each a table seen without the
+// person, its sit refused meanwhile): a name refused for good must not
+// be sent at every change of the table.
+const maxRejoinSits = 3
+
+// rejoiner sits the person at the serving program's table when a table
+// comes without them, and asks for their colour once seated elsewhere:
+// a rematch from the page, the person coming back as the terminal's
+// players do (the creator reopens, the others join asking for theirs).
+type rejoiner struct {
+	s                Socket
+	id, name, colour string
+	lang             string
+	then             func(Table)
+	sits             int
+	sitPending       bool
+	askedAt          string // the colour it sat at when it asked for its own
+}
+
+func (r *rejoiner) table(t Table) {
+	if r.then != nil {
+		r.then(t)
+	}
+	if t.Error != "" {
+		r.sitPending = false
+		return
+	}
+	me, seated := t.Seat(r.id)
+	switch {
+	case !seated && t.Lobby != "" && !r.sitPending && r.sits < maxRejoinSits:
+		r.sits++
+		r.sitPending = true
+		_ = SendLobby(r.s, LobbyCmd{T: CmdSit, Name: r.name, Lang: r.lang})
+	case seated && r.colour != "" && me.Colour != r.colour && me.Colour != r.askedAt:
+		r.sitPending = false
+		r.askedAt = me.Colour
+		_ = SendLobby(r.s, LobbyCmd{T: CmdColour, Colour: r.colour, Lang: r.lang})
+	case seated:
+		r.sitPending = false
+	}
 }
 
 // Leave gives the seat to its bot for good (lockstep's Leave) and ends
@@ -213,7 +344,7 @@ func awaitSetup(ctx context.Context, s Socket, onTable func(Table), onChat func(
 		select {
 		case msg, ok := <-s.Recv():
 			if !ok {
-				return lockstep.Setup{}, errors.New("the serving program closed the game socket before the game's setup")
+				return lockstep.Setup{}, ErrClosedEarly
 			}
 			if len(msg) > 0 && msg[0] == MsgSetup {
 				return ParseSetup(msg)

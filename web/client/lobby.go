@@ -26,6 +26,9 @@ type LobbyCmd struct {
 	Name   string `json:"n,omitempty"` // sit
 	Colour string `json:"c,omitempty"` // colour: R, B, Y or G
 	Ready  bool   `json:"r,omitempty"` // ready
+	// Lang is the page's language (ui/i18n's codes): the serving
+	// program says its refusals in it (Table.Error).
+	Lang string `json:"l,omitempty"`
 }
 
 // TablePlayer is one seat holder of a table as the browser shows it.
@@ -45,7 +48,11 @@ type Table struct {
 	Bots    []string      `json:"bots,omitempty"` // colour letters
 	Free    int           `json:"free"`
 	Version uint64        `json:"version,omitempty"`
-	Error   string        `json:"error,omitempty"`
+	// Error is why the browser's last command was refused, in the
+	// language its commands name (LobbyCmd.Lang; English without), and
+	// ErrorKey the refusal's kind (ui/i18n's catalogue key).
+	Error    string `json:"error,omitempty"`
+	ErrorKey string `json:"errorKey,omitempty"`
 }
 
 // Seat is the browser's own seat in the table, if it has one.

@@ -46,3 +46,10 @@ func (l *MemLog) Bytes() []byte {
 	defer l.mu.Unlock()
 	return append([]byte(nil), l.data...)
 }
+
+// load makes the log hold data (a log file's bytes, as a Keeper kept it).
+func (l *MemLog) load(data []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.data = append(l.data[:0], data...)
+}

@@ -13,8 +13,28 @@ const strings = {
   ru: { loading: "Запуск…", ready: "Ваш ключ создан; он никогда не покидает этот браузер.", noclient: "Этот aeroplane собран без веб-клиента.", failed: "Клиент не запустился: ", over: "Игра окончена: ", save: "Сохранить журнал игры", tap: "Ваш ход: коснитесь светящегося самолёта.", name: "Ваше имя", sit: "Сесть за стол", imready: "Я готов", notready: "Пока не готов", pick: "Выберите цвет:", table: "Стол:", bot: "бот", web: "с телефона", chatph: "Напишите что-нибудь", say: "Отправить", leave: "Покинуть игру", left: "Вы покинули игру: за вас играет бот." },
   zh: { loading: "正在启动…", ready: "你的密钥已生成，它永远不会离开这个浏览器。", noclient: "这个 aeroplane 构建时没有包含网页客户端。", failed: "客户端未能启动：", over: "游戏结束：", save: "保存对局记录", tap: "轮到你了：点一下发光的飞机。", name: "你的名字", sit: "入座", imready: "我准备好了", notready: "还没准备好", pick: "选择颜色：", table: "牌桌：", bot: "机器人", web: "手机上", chatph: "说点什么", say: "发送", leave: "离开游戏", left: "你已离开游戏：由机器人接替你的座位。" },
 };
-const lang = (navigator.languages || [navigator.language || "en"]).map(l => l.slice(0, 2)).find(l => strings[l]) || "en";
-const t = strings[lang];
+// The page's notices and refusals of its own (the serving program's
+// refusals come translated from it): one line per language, like strings.
+const notices = {
+  en: { rematch: "Play again", langlabel: "Language", notkept: "This browser can no longer keep the game: a reload would lose your seat.", "end.noseat": "The table's game has no seat for you: wait for the next one.", "end.closed": "The program that served this page closed the connection: reload the page to sit down again.", "end.restore": "The game kept in this browser could not be taken up again: a bot flies your seat.", "end.suspended": "This game is open in another tab of this browser: play there.", "end.failed": "The game stopped: " },
+  el: { rematch: "Ξανά παιχνίδι", langlabel: "Γλώσσα", notkept: "Αυτός ο περιηγητής δεν μπορεί πια να κρατά το παιχνίδι: μια επαναφόρτωση θα σας έχανε τη θέση.", "end.noseat": "Το παιχνίδι του τραπεζιού δεν έχει θέση για εσάς: περιμένετε το επόμενο.", "end.closed": "Το πρόγραμμα που σέρβιρε αυτή τη σελίδα έκλεισε τη σύνδεση: φορτώστε ξανά τη σελίδα για να καθίσετε πάλι.", "end.restore": "Το παιχνίδι που κρατήθηκε σε αυτόν τον περιηγητή δεν μπόρεσε να συνεχιστεί: ένα μποτ παίζει τη θέση σας.", "end.suspended": "Αυτό το παιχνίδι είναι ανοιχτό σε άλλη καρτέλα αυτού του περιηγητή: παίξτε εκεί.", "end.failed": "Το παιχνίδι σταμάτησε: " },
+  hi: { rematch: "फिर से खेलें", langlabel: "भाषा", notkept: "यह ब्राउज़र अब खेल को सहेज नहीं सकता: पेज फिर से लोड करने पर आपकी जगह चली जाएगी।", "end.noseat": "मेज़ के खेल में आपके लिए कोई जगह नहीं है: अगले खेल की प्रतीक्षा करें।", "end.closed": "इस पेज को देने वाले प्रोग्राम ने कनेक्शन बंद कर दिया: फिर से बैठने के लिए पेज दोबारा लोड करें।", "end.restore": "इस ब्राउज़र में सहेजा गया खेल फिर से शुरू नहीं हो सका: आपकी जगह एक बॉट खेलता है।", "end.suspended": "यह खेल इस ब्राउज़र के दूसरे टैब में खुला है: वहीं खेलें।", "end.failed": "खेल रुक गया: " },
+  it: { rematch: "Gioca ancora", langlabel: "Lingua", notkept: "Questo browser non riesce più a conservare la partita: ricaricando perderesti il posto.", "end.noseat": "La partita del tavolo non ha un posto per te: aspetta la prossima.", "end.closed": "Il programma che ha servito questa pagina ha chiuso la connessione: ricarica la pagina per sederti di nuovo.", "end.restore": "La partita conservata in questo browser non si è potuta riprendere: un bot gioca al tuo posto.", "end.suspended": "Questa partita è aperta in un'altra scheda di questo browser: gioca lì.", "end.failed": "La partita si è fermata: " },
+  pt: { rematch: "Jogar outra vez", langlabel: "Língua", notkept: "Este navegador já não consegue guardar o jogo: recarregar faria perder o seu lugar.", "end.noseat": "O jogo da mesa não tem lugar para si: espere pelo próximo.", "end.closed": "O programa que serviu esta página fechou a ligação: recarregue a página para se sentar de novo.", "end.restore": "O jogo guardado neste navegador não pôde ser retomado: um bot joga no seu lugar.", "end.suspended": "Este jogo está aberto noutro separador deste navegador: jogue lá.", "end.failed": "O jogo parou: " },
+  ru: { rematch: "Сыграть ещё", langlabel: "Язык", notkept: "Этот браузер больше не может хранить игру: после перезагрузки вы потеряете место.", "end.noseat": "В игре этого стола нет места для вас: дождитесь следующей.", "end.closed": "Программа, открывшая эту страницу, закрыла соединение: перезагрузите страницу, чтобы снова сесть.", "end.restore": "Игру, сохранённую в этом браузере, не удалось продолжить: за вас играет бот.", "end.suspended": "Эта игра открыта в другой вкладке этого браузера: играйте там.", "end.failed": "Игра остановилась: " },
+  zh: { rematch: "再来一局", langlabel: "语言", notkept: "这个浏览器已无法保存对局：重新加载会失去你的座位。", "end.noseat": "这桌的对局没有你的座位：请等下一局。", "end.closed": "提供本页面的程序关闭了连接：请重新加载页面再入座。", "end.restore": "这个浏览器里保存的对局无法继续：由机器人接替你的座位。", "end.suspended": "这局游戏已在本浏览器的另一个标签页中打开：请在那里玩。", "end.failed": "游戏中止：" },
+};
+const langNames = { en: "English", el: "Ελληνικά", hi: "हिन्दी", it: "Italiano", pt: "Português", ru: "Русский", zh: "中文" };
+
+// chosenLanguage is the one the person picked on this page before (kept in
+// localStorage), else the browser's, else English.
+function chosenLanguage() {
+  const kept = localStorage.getItem("aeroplane.lang");
+  if (kept && strings[kept]) return kept;
+  return (navigator.languages || [navigator.language || "en"]).map(l => l.slice(0, 2)).find(l => strings[l]) || "en";
+}
+const lang = chosenLanguage();
+const t = Object.assign({}, strings[lang], notices[lang]);
 document.documentElement.lang = lang;
 
 // Timings of the start, read by the benchmark: ms since navigation start.
@@ -119,13 +139,33 @@ function setupTable() {
   document.getElementById("readybtn").addEventListener("click", () => aeroplane.ready(!meReady));
   for (const b of document.querySelectorAll("#colours button")) b.addEventListener("click", () => aeroplane.colour(b.dataset.colour));
 }
+// keepSeat keeps the table and colour the person sits at, at the serving
+// program's table (localStorage "aeroplane.sat"), so that a page reloaded
+// there, or whose socket dropped as the phone locked, sits down again at
+// that table under the kept name and asks for that colour. Sent once per
+// page; a refusal, or the game starting, forgets it.
+let seatAgain = (() => { try { return JSON.parse(localStorage.getItem("aeroplane.sat") || "null"); } catch { return null; } })(); // {lobby, colour}
+let satAgain = false;
+function keepSeat(tb, me) {
+  if (tb.error) { if (satAgain && seatAgain) forgetSeat(); return; }
+  const name = localStorage.getItem("aeroplane.name") || "";
+  const again = seatAgain && seatAgain.lobby === tb.lobby;
+  if (!me && again && name && !satAgain) { satAgain = true; aeroplane.sit(name); return; }
+  if (!me) return;
+  if (again && satAgain && me.colour !== seatAgain.colour) aeroplane.colour(seatAgain.colour);
+  if (satAgain || !again) seatAgain = null;
+  localStorage.setItem("aeroplane.sat", JSON.stringify(seatAgain || { lobby: tb.lobby, colour: me.colour }));
+}
+function forgetSeat() { seatAgain = null; localStorage.removeItem("aeroplane.sat"); }
+
 function showTable(json) {
   const tb = JSON.parse(json);
   if (document.body.dataset.game !== "playing") document.body.dataset.game = "table";
   document.getElementById("table").hidden = false;
   document.getElementById("tableerror").textContent = tb.error || "";
-  if (tb.error) { document.body.dataset.tableError = tb.error; return; }
+  if (tb.error) { document.body.dataset.tableError = tb.error; keepSeat(tb, null); return; }
   const me = (tb.players || []).find(p => p.id === myId);
+  keepSeat(tb, me);
   meReady = !!(me && me.ready);
   document.body.dataset.seated = me ? me.colour : "";
   document.body.dataset.ready = meReady ? "yes" : "no";
@@ -173,6 +213,60 @@ function showChat(from, colour, text) {
   document.getElementById("chat").hidden = false;
 }
 
+// setupLanguage offers the seven languages; a choice is kept and the page
+// reloaded in it (a game in play is taken up again from what was kept).
+function setupLanguage() {
+  const label = document.createElement("label");
+  label.textContent = t.langlabel + " ";
+  const pick = document.createElement("select");
+  pick.id = "lang";
+  for (const [code, name] of Object.entries(langNames)) pick.add(new Option(name, code, false, code === lang));
+  pick.addEventListener("change", () => { localStorage.setItem("aeroplane.lang", pick.value); location.reload(); });
+  label.appendChild(pick);
+  document.querySelector("footer").appendChild(label);
+}
+
+// claimTab makes this tab the one that plays the kept game: a tab opened
+// later on the same storage takes it, and this one stops (two nodes of
+// one key must never both sign).
+function claimTab() {
+  const me = String(Math.random());
+  localStorage.setItem("aeroplane.tab", me);
+  window.addEventListener("storage", ev => {
+    if (ev.key === "aeroplane.tab" && ev.newValue !== me && window.aeroplane && aeroplane.suspend) aeroplane.suspend();
+  });
+}
+claimTab();
+
+// endNotice is what the page says of a game that ended before it was over.
+function endNotice(end) {
+  document.body.dataset.endKind = end.kind || "failed";
+  status.textContent = t["end." + (end.kind || "failed")] + (end.kind === "failed" || !end.kind ? end.error : "");
+}
+window.aeroplaneNotKept = () => { document.body.dataset.kept = "no"; document.getElementById("key").textContent = t.notkept; };
+
+// offerRematch offers the next game at the serving program's table once
+// one is over, as the terminal's r: the page sits down again under the
+// person's name and asks for its colour (the creator reopens the table).
+function offerRematch() {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = "rematch";
+  b.textContent = t.rematch;
+  b.addEventListener("click", () => {
+    if (aeroplane.rematch(localStorage.getItem("aeroplane.name") || "") !== true) return;
+    b.remove();
+    const save = document.getElementById("savelog");
+    if (save) save.remove();
+    delete document.body.dataset.history;
+    delete document.body.dataset.ranking;
+    document.body.dataset.game = "joining";
+    document.body.dataset.rematch = "yes";
+    status.textContent = t.ready;
+  });
+  document.querySelector("footer").appendChild(b);
+}
+
 window.aeroplaneReady = () => {
   window.aeroplaneTimes.wasm = performance.now();
   const id = aeroplane.newKey();
@@ -180,6 +274,8 @@ window.aeroplaneReady = () => {
   window.aeroplaneTimes.key = performance.now();
   document.getElementById("key").textContent = id;
   myId = id;
+  aeroplane.setLang(lang);
+  setupLanguage();
   setupTable();
   setupChat();
   const board = JSON.parse(aeroplane.board(aeroplane.start("RBYG")));
@@ -192,6 +288,7 @@ window.aeroplaneReady = () => {
   leave.textContent = t.leave;
   leave.addEventListener("click", () => { if (aeroplane.leave() === true) { leave.hidden = true; document.body.dataset.left = "yes"; } });
   aeroplane.play(json => {
+    if (document.body.dataset.game !== "playing") forgetSeat();
     document.body.dataset.game = "playing";
     document.getElementById("table").hidden = true;
     leave.hidden = document.body.dataset.left === "yes";
@@ -200,12 +297,18 @@ window.aeroplaneReady = () => {
     document.body.dataset.yourMove = "";
     leave.hidden = true;
     if (end.left) { document.body.dataset.game = "left"; status.textContent = t.left; saveLink(); return; }
-    if (end.error) { document.body.dataset.game = "none"; document.body.dataset.gameError = end.error; return; }
+    if (end.error) {
+      document.body.dataset.game = "none"; document.body.dataset.gameError = end.error; endNotice(end);
+      // The socket dropped at the table (the phone locked): a new page sits again.
+      if (end.kind === "closed" && localStorage.getItem("aeroplane.sat")) setTimeout(() => location.reload(), 1000);
+      return;
+    }
     document.body.dataset.history = end.history;
     document.body.dataset.ranking = end.ranking.join("");
     document.body.dataset.game = end.phase;
     status.textContent = t.over + end.ranking.join(" ");
     saveLink();
+    if (end.phase === "over") offerRematch();
   }, offerMoves, showTable, showChat);
 };
 

@@ -25,10 +25,21 @@ import (
 
 func main() {
 	var id *client.Identity
+	keep := client.NewKeeper(browserStore())
+	keep.OnLost = func(err error) {
+		js.Global().Get("console").Call("warn", err.Error())
+		if f := js.Global().Get("aeroplaneNotKept"); f.Type() == js.TypeFunction {
+			f.Invoke()
+		}
+	}
 	var gameLog *client.MemLog
 	var choose func(engine.Move) error // the pending choice's answer, nil when none
 	var sock *jsSocket                 // the game socket, once play dialled it
 	var game *client.Game              // the game being played, once it runs
+	var lang string                    // the page's language, for the serving program's refusals
+	var suspend context.CancelFunc     // stops the game here (another tab took it), once play runs
+	var run func(again bool)           // plays a game with play's callbacks (again: a rematch)
+	var lastName string                // the name the person sat under
 	api := map[string]any{
 		// perft(rules, position, depth) → decimal count (a string: a
 		// count can exceed JavaScript's exact integers).
@@ -42,12 +53,16 @@ func main() {
 			}
 			return strconv.FormatUint(n, 10)
 		}),
-		// newKey() makes this page's key (crypto/rand: the browser's
-		// getRandomValues) and returns its peer ID; the key stays here.
+		// newKey() is this browser's key, as it kept it, or a new one
+		// (crypto/rand: the browser's getRandomValues), kept in its
+		// localStorage; it returns its peer ID. The key is never sent.
 		"newKey": js.FuncOf(func(js.Value, []js.Value) any {
-			k, err := client.NewIdentity()
-			if err != nil {
+			k, err := keep.Identity()
+			if k == nil {
 				return errValue(err.Error())
+			}
+			if err != nil { // a key for this page only
+				js.Global().Get("console").Call("warn", err.Error())
 			}
 			id = k
 			return id.ID.String()
@@ -90,7 +105,9 @@ func main() {
 		// onTable(json), if given, sees the serving program's table
 		// (client.Table) until the game starts: sit, ready and colour
 		// are the person's answers. A socket that closes mid-game is
-		// dialled again (the phone locked): the game goes on.
+		// dialled again (the phone locked): the game goes on. The game
+		// is kept in localStorage as it is played: a page reloaded
+		// mid-game takes its seat again (client.Keeper).
 		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			if len(a) < 3 || len(a) > 5 || id == nil {
 				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable and onChat, after newKey")
@@ -109,45 +126,111 @@ func main() {
 				cb := a[4]
 				onChat = func(m client.ChatMsg) { cb.Invoke(m.From, m.Colour, m.Text) }
 			}
-			loc := js.Global().Get("location")
-			url := "ws://" + loc.Get("host").String() + "/ws"
-			sock = dialSocket(url)
-			gameLog = client.NewMemLog()
-			lg := gameLog
-			redial := func(ctx context.Context) (client.Socket, error) {
-				s := dialSocket(url)
-				sock = s
-				return s, nil
-			}
-			go func() {
-				st, err := client.Play(context.Background(), sock, id, client.GameConfig{Log: lg, OnTable: onTable, OnChat: onChat, Redial: redial, OnStart: func(g *client.Game) { game = g }, AskMove: func(moves []engine.Move, c func(engine.Move) error) {
+			run = func(again bool) {
+				loc := js.Global().Get("location")
+				url := "ws://" + loc.Get("host").String() + "/ws"
+				cfg := client.GameConfig{Keep: keep, Lang: lang}
+				if again && game != nil {
+					// A rematch: the person sits at the serving program's
+					// next table under the same name, asks for the same
+					// colour, and waits for a game other than the last.
+					cfg.Name, cfg.Past = lastName, game.GameID()
+					if c := game.Colour(); c < engine.NumColours {
+						cfg.Colour = string(c.Letter())
+					}
+					if sock != nil {
+						sock.ws.Call("close")
+					}
+				}
+				game = nil
+				sock = dialSocket(url)
+				gameLog = client.NewMemLog()
+				cfg.Log = gameLog
+				cfg.OnTable, cfg.OnChat = onTable, onChat
+				cfg.Redial = func(ctx context.Context) (client.Socket, error) {
+					if err := ctx.Err(); err != nil {
+						return nil, err // suspended: another tab has the seat now
+					}
+					s := dialSocket(url)
+					sock = s
+					return s, nil
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				suspend = cancel
+				cfg.OnStart = func(g *client.Game) { game = g }
+				cfg.AskMove = func(moves []engine.Move, c func(engine.Move) error) {
 					names := make([]any, len(moves))
 					for i, m := range moves {
 						names[i] = m.String()
 					}
 					choose = c
 					onMoves.Invoke(js.ValueOf(names))
-				}, OnReady: func(rd lockstep.Ready) {
+				}
+				cfg.OnReady = func(rd lockstep.Ready) {
 					b, err := client.BoardOf(rd.State.Pos.String())
 					if err == nil {
 						data, _ := json.Marshal(b)
 						onBoard.Invoke(string(data))
 					}
-				}})
-				if errors.Is(err, lockstep.ErrLeft) {
-					onEnd.Invoke(map[string]any{"error": err.Error(), "left": true})
-					return
 				}
-				if err != nil {
-					onEnd.Invoke(errValue(err.Error()))
-					return
-				}
-				var rank []any
-				for _, c := range st.Pos.Ranking() {
-					rank = append(rank, string(c.Letter()))
-				}
-				onEnd.Invoke(map[string]any{"history": hex.EncodeToString(st.History[:]), "ranking": rank, "phase": st.Phase.String()})
-			}()
+				s := sock
+				go func() {
+					defer cancel()
+					st, err := client.Play(ctx, s, id, cfg)
+					if errors.Is(err, lockstep.ErrLeft) {
+						onEnd.Invoke(map[string]any{"error": err.Error(), "left": true})
+						return
+					}
+					if err != nil {
+						onEnd.Invoke(map[string]any{"error": err.Error(), "kind": endKind(err)})
+						return
+					}
+					var rank []any
+					for _, c := range st.Pos.Ranking() {
+						rank = append(rank, string(c.Letter()))
+					}
+					onEnd.Invoke(map[string]any{"history": hex.EncodeToString(st.History[:]), "ranking": rank, "phase": st.Phase.String()})
+				}()
+			}
+			run(false)
+			return nil
+		}),
+		// rematch(name) plays the next game at the serving program's table,
+		// once a game is over, as the terminal's r does for its player:
+		// the creator reopens the table with the same seats, and this
+		// page sits down under the person's name and asks for its last
+		// colour (the table grants it if still free); play's callbacks
+		// see it as they saw the first. name, if given, is the person's
+		// (a page reloaded since it sat down knows it from its storage).
+		"rematch": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) == 1 && a[0].Type() == js.TypeString && a[0].String() != "" {
+				lastName = a[0].String() // a page reloaded since it sat down
+			}
+			if run == nil || game == nil || lastName == "" {
+				return errValue("no game over to play again")
+			}
+			run(true)
+			return true
+		}),
+		// setLang(code) names the page's language: the serving program
+		// says its refusals of the person's commands in it.
+		"setLang": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) == 1 {
+				lang = a[0].String()
+			}
+			return nil
+		}),
+		// suspend() stops the game in this page without leaving it (its
+		// seat waits, as for a phone locked): another tab of this browser
+		// took it up from the same storage, and two nodes of one key
+		// must never both sign. onEnd follows with {kind: "suspended"}.
+		"suspend": js.FuncOf(func(js.Value, []js.Value) any {
+			if suspend != nil {
+				suspend()
+			}
+			if sock != nil {
+				sock.ws.Call("close")
+			}
 			return nil
 		}),
 		// sit(name) sits the person at the serving program's table;
@@ -157,19 +240,20 @@ func main() {
 			if len(a) != 1 {
 				return errValue("sit wants the person's name")
 			}
-			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdSit, Name: a[0].String()})
+			lastName = a[0].String()
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdSit, Name: lastName, Lang: lang})
 		}),
 		"ready": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			if len(a) != 1 {
 				return errValue("ready wants true or false")
 			}
-			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdReady, Ready: a[0].Truthy()})
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdReady, Ready: a[0].Truthy(), Lang: lang})
 		}),
 		"colour": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			if len(a) != 1 {
 				return errValue("colour wants a colour letter")
 			}
-			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdColour, Colour: a[0].String()})
+			return lobbyCmd(sock, client.LobbyCmd{T: client.CmdColour, Colour: a[0].String(), Lang: lang})
 		}),
 		// say(text) says a chat line at the table (onChat shows it back).
 		"say": js.FuncOf(func(_ js.Value, a []js.Value) any {
@@ -240,4 +324,20 @@ func lobbyCmd(s *jsSocket, c client.LobbyCmd) any {
 		return errValue(err.Error())
 	}
 	return true
+}
+
+// endKind is the kind of a game's end before it was over, for the page
+// to say in its language (app.js's notices).
+func endKind(err error) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "suspended"
+	case errors.Is(err, client.ErrNoSeat):
+		return "noseat"
+	case errors.Is(err, client.ErrClosedEarly):
+		return "closed"
+	case errors.Is(err, client.ErrNotRestored):
+		return "restore"
+	}
+	return "failed"
 }
