@@ -61,7 +61,7 @@ func buildClientInto(d string) error {
 	if err := copyFile(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", wasmExec), filepath.Join(d, wasmExec)); err != nil {
 		return err
 	}
-	for _, name := range []string{"index.html", "app.js", "style.css"} {
+	for _, name := range []string{"index.html", "app.js", "board.js", "style.css"} {
 		if err := copyFile(filepath.Join("static", name), filepath.Join(d, name)); err != nil {
 			return err
 		}

@@ -37,6 +37,11 @@ type GameConfig struct {
 	// handed to choose, which waits for the driver, so call it from a
 	// goroutine of its own. Nil plays the first legal move at once.
 	AskMove func(moves []engine.Move, choose func(engine.Move) error)
+	// AskRoll, if set, is told when the player is to roll (lockstep without
+	// AutoRoll: the person taps the die); roll reveals the player's link,
+	// waiting for the driver, so call it from a goroutine of its own. Nil
+	// rolls at once.
+	AskRoll func(roll func() error)
 	// OnReady sees every Ready (to draw the board), on the driver's goroutine.
 	OnReady func(lockstep.Ready)
 	// Log keeps the game's records (nil: none); the page exports it for
@@ -87,7 +92,7 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if !slices.Contains(setup.Players(), id.ID) {
 		return lockstep.State{}, errors.New("the table's setup has no seat for this browser")
 	}
-	node, _, err := id.NewNode(setup, true)
+	node, _, err := id.NewNode(setup, cfg.AskRoll == nil)
 	if err != nil {
 		return lockstep.State{}, err
 	}
@@ -117,6 +122,10 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 				cfg.OnReady(rd)
 			}
 			for _, e := range rd.Events {
+				if e.Kind == lockstep.EventYourRoll && cfg.AskRoll != nil {
+					cfg.AskRoll(func() error { return d.Do(func(n *lockstep.Node) error { return n.Roll() }) })
+					continue
+				}
 				if e.Kind != lockstep.EventYourMove || len(e.Moves) == 0 {
 					continue
 				}
@@ -137,7 +146,7 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err != nil {
 		return lockstep.State{}, err
 	}
-	g := &Game{d: d, stop: stop}
+	g := &Game{d: d, stop: stop, Rules: setup.Rules}
 	if cfg.OnStart != nil {
 		cfg.OnStart(g)
 	}
@@ -154,9 +163,10 @@ const LeaveWait = 3 * time.Second
 
 // Game is a running game of the browser player's.
 type Game struct {
-	d    *lockstep.Driver
-	stop context.CancelFunc
-	left atomic.Bool
+	Rules engine.Rules // the table's rules, for the board's targets (BoardAfter)
+	d     *lockstep.Driver
+	stop  context.CancelFunc
+	left  atomic.Bool
 }
 
 // Leave gives the seat to its bot for good (lockstep's Leave) and ends

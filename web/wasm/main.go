@@ -27,6 +27,7 @@ func main() {
 	var id *client.Identity
 	var gameLog *client.MemLog
 	var choose func(engine.Move) error // the pending choice's answer, nil when none
+	var roll func() error              // the pending roll's answer, nil when none
 	var sock *jsSocket                 // the game socket, once play dialled it
 	var game *client.Game              // the game being played, once it runs
 	api := map[string]any{
@@ -70,6 +71,11 @@ func main() {
 			}
 			return p
 		}),
+		// layout() is the printed board's layout (client.Layout), as JSON.
+		"layout": js.FuncOf(func(js.Value, []js.Value) any {
+			data, _ := json.Marshal(client.BoardLayout()) // cells, strings and bools always marshal
+			return string(data)
+		}),
 		// board(position) is the position laid out for drawing, as JSON.
 		"board": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			if len(a) != 1 {
@@ -92,8 +98,8 @@ func main() {
 		// are the person's answers. A socket that closes mid-game is
 		// dialled again (the phone locked): the game goes on.
 		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
-			if len(a) < 3 || len(a) > 5 || id == nil {
-				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable and onChat, after newKey")
+			if len(a) < 3 || len(a) > 6 || id == nil {
+				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable, onChat and onRoll, after newKey")
 			}
 			onBoard, onEnd, onMoves := a[0], a[1], a[2]
 			var onTable func(client.Table)
@@ -105,9 +111,20 @@ func main() {
 				}
 			}
 			var onChat func(client.ChatMsg)
-			if len(a) == 5 {
+			if len(a) >= 5 {
 				cb := a[4]
 				onChat = func(m client.ChatMsg) { cb.Invoke(m.From, m.Colour, m.Text) }
+			}
+			// onRoll(), the sixth, is told when the person is to roll: the
+			// page shows the die and answers with roll(); without it the
+			// dice roll at once.
+			var askRoll func(func() error)
+			if len(a) == 6 {
+				cb := a[5]
+				askRoll = func(r func() error) {
+					roll = r
+					cb.Invoke()
+				}
 			}
 			loc := js.Global().Get("location")
 			url := "ws://" + loc.Get("host").String() + "/ws"
@@ -127,9 +144,12 @@ func main() {
 					}
 					choose = c
 					onMoves.Invoke(js.ValueOf(names))
-				}, OnReady: func(rd lockstep.Ready) {
-					b, err := client.BoardOf(rd.State.Pos.String())
-					if err == nil {
+				}, AskRoll: askRoll, OnReady: func(rd lockstep.Ready) {
+					var rules engine.Rules
+					if game != nil {
+						rules = game.Rules
+					}
+					if b, ok := client.BoardAfter(rd, rules); ok {
 						data, _ := json.Marshal(b)
 						onBoard.Invoke(string(data))
 					}
@@ -191,6 +211,20 @@ func main() {
 			go func() {
 				if err := g.Leave(); err != nil {
 					js.Global().Get("console").Call("warn", "leave: "+err.Error())
+				}
+			}()
+			return true
+		}),
+		// roll() answers onRoll: the person tapped the die.
+		"roll": js.FuncOf(func(js.Value, []js.Value) any {
+			if roll == nil {
+				return errValue("nothing to roll now")
+			}
+			r := roll
+			roll = nil
+			go func() {
+				if err := r(); err != nil {
+					js.Global().Get("console").Call("warn", "roll: "+err.Error())
 				}
 			}()
 			return true
