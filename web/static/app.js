@@ -28,7 +28,11 @@ let lastBoard = null;
 function draw(board) {
   lastBoard = board;
   Board.draw(board);
-  if (board.roll) Board.die(die, board.roll);
+  if (board.roll) {
+    Board.die(die, board.roll);
+    // When each roll showed, on the wall clock, for the latency benchmark.
+    (window.aeroplaneTimes.rolls ||= []).push({ colour: board.roll.colour, at: performance.timeOrigin + performance.now() });
+  }
 }
 
 // offerMoves lets the player tap one of the planes that may move, or the
@@ -92,6 +96,7 @@ function setupTable() {
 }
 function showTable(json) {
   const tb = JSON.parse(json);
+  window.aeroplaneTimes.table ||= performance.now();
   if (document.body.dataset.game !== "playing") document.body.dataset.game = "table";
   document.getElementById("table").hidden = false;
   document.getElementById("tableerror").textContent = tb.error || "";
