@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"image/png"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"aeroplane/internal/netlab"
 	"aeroplane/internal/testkit"
+	"aeroplane/web/client"
 
 	"github.com/chromedp/chromedp"
 )
@@ -34,12 +36,12 @@ var screens = []screen{
 type screenReport struct {
 	Width, Height  float64 // the viewport
 	ScrollWidth    float64
-	Board          struct{ Left, Top, Right, Bottom, Width, Height float64 }
-	Overflow       []string // elements reaching outside the viewport's width
-	LowContrast    []string // text below 4.5:1 on its background (WCAG)
-	LowPlane       []string // a plane's aeroplane below 3:1 on its disc (WCAG, non-text)
-	SmallTargets   []string // tap targets under 44×44 px
-	Targets, Texts int      // how many of each were checked
+	Board, Sit     struct{ Left, Top, Right, Bottom, Width, Height float64 } // #board, and #sit (zero when hidden)
+	Overflow       []string                                                  // elements reaching outside the viewport's width
+	LowContrast    []string                                                  // text below 4.5:1 on its background (WCAG)
+	LowPlane       []string                                                  // a plane's aeroplane below 3:1 on its disc (WCAG, non-text)
+	SmallTargets   []string                                                  // tap targets under 44×44 px
+	Targets, Texts int                                                       // how many of each were checked
 }
 
 // screenCheck measures the page from inside: WCAG 2's relative luminance
@@ -58,6 +60,8 @@ const screenCheck = `(() => {
   const rep = { width: W, height: H, scrollWidth: document.documentElement.scrollWidth, overflow: [], lowContrast: [], lowPlane: [], smallTargets: [], targets: 0, texts: 0 };
   const b = document.getElementById("board").getBoundingClientRect();
   rep.board = { left: b.left, top: b.top, right: b.right, bottom: b.bottom, width: b.width, height: b.height };
+  const s = document.getElementById("sit").getBoundingClientRect();
+  rep.sit = { left: s.left, top: s.top, right: s.right, bottom: s.bottom, width: s.width, height: s.height };
   for (const e of document.body.querySelectorAll("*")) {
     if (!shown(e)) continue;
     const r = e.getBoundingClientRect();
@@ -83,52 +87,97 @@ const screenCheck = `(() => {
   return rep;
 })()`
 
+// The moments of the page a screenshot is kept of.
+var pageStates = []struct {
+	name string
+	// table, if set, is the serving program's table the page is shown
+	// (the moment before sitting down); else the page plays a game to the
+	// player's choice.
+	table *client.Table
+}{
+	{"table", &client.Table{Lobby: "phones", Free: 1, Bots: []string{"Y"}, Players: []client.TablePlayer{
+		{ID: testkit.ID(1).String(), Name: "Ann", Colour: "R", Ready: true},
+		{ID: testkit.ID(2).String(), Name: "Bob", Colour: "B", Web: true}}}},
+	{"game", nil},
+}
+
 // TestBrowserScreens lays the page out on a phone in portrait (360×640,
-// touch) and on a desktop (1280×800), in a game at the moment the player
-// is to choose (planes shining, the last move's path, the die), keeps a
-// screenshot of each in testdata (go test -tags browser -update rewrites
+// touch) and on a desktop (1280×800), at a table before sitting down and
+// in a game at the moment the player is to choose (planes shining, the
+// last move's path, the die), keeps a screenshot of each in testdata (go
+// test -tags browser ./web -run TestBrowserScreens -args -update rewrites
 // them; look at them), and checks what pixels cannot, since they differ
 // between chromium versions: the board fills the screen's width on the
 // phone and most of its height on the desktop with nothing wider than
-// the screen, every text is at least 4.5:1 on its background, every
-// plane's aeroplane 3:1 on its disc, every tap target 44×44 px.
+// the screen, at the table the name field and Sit down are on the first
+// screen, every text is at least 4.5:1 on its background, every plane's
+// aeroplane 3:1 on its disc, every tap target 44×44 px.
 func TestBrowserScreens(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
 	assets, _ := builtClient(t)
-	for _, sc := range screens {
-		t.Run(sc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
-			table := newTestTable(t, ctx, Options{Assets: assets})
-			tab := newBrowser(t)
-			tctx, tcancel := context.WithTimeout(tab, 3*time.Minute)
-			defer tcancel()
-			vp := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
-			if sc.phone {
-				vp = append(vp, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch)
-			}
-			if err := chromedp.Do(tctx, chromedp.EmulateViewport(sc.width, sc.height, vp...), chromedp.Navigate(table.url)); err != nil {
-				t.Fatal(err)
-			}
-			if err := tapToAChoice(tctx); err != nil {
-				t.Fatal(err)
-			}
-			rep, err := chromedp.Run(tctx, chromedp.Evaluate[screenReport](screenCheck))
-			if err != nil {
-				t.Fatal(err)
-			}
-			shot, err := chromedp.Run(tctx, chromedp.CaptureScreenshot())
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkScreen(t, sc, rep)
-			checkShot(t, filepath.Join("testdata", "screen-"+sc.name+".png"), shot, sc)
-			t.Logf("%s %v×%v: board %.0f×%.0f at %.0f,%.0f; %d texts, %d tap targets checked", sc.name, rep.Width, rep.Height,
-				rep.Board.Width, rep.Board.Height, rep.Board.Left, rep.Board.Top, rep.Texts, rep.Targets)
-		})
+	for _, st := range pageStates {
+		for _, sc := range screens {
+			t.Run(sc.name+"-"+st.name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+				defer cancel()
+				url := ""
+				if st.table != nil {
+					url = serveTable(t, assets, *st.table)
+				} else {
+					url = newTestTable(t, ctx, Options{Assets: assets}).url
+				}
+				tab := newBrowser(t)
+				tctx, tcancel := context.WithTimeout(tab, 3*time.Minute)
+				defer tcancel()
+				vp := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+				if sc.phone {
+					vp = append(vp, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch)
+				}
+				if err := chromedp.Do(tctx, chromedp.EmulateViewport(sc.width, sc.height, vp...), chromedp.Navigate(url)); err != nil {
+					t.Fatal(err)
+				}
+				if st.table != nil {
+					_, err := chromedp.Run(tctx, chromedp.Poll[bool](`document.body.dataset.game === "table" && document.getElementById("players").children.length === 3`,
+						chromedp.WithPollingTimeout(time.Minute)))
+					if err != nil {
+						t.Fatal(err)
+					}
+				} else if err := tapToAChoice(tctx); err != nil {
+					t.Fatal(err)
+				}
+				rep, err := chromedp.Run(tctx, chromedp.Evaluate[screenReport](screenCheck))
+				if err != nil {
+					t.Fatal(err)
+				}
+				shot, err := chromedp.Run(tctx, chromedp.CaptureScreenshot())
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkScreen(t, sc, rep, st.table != nil)
+				checkShot(t, filepath.Join("testdata", "screen-"+sc.name+"-"+st.name+".png"), shot, sc)
+				t.Logf("%s %v×%v: board %.0f×%.0f at %.0f,%.0f; %d texts, %d tap targets checked", sc.name, rep.Width, rep.Height,
+					rep.Board.Width, rep.Board.Height, rep.Board.Left, rep.Board.Top, rep.Texts, rep.Targets)
+			})
+		}
 	}
+}
+
+// serveTable serves the page with a program whose table is tb: each
+// browser that proves its key is sent it, and nothing more.
+func serveTable(t *testing.T, assets fs.FS, tb client.Table) string {
+	t.Helper()
+	msg, err := client.EncodeLobby(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Listen(Options{Addr: "127.0.0.1:0", Assets: assets, Players: func(c *Conn) { _ = c.SendRaw(msg) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s.URLs()[0]
 }
 
 // tapToAChoice plays the page's game (the die, the first plane) until
@@ -155,7 +204,9 @@ func tapToAChoice(ctx context.Context) error {
 	}
 }
 
-func checkScreen(t *testing.T, sc screen, rep screenReport) {
+// checkScreen asserts the report of a screen; atTable, the page is the
+// table before sitting down (Sit down, not the board, on the first screen).
+func checkScreen(t *testing.T, sc screen, rep screenReport, atTable bool) {
 	t.Helper()
 	if rep.Width != float64(sc.width) || rep.Height != float64(sc.height) {
 		t.Fatalf("viewport %v×%v, want %d×%d", rep.Width, rep.Height, sc.width, sc.height)
@@ -167,11 +218,19 @@ func checkScreen(t *testing.T, sc screen, rep screenReport) {
 		t.Errorf("wider than the screen: %s", o)
 	}
 	b := rep.Board
-	if sc.phone {
+	if atTable && (rep.Sit.Bottom > rep.Height || rep.Sit.Height == 0) {
+		t.Errorf("Sit down at y=%.0f..%.0f: want it on the first %v px", rep.Sit.Top, rep.Sit.Bottom, rep.Height)
+	}
+	switch {
+	case sc.phone && atTable: // the table first, the board below it
+		if b.Width < 0.95*rep.Width {
+			t.Errorf("board %.0f×%.0f: want the phone's width (≥ %.0f px)", b.Width, b.Height, 0.95*rep.Width)
+		}
+	case sc.phone:
 		if b.Width < 0.95*rep.Width || b.Bottom > rep.Height {
 			t.Errorf("board %.0f×%.0f to y=%.0f: want the phone's width (≥ %.0f px) and all of it on the first screen", b.Width, b.Height, b.Bottom, 0.95*rep.Width)
 		}
-	} else if b.Height < 0.8*rep.Height || b.Bottom > rep.Height {
+	case b.Height < 0.8*rep.Height || b.Bottom > rep.Height:
 		t.Errorf("board %.0f×%.0f to y=%.0f: want ≥ 80%% of the desktop's height, all of it in view", b.Width, b.Height, b.Bottom)
 	}
 	for _, c := range rep.LowContrast {
@@ -183,7 +242,7 @@ func checkScreen(t *testing.T, sc screen, rep screenReport) {
 	for _, s := range rep.SmallTargets {
 		t.Errorf("tap target under 44×44 px: %s", s)
 	}
-	if rep.Texts < 3 || rep.Targets < 5 {
+	if rep.Texts < 3 || rep.Targets < 2 || !atTable && rep.Targets < 5 {
 		t.Errorf("only %d texts and %d tap targets found: the checks looked at nothing", rep.Texts, rep.Targets)
 	}
 }
