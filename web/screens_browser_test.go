@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -157,6 +158,9 @@ func TestBrowserScreens(t *testing.T) {
 				}
 				checkScreen(t, sc, rep, st.table != nil)
 				checkShot(t, filepath.Join("testdata", "screen-"+sc.name+"-"+st.name+".png"), shot, sc)
+				if sc.phone && st.table == nil {
+					touchToPlay(t, tctx)
+				}
 				t.Logf("%s %v×%v: board %.0f×%.0f at %.0f,%.0f; %d texts, %d tap targets checked", sc.name, rep.Width, rep.Height,
 					rep.Board.Width, rep.Board.Height, rep.Board.Left, rep.Board.Top, rep.Texts, rep.Targets)
 			})
@@ -206,6 +210,35 @@ func tapToAChoice(ctx context.Context) error {
 
 // checkScreen asserts the report of a screen; atTable, the page is the
 // table before sitting down (Sit down, not the board, on the first screen).
+// touchToPlay taps the phone's screen as a finger does (touch events at
+// a point, which chromium hit-tests): a landing square picks its move,
+// then the die, once it shines again, rolls.
+func touchToPlay(t *testing.T, ctx context.Context) {
+	t.Helper()
+	tap := func(sel, done string) {
+		t.Helper()
+		type box struct{ X, Y float64 }
+		at, err := chromedp.Run(ctx, chromedp.Evaluate[box](`(() => { const r = document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect();
+			return {x: r.left + r.width / 2, y: r.top + r.height / 2}; })()`))
+		if err != nil {
+			t.Fatalf("%s: %v", sel, err)
+		}
+		if err := chromedp.Do(ctx, chromedp.TapXY(at.X, at.Y)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](done, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			t.Fatalf("a finger on %s at %.0f,%.0f: the page did not take it (%v)", sel, at.X, at.Y, err)
+		}
+	}
+	tap(".hit.land", `!document.body.dataset.yourMove`)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.game === "over" || !!document.querySelector("#die.movable")`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatal(err)
+	}
+	if over, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.body.dataset.game === "over"`)); !over {
+		tap("#die.movable", `document.body.dataset.yourRoll !== "yes"`)
+	}
+}
+
 func checkScreen(t *testing.T, sc screen, rep screenReport, atTable bool) {
 	t.Helper()
 	if rep.Width != float64(sc.width) || rep.Height != float64(sc.height) {
