@@ -19,6 +19,12 @@
 // release). A binary built from a tree without it serves a page that
 // says so.
 //
+// The page (static/): index.html, style.css (phone first; beside the
+// board from 760 px), board.js (the printed board in SVG, from
+// web/client's BoardLayout: the die, the planes and landing squares to
+// tap, the last move's way) and app.js (the client's start, the table,
+// the chat, the game's callbacks).
+//
 // The game socket (/ws, conn.go) carries web/client's wire: the browser
 // proves its key, then the same signed lockstep frames a laptop sends go
 // both ways, and lobby commands and tables (client.LobbyCmd, Table) while
