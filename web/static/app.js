@@ -46,6 +46,7 @@ function offerMoves(moves) {
   status.textContent = t.tap;
   Board.offer(targets, m => {
     document.body.dataset.yourMove = "";
+    status.textContent = t.wait;
     aeroplane.choose(m);
   });
 }
@@ -56,6 +57,7 @@ function offerRoll() {
   status.textContent = t.roll;
   Board.armDie(die, () => {
     document.body.dataset.yourRoll = "";
+    status.textContent = t.wait;
     aeroplane.roll();
   });
 }

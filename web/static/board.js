@@ -198,13 +198,13 @@ const Board = (() => {
   // The board's strings in the terminal's seven languages (app.js adds
   // them to its own).
   const strings = {
-    en: { roll: "Your roll: tap the die.", die: "Roll the die" },
-    el: { roll: "Η σειρά σας να ρίξετε: αγγίξτε το ζάρι.", die: "Ρίξτε το ζάρι" },
-    hi: { roll: "आपकी बारी: पासे को छुएँ।", die: "पासा फेंकें" },
-    it: { roll: "Tocca a te tirare: tocca il dado.", die: "Tira il dado" },
-    pt: { roll: "É a sua vez de lançar: toque no dado.", die: "Lançar o dado" },
-    ru: { roll: "Ваш бросок: коснитесь кубика.", die: "Бросить кубик" },
-    zh: { roll: "轮到你掷骰：点一下骰子。", die: "掷骰子" },
+    en: { roll: "Your roll: tap the die.", die: "Roll the die", wait: "The others are playing…" },
+    el: { roll: "Η σειρά σας να ρίξετε: αγγίξτε το ζάρι.", die: "Ρίξτε το ζάρι", wait: "Παίζουν οι άλλοι…" },
+    hi: { roll: "आपकी बारी: पासे को छुएँ।", die: "पासा फेंकें", wait: "दूसरे खिलाड़ी खेल रहे हैं…" },
+    it: { roll: "Tocca a te tirare: tocca il dado.", die: "Tira il dado", wait: "Gli altri stanno giocando…" },
+    pt: { roll: "É a sua vez de lançar: toque no dado.", die: "Lançar o dado", wait: "Os outros estão a jogar…" },
+    ru: { roll: "Ваш бросок: коснитесь кубика.", die: "Бросить кубик", wait: "Ходят другие игроки…" },
+    zh: { roll: "轮到你掷骰：点一下骰子。", die: "掷骰子", wait: "其他玩家正在行动…" },
   };
 
   return { setup, draw, offer, clear, die, armDie, strings };
