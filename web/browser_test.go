@@ -284,7 +284,8 @@ func tapUntilEndOn(ctx context.Context, sel string) (taps int, err error) {
 
 // TestBrowserTapsLandingSquares: the person taps the die to roll and, to
 // move, the square a plane would land on (not the plane); the page shows
-// the way each move took, and the game ends on the program's history.
+// the way each move took and flies the plane along it, and the game ends
+// on the program's history.
 func TestBrowserTapsLandingSquares(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -303,8 +304,11 @@ func TestBrowserTapsLandingSquares(t *testing.T) {
 	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`typeof Board !== "undefined" && !!document.getElementById("die")`)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`window.seen = {paths: 0, dice: 0, lands: 0};
-		new MutationObserver(() => { if (document.querySelector("polyline.trail")) seen.paths++; }).observe(document.getElementById("board"), {childList: true, subtree: true});
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`window.seen = {paths: 0, dice: 0, lands: 0, flights: 0};
+		new MutationObserver(ms => {
+			if (document.querySelector("polyline.trail")) seen.paths++;
+			for (const m of ms) for (const n of m.addedNodes) if (n.nodeName === "animateMotion") seen.flights++;
+		}).observe(document.getElementById("board"), {childList: true, subtree: true});
 		document.addEventListener("click", ev => { if (ev.target.id === "die") seen.dice++; if (ev.target.classList.contains("land")) seen.lands++; }, true);
 		true`)); err != nil {
 		t.Fatal(err)
@@ -315,10 +319,10 @@ func TestBrowserTapsLandingSquares(t *testing.T) {
 	}
 	type end struct {
 		Game, History              string
-		Paths, Dice, Lands, Planes int
+		Paths, Dice, Lands, Flights, Planes int
 	}
 	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "",
-		paths: seen.paths, dice: seen.dice, lands: seen.lands, planes: document.querySelectorAll("circle.plane").length})`))
+		paths: seen.paths, dice: seen.dice, lands: seen.lands, flights: seen.flights, planes: document.querySelectorAll("circle.plane").length})`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,10 +333,10 @@ func TestBrowserTapsLandingSquares(t *testing.T) {
 	if want := hex.EncodeToString(host.st.History[:]); got.Game != "over" || got.History != want {
 		t.Fatalf("the page's game ended %q on %s, the program's on %s", got.Game, got.History, want)
 	}
-	if got.Dice == 0 || got.Lands == 0 || got.Paths == 0 || got.Dice+got.Lands != taps {
-		t.Errorf("%d taps: %d on the die, %d on landing squares, %d paths drawn; want some of each, every tap on one", taps, got.Dice, got.Lands, got.Paths)
+	if got.Dice == 0 || got.Lands == 0 || got.Paths == 0 || got.Flights == 0 || got.Dice+got.Lands != taps {
+		t.Errorf("%d taps: %d on the die, %d on landing squares, %d paths drawn, %d planes flown; want some of each, every tap on one", taps, got.Dice, got.Lands, got.Paths, got.Flights)
 	}
-	t.Logf("the die tapped %d times, %d landing squares, %d paths drawn", got.Dice, got.Lands, got.Paths)
+	t.Logf("the die tapped %d times, %d landing squares, %d paths drawn, %d planes flown along theirs", got.Dice, got.Lands, got.Paths, got.Flights)
 }
 
 // BenchmarkBrowserGame plays, per iteration, one game with chromium's

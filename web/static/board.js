@@ -49,6 +49,7 @@ const Board = (() => {
     const n = lay.size;
     svg.setAttribute("viewBox", `-0.2 -0.2 ${n + 0.4} ${n + 0.4}`);
     svg.replaceChildren();
+    planeEls.clear();
     for (const name of ["ground", "path", "targets", "planes", "hits"]) layers[name] = mk("g", { class: name }, svg);
     const g = layers.ground;
     mk("rect", { x: -0.2, y: -0.2, width: n + 0.4, height: n + 0.4, rx: 0.4, class: "sheet" }, g);
@@ -96,31 +97,54 @@ const Board = (() => {
   // draw puts every plane where the board says, a stack side by side,
   // and the last move's path (kept from the board before when this one
   // has none: it shows until the next move, so a player about to choose
-  // sees what the one before did).
+  // sees what the one before did). A plane keeps its element from board
+  // to board (a redraw that moves nothing leaves it be); the plane of a
+  // move just played flies its way there, unless the person asked for
+  // less motion.
   let shownMove = null;
   let planeAt = {}; // data-plane → where it is drawn
+  const planeEls = new Map(); // data-plane → {g, disc, glyph}
+  const calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   function draw(board) {
     planeAt = {};
-    if (board.moved) shownMove = board.moved;
-    layers.planes.replaceChildren();
+    const fresh = board.moved || null;
+    if (fresh) shownMove = fresh;
     layers.path.replaceChildren();
     const stacks = {};
     for (const p of board.planes || []) {
       const key = p.square >= 0 ? "s" + p.square : p.x + "," + p.y;
       (stacks[key] ||= []).push(p);
     }
+    const seen = new Set();
     for (const group of Object.values(stacks)) {
       group.forEach((p, k) => {
+        const id = p.colour + p.index;
         let [x, y] = centre(p);
         if (group.length > 1) { x += (k % 2 ? 0.18 : -0.18); y += (k < 2 ? -0.18 : 0.18) * (group.length > 2 ? 1 : 0); }
         const r = group.length > 1 ? 0.27 : 0.36;
-        const gp = mk("g", { transform: `translate(${x},${y})` }, layers.planes);
-        planeAt[p.colour + p.index] = [x, y];
-        const moved = shownMove && shownMove.move === p.colour + p.index;
-        mk("circle", { cx: 0, cy: 0, r, class: "plane " + p.colour + (moved ? " moved" : ""), "data-plane": p.colour + p.index, "data-place": p.place }, gp);
-        mk("path", { d: glyph, transform: `scale(${r / 0.36})`, class: "glyph" }, gp);
+        planeAt[id] = [x, y];
+        seen.add(id);
+        let el = planeEls.get(id);
+        if (!el) {
+          const g = mk("g", {}, layers.planes);
+          el = { g, disc: mk("circle", { cx: 0, cy: 0, "data-plane": id }, g), glyph: mk("path", { d: glyph, class: "glyph" }, g) };
+          planeEls.set(id, el);
+        }
+        const moved = shownMove && shownMove.move === id;
+        el.disc.setAttribute("class", "plane " + p.colour + (moved ? " moved" : ""));
+        el.disc.setAttribute("r", r);
+        el.disc.dataset.place = p.place;
+        el.disc.onclick = null;
+        el.glyph.setAttribute("transform", `scale(${r / 0.36})`);
+        const at = `translate(${x},${y})`;
+        if (el.g.getAttribute("transform") !== at) {
+          el.g.setAttribute("transform", at);
+          el.g.querySelectorAll("animateMotion").forEach(a => a.remove());
+          if (fresh && fresh.move === id && fresh.path && fresh.path.length > 1 && !calm) fly(el.g, fresh.path.map(centre), [x, y]);
+        }
       });
     }
+    for (const [id, el] of planeEls) if (!seen.has(id)) { el.g.remove(); planeEls.delete(id); }
     mark();
     if (shownMove && shownMove.path && shownMove.path.length > 1) {
       const pts = shownMove.path.map(centre);
@@ -130,6 +154,15 @@ const Board = (() => {
       mk("circle", { cx: ex, cy: ey, r: 0.46, class: "landed" }, layers.path);
       document.body.dataset.path = shownMove.path.length;
     }
+  }
+
+  // fly moves a plane's group, drawn at its end, along pts (a step of the
+  // way in 60 ms, at most half a second in all): the motion is an offset
+  // from where it is drawn.
+  function fly(g, pts, [ex, ey]) {
+    const d = "M" + pts.map(([px, py]) => `${px - ex},${py - ey}`).join(" L") + " L0,0";
+    const a = mk("animateMotion", { path: d, dur: Math.min(0.06 * pts.length, 0.5) + "s", fill: "freeze", begin: "indefinite" }, g);
+    a.beginElement();
   }
 
   // offer makes each target's plane and landing square tappable: pick(move)
@@ -154,7 +187,7 @@ const Board = (() => {
       const plane = svg.querySelector(`circle.plane[data-plane="${t.plane}"]`);
       if (plane) {
         plane.classList.add("movable");
-        plane.addEventListener("click", tap(t.move));
+        plane.onclick = tap(t.move); // one handler: a stale offer's never fires
         const [x, y] = planeAt[t.plane];
         const hit = mk("circle", { cx: inside(x), cy: inside(y), r: hitR, class: "hit", "data-move": t.move }, layers.hits);
         hit.addEventListener("click", tap(t.move));
@@ -172,7 +205,7 @@ const Board = (() => {
     if (!svg) return;
     layers.targets.replaceChildren();
     layers.hits.replaceChildren();
-    svg.querySelectorAll(".movable").forEach(p => p.classList.remove("movable"));
+    svg.querySelectorAll(".movable").forEach(p => { p.classList.remove("movable"); p.onclick = null; });
   }
 
   // die shows the last roll on the dice panel; with onRoll the die shines
