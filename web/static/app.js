@@ -161,6 +161,7 @@ window.aeroplaneReady = () => {
   setupTable();
   setupChat();
   Board.setup(document.getElementById("board"), JSON.parse(aeroplane.layout()));
+  Board.legend(document.getElementById("legend"), t);
   die.setAttribute("aria-label", t.die);
   Board.die(die, null);
   draw(JSON.parse(aeroplane.board(aeroplane.start("RBYG"))));

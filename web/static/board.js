@@ -231,14 +231,27 @@ const Board = (() => {
   // The board's strings in the terminal's seven languages (app.js adds
   // them to its own).
   const strings = {
-    en: { roll: "Your roll: tap the die.", die: "Roll the die", wait: "The others are playing…" },
-    el: { roll: "Η σειρά σας να ρίξετε: αγγίξτε το ζάρι.", die: "Ρίξτε το ζάρι", wait: "Παίζουν οι άλλοι…" },
-    hi: { roll: "आपकी बारी: पासे को छुएँ।", die: "पासा फेंकें", wait: "दूसरे खिलाड़ी खेल रहे हैं…" },
-    it: { roll: "Tocca a te tirare: tocca il dado.", die: "Tira il dado", wait: "Gli altri stanno giocando…" },
-    pt: { roll: "É a sua vez de lançar: toque no dado.", die: "Lançar o dado", wait: "Os outros estão a jogar…" },
-    ru: { roll: "Ваш бросок: коснитесь кубика.", die: "Бросить кубик", wait: "Ходят другие игроки…" },
-    zh: { roll: "轮到你掷骰：点一下骰子。", die: "掷骰子", wait: "其他玩家正在行动…" },
+    en: { roll: "Your roll: tap the die.", die: "Roll the die", wait: "The others are playing…", jump: "your colour: jump 4", flight: "flight along the dashes", turn: "turn to the centre" },
+    el: { roll: "Η σειρά σας να ρίξετε: αγγίξτε το ζάρι.", die: "Ρίξτε το ζάρι", wait: "Παίζουν οι άλλοι…", jump: "το χρώμα σας: άλμα 4", flight: "πτήση στη διακεκομμένη", turn: "στροφή προς το κέντρο" },
+    hi: { roll: "आपकी बारी: पासे को छुएँ।", die: "पासा फेंकें", wait: "दूसरे खिलाड़ी खेल रहे हैं…", jump: "आपका रंग: 4 की छलाँग", flight: "धारीदार रेखा पर उड़ान", turn: "केंद्र की ओर मोड़" },
+    it: { roll: "Tocca a te tirare: tocca il dado.", die: "Tira il dado", wait: "Gli altri stanno giocando…", jump: "il tuo colore: salto di 4", flight: "volo lungo il tratteggio", turn: "svolta verso il centro" },
+    pt: { roll: "É a sua vez de lançar: toque no dado.", die: "Lançar o dado", wait: "Os outros estão a jogar…", jump: "a sua cor: salto de 4", flight: "voo pela linha tracejada", turn: "viragem para o centro" },
+    ru: { roll: "Ваш бросок: коснитесь кубика.", die: "Бросить кубик", wait: "Ходят другие игроки…", jump: "ваш цвет: прыжок на 4", flight: "полёт по пунктиру", turn: "поворот к центру" },
+    zh: { roll: "轮到你掷骰：点一下骰子。", die: "掷骰子", wait: "其他玩家正在行动…", jump: "本色格：跳 4 格", flight: "沿虚线飞行", turn: "转向中心" },
   };
 
-  return { setup, draw, offer, clear, die, armDie, strings };
+  // legend names the board's marks under it, in the page's language.
+  function legend(el, t) {
+    el.replaceChildren();
+    for (const [cls, text] of [["jump", t.jump], ["shortcut", t.flight], ["turn", t.turn]]) {
+      const li = document.createElement("li");
+      const icon = mk("svg", { viewBox: "0 0 1 1", "aria-hidden": "true", class: "key" }, li);
+      mk("rect", { x: 0, y: 0, width: 1, height: 1, class: "sq R" }, icon);
+      mk("circle", { cx: 0.5, cy: 0.5, r: cls === "shortcut" ? 0.3 : cls === "turn" ? 0.14 : 0.1, class: "mark " + cls }, icon);
+      li.append(text);
+      el.appendChild(li);
+    }
+  }
+
+  return { setup, draw, offer, clear, die, armDie, legend, strings };
 })();
