@@ -93,7 +93,7 @@ func loadPage(ctx context.Context, url string) (pageStart, error) {
 		return pageStart{}, err
 	}
 	return chromedp.Run(ctx, chromedp.Evaluate[pageStart](`({state: document.body.dataset.state, key: document.getElementById("key").textContent,
-		planes: document.querySelectorAll("circle.plane").length, squares: document.querySelectorAll(".sq").length,
+		planes: document.querySelectorAll("circle.plane").length, squares: document.querySelectorAll("#board .sq").length,
 		times: window.aeroplaneTimes})`))
 }
 
