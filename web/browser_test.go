@@ -318,7 +318,7 @@ func TestBrowserTapsLandingSquares(t *testing.T) {
 		t.Fatal(err)
 	}
 	type end struct {
-		Game, History              string
+		Game, History                       string
 		Paths, Dice, Lands, Flights, Planes int
 	}
 	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "",
