@@ -5,7 +5,11 @@ import (
 	"io/fs"
 )
 
-//go:generate sh -c "GOOS=js GOARCH=wasm go build -trimpath -ldflags=-s -o static/client.wasm ./wasm && gzip -9nf static/client.wasm && cp \"$(go env GOROOT)/lib/wasm/wasm_exec.js\" static/wasm_exec.js"
+// The client is committed (a plain go build or go run serves phones);
+// after a change to what web/wasm compiles, rebuild it (web's
+// TestClientIsUpToDate says when):
+//
+//go:generate go run ./internal/clientbuild -o static
 
 //go:embed static
 var embedded embed.FS
@@ -25,8 +29,8 @@ const (
 	wasmExec = "wasm_exec.js"
 )
 
-// HasClient reports whether assets hold the client (go generate ./web ran
-// before the build).
+// HasClient reports whether assets hold the client (a checkout always
+// does; a tree whose client was deleted builds a binary without it).
 func HasClient(assets fs.FS) bool {
 	for _, name := range []string{wasmGz, wasmExec} {
 		if _, err := fs.Stat(assets, name); err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -92,7 +93,7 @@ func loadPage(ctx context.Context, url string) (pageStart, error) {
 		return pageStart{}, err
 	}
 	return chromedp.Run(ctx, chromedp.Evaluate[pageStart](`({state: document.body.dataset.state, key: document.getElementById("key").textContent,
-		planes: document.querySelectorAll("circle.plane").length, squares: document.querySelectorAll("circle.sq").length,
+		planes: document.querySelectorAll("circle.plane").length, squares: document.querySelectorAll("#board .sq").length,
 		times: window.aeroplaneTimes})`))
 }
 
@@ -258,10 +259,16 @@ func playByTapping(ctx context.Context, url string) (taps int, err error) {
 	return tapUntilEnd(ctx)
 }
 
-// tapUntilEnd plays the open page's game by tapping (playByTapping).
-func tapUntilEnd(ctx context.Context) (taps int, err error) {
+// tapUntilEnd plays the open page's game by tapping (playByTapping):
+// the die when it shines, the first shining plane when planes do.
+func tapUntilEnd(ctx context.Context) (taps int, err error) { return tapUntilEndOn(ctx, ".movable") }
+
+// tapUntilEndOn plays the open page's game by tapping the first element
+// sel finds whenever there is one, until the game has ended.
+func tapUntilEndOn(ctx context.Context, sel string) (taps int, err error) {
+	q := strconv.Quote(sel)
 	for {
-		state, err := chromedp.Run(ctx, chromedp.Poll[string](`["over", "halted", "none", "left"].includes(document.body.dataset.game) ? "end" : (document.querySelector(".movable") ? "tap" : false)`,
+		state, err := chromedp.Run(ctx, chromedp.Poll[string](`["over", "halted", "none", "left"].includes(document.body.dataset.game) ? "end" : (document.querySelector(`+q+`) ? "tap" : false)`,
 			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(5*time.Minute)))
 		if err != nil {
 			return taps, err
@@ -269,12 +276,69 @@ func tapUntilEnd(ctx context.Context) (taps int, err error) {
 		if state == "end" {
 			return taps, nil
 		}
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const p = document.querySelector(".movable");
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const p = document.querySelector(`+q+`);
 			if (!p) return false; p.dispatchEvent(new MouseEvent("click", {bubbles: true})); return true; })()`)); err != nil {
 			return taps, err
 		}
 		taps++
 	}
+}
+
+// TestBrowserTapsLandingSquares: the person taps the die to roll and, to
+// move, the square a plane would land on (not the plane); the page shows
+// the way each move took and flies the plane along it, and the game ends
+// on the program's history.
+func TestBrowserTapsLandingSquares(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
+	defer cancel()
+	assets, _ := builtClient(t)
+	table := newTestTable(t, ctx, Options{Assets: assets})
+	tab := newBrowser(t)
+	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
+	defer tcancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate(table.url)); err != nil {
+		t.Fatal(err)
+	}
+	// Every path the page draws is counted, and every die tapped.
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`typeof Board !== "undefined" && !!document.getElementById("die")`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`window.seen = {paths: 0, dice: 0, lands: 0, flights: 0};
+		new MutationObserver(ms => {
+			if (document.querySelector("polyline.trail")) seen.paths++;
+			for (const m of ms) for (const n of m.addedNodes) if (n.nodeName === "animateMotion") seen.flights++;
+		}).observe(document.getElementById("board"), {childList: true, subtree: true});
+		document.addEventListener("click", ev => { if (ev.target.id === "die") seen.dice++; if (ev.target.classList.contains("land")) seen.lands++; }, true);
+		true`)); err != nil {
+		t.Fatal(err)
+	}
+	taps, err := tapUntilEndOn(tctx, "#die.movable, .hit.land")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type end struct {
+		Game, History                       string
+		Paths, Dice, Lands, Flights, Planes int
+	}
+	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "",
+		paths: seen.paths, dice: seen.dice, lands: seen.lands, flights: seen.flights, planes: document.querySelectorAll("circle.plane").length})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := <-table.result
+	if host.err != nil {
+		t.Fatal(host.err)
+	}
+	if want := hex.EncodeToString(host.st.History[:]); got.Game != "over" || got.History != want {
+		t.Fatalf("the page's game ended %q on %s, the program's on %s", got.Game, got.History, want)
+	}
+	if got.Dice == 0 || got.Lands == 0 || got.Paths == 0 || got.Flights == 0 || got.Dice+got.Lands != taps {
+		t.Errorf("%d taps: %d on the die, %d on landing squares, %d paths drawn, %d planes flown; want some of each, every tap on one", taps, got.Dice, got.Lands, got.Paths, got.Flights)
+	}
+	t.Logf("the die tapped %d times, %d landing squares, %d paths drawn, %d planes flown along theirs", got.Dice, got.Lands, got.Paths, got.Flights)
 }
 
 // BenchmarkBrowserGame plays, per iteration, one game with chromium's

@@ -1,14 +1,10 @@
 package web
 
 import (
-	"compress/gzip"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 )
@@ -41,8 +37,8 @@ func builtClient(t testing.TB) (assets fs.FS, dir string) {
 }
 
 func buildClientInto(d string) error {
-	cmd := exec.Command(goCmd(), "build", "-trimpath", "-ldflags=-s", "-o", filepath.Join(d, "client.wasm"), "./wasm")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	// The same build as go generate ./web's, raw wasm kept for Node.
+	cmd := exec.Command(goCmd(), "run", "./internal/clientbuild", "-o", d, "-raw")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return &buildError{err, string(out)}
 	}
@@ -51,17 +47,7 @@ func buildClientInto(d string) error {
 		return err
 	}
 	clientBuild.raw = fi.Size()
-	if err := gzipFile(filepath.Join(d, "client.wasm"), filepath.Join(d, wasmGz)); err != nil {
-		return err
-	}
-	root, err := exec.Command(goCmd(), "env", "GOROOT").Output()
-	if err != nil {
-		return fmt.Errorf("go env GOROOT: %w", err)
-	}
-	if err := copyFile(filepath.Join(strings.TrimSpace(string(root)), "lib", "wasm", wasmExec), filepath.Join(d, wasmExec)); err != nil {
-		return err
-	}
-	for _, name := range []string{"index.html", "app.js", "style.css"} {
+	for _, name := range []string{"index.html", "app.js", "board.js", "style.css"} {
 		if err := copyFile(filepath.Join("static", name), filepath.Join(d, name)); err != nil {
 			return err
 		}
@@ -96,28 +82,6 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return os.WriteFile(to, data, 0o644)
-}
-
-func gzipFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(to)
-	if err != nil {
-		return err
-	}
-	zw, _ := gzip.NewWriterLevel(out, gzip.BestCompression)
-	if _, err := io.Copy(zw, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 func TestMain(m *testing.M) {

@@ -10,9 +10,20 @@
 // Host). Every response forbids loading anything from another origin
 // (Content-Security-Policy).
 //
-// The client is built into static/ by `go generate ./web` (client.wasm.gz
-// and the toolchain's wasm_exec.js, which must match the Go that built the
-// wasm); a binary built without it serves a page that says so.
+// The client is built into static/ by `go generate ./web`
+// (internal/clientbuild: client.wasm.gz, the toolchain's wasm_exec.js,
+// which must match the Go that built the wasm, and client.sources, what
+// it was built from) and committed, so that a plain `go run .` serves
+// phones; TestClientIsUpToDate fails once the sources move on, and
+// .ci/run rebuilds it byte for byte (the build is reproducible for one Go
+// release). A binary built from a tree without it serves a page that
+// says so.
+//
+// The page (static/): index.html, style.css (phone first; beside the
+// board from 760 px), board.js (the printed board in SVG, from
+// web/client's BoardLayout: the die, the planes and landing squares to
+// tap, the last move's way) and app.js (the client's start, the table,
+// the chat, the game's callbacks).
 //
 // The game socket (/ws, conn.go) carries web/client's wire: the browser
 // proves its key, then the same signed lockstep frames a laptop sends go

@@ -16,6 +16,7 @@ import (
 var page = map[string]string{
 	"/":             "text/html; charset=utf-8",
 	"/app.js":       "text/javascript; charset=utf-8",
+	"/board.js":     "text/javascript; charset=utf-8",
 	"/style.css":    "text/css; charset=utf-8",
 	"/wasm_exec.js": "text/javascript; charset=utf-8",
 	"/client.wasm":  "application/wasm",

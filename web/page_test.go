@@ -98,3 +98,37 @@ func TestPageRefusalsTranslated(t *testing.T) {
 		}
 	}
 }
+
+// The board's own strings (board.js, which app.js adds to its own) come
+// in the terminal's seven languages, each with every key.
+func TestBoardStringsInEveryLanguage(t *testing.T) {
+	src, err := os.ReadFile("static/board.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^ +([a-z]{2}): \{(.*)\},$`)
+	key := regexp.MustCompile(`(?:^ ?|", )(\w+): "`)
+	var langs, want []string
+	for _, m := range line.FindAllStringSubmatch(string(src), -1) {
+		var keys []string
+		for _, k := range key.FindAllStringSubmatch(m[2], -1) {
+			keys = append(keys, k[1])
+		}
+		slices.Sort(keys)
+		if want == nil {
+			want = keys
+		} else if !slices.Equal(keys, want) {
+			t.Errorf("%s has keys %v, en has %v", m[1], keys, want)
+		}
+		langs = append(langs, m[1])
+	}
+	slices.Sort(langs)
+	all := append([]string(nil), i18n.Languages()...)
+	slices.Sort(all)
+	if !slices.Equal(langs, all) {
+		t.Errorf("board languages %v, the terminal's %v", langs, all)
+	}
+	if len(want) < 3 {
+		t.Errorf("only %d keys found: the test no longer reads the board's strings", len(want))
+	}
+}

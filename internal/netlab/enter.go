@@ -55,7 +55,7 @@ func Enter(tb testing.TB) bool {
 	} else {
 		args = append(args, "-test.run=^"+name+"$")
 	}
-	for _, f := range []string{"test.timeout", "test.short"} {
+	for _, f := range []string{"test.timeout", "test.short", "update"} { // update: testkit's shared -update, for goldens written inside
 		if fl := flag.Lookup(f); fl != nil {
 			args = append(args, "-"+f+"="+fl.Value.String())
 		}

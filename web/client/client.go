@@ -72,6 +72,7 @@ type Plane struct {
 	// Square is the absolute track square 0..51 of a plane on the common
 	// track, -1 elsewhere (hangar, launch, home column, centre).
 	Square int `json:"square"`
+	Cell       // where it stands on the printed board (BoardLayout)
 }
 
 // Board is a position as the page draws it.
@@ -80,6 +81,13 @@ type Board struct {
 	Planes []Plane `json:"planes"`
 	// Track is each absolute square's colour letter, 0..51 clockwise.
 	Track string `json:"track"`
+	// Roll is the last roll seen and Moved the last move played, with the
+	// way it took (BoardAfter; nil in BoardOf's board).
+	Roll  *RollShown `json:"roll,omitempty"`
+	Moved *MoveShown `json:"moved,omitempty"`
+	// Targets are the local player's moves to choose from, each with the
+	// place its plane lands on (tapping the plane or that square plays it).
+	Targets []Target `json:"targets,omitempty"`
 }
 
 // BoardOf reads a position in notation and lays it out for drawing.
@@ -97,11 +105,8 @@ func BoardOf(pos string) (Board, error) {
 	for _, c := range p.Colours() {
 		for i := range engine.PlanesPerColour {
 			pl := p.Plane(c, i)
-			sq := -1
-			if pl >= 0 && int(pl) < engine.HomeFirst {
-				sq = engine.Absolute(c, int(pl))
-			}
-			b.Planes = append(b.Planes, Plane{Colour: string(c.Letter()), Index: i, Place: pl.String(), Square: sq})
+			sq, cell := layout.PlaceCell(c, i, pl)
+			b.Planes = append(b.Planes, Plane{Colour: string(c.Letter()), Index: i, Place: pl.String(), Square: sq, Cell: cell})
 		}
 	}
 	return b, nil

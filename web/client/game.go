@@ -37,6 +37,11 @@ type GameConfig struct {
 	// handed to choose, which waits for the driver, so call it from a
 	// goroutine of its own. Nil plays the first legal move at once.
 	AskMove func(moves []engine.Move, choose func(engine.Move) error)
+	// AskRoll, if set, is told when the player is to roll (lockstep without
+	// AutoRoll: the person taps the die); roll reveals the player's link,
+	// waiting for the driver, so call it from a goroutine of its own. Nil
+	// rolls at once.
+	AskRoll func(roll func() error)
 	// OnReady sees every Ready (to draw the board), on the driver's goroutine.
 	OnReady func(lockstep.Ready)
 	// Log keeps the game's records (nil: none); the page exports it for
@@ -127,7 +132,7 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if lg == nil {
 		lg = discardLog{}
 	}
-	node, err := newOrKeptNode(id, setup, cfg.Keep, cfg.Log)
+	node, err := newOrKeptNode(id, setup, cfg.Keep, cfg.Log, cfg.AskRoll == nil)
 	if err != nil {
 		return lockstep.State{}, err
 	}
@@ -156,6 +161,10 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 				cfg.OnReady(rd)
 			}
 			for _, e := range rd.Events {
+				if e.Kind == lockstep.EventYourRoll && cfg.AskRoll != nil {
+					cfg.AskRoll(func() error { return d.Do(func(n *lockstep.Node) error { return n.Roll() }) })
+					continue
+				}
 				if e.Kind != lockstep.EventYourMove || len(e.Moves) == 0 {
 					continue
 				}
@@ -176,7 +185,7 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 	if err != nil {
 		return lockstep.State{}, err
 	}
-	g := &Game{d: d, stop: stop, colour: engine.NoColour, id: setup.GameID()}
+	g := &Game{d: d, stop: stop, Rules: setup.Rules, colour: engine.NoColour, id: setup.GameID()}
 	for _, st := range setup.Seats {
 		if st.Player == id.ID {
 			g.colour = st.Colour
@@ -198,11 +207,11 @@ func Play(ctx context.Context, s Socket, id *Identity, cfg GameConfig) (lockstep
 // newOrKeptNode is the browser's node for setup: rebuilt from the kept
 // log if keep holds this game (the page was reloaded), else a fresh one
 // whose chain secret keep holds before it signs anything.
-func newOrKeptNode(id *Identity, setup lockstep.Setup, keep *Keeper, log lockstep.Log) (*lockstep.Node, error) {
+func newOrKeptNode(id *Identity, setup lockstep.Setup, keep *Keeper, log lockstep.Log, autoRoll bool) (*lockstep.Node, error) {
 	if keep != nil {
 		if g, ok := keep.Game(); ok && g.Setup.GameID() == setup.GameID() {
 			var cfg lockstep.Config
-			cfg.Setup, cfg.Self, cfg.Key, cfg.AutoRoll, cfg.Entropy = setup, id.ID, id.key, true, g.Entropy
+			cfg.Setup, cfg.Self, cfg.Key, cfg.AutoRoll, cfg.Entropy = setup, id.ID, id.key, autoRoll, g.Entropy
 			n, err := lockstep.Restore(cfg, g.Records)
 			if err != nil {
 				// A fresh node would sign its first messages anew,
@@ -217,7 +226,7 @@ func newOrKeptNode(id *Identity, setup lockstep.Setup, keep *Keeper, log lockste
 			return n, nil
 		}
 	}
-	n, entropy, err := id.NewNode(setup, true)
+	n, entropy, err := id.NewNode(setup, autoRoll)
 	if err != nil {
 		return nil, err
 	}
@@ -235,6 +244,7 @@ const LeaveWait = 3 * time.Second
 
 // Game is a running game of the browser player's.
 type Game struct {
+	Rules  engine.Rules // the table's rules, for the board's targets (BoardAfter)
 	d      *lockstep.Driver
 	stop   context.CancelFunc
 	left   atomic.Bool

@@ -34,7 +34,7 @@ function chosenLanguage() {
   return (navigator.languages || [navigator.language || "en"]).map(l => l.slice(0, 2)).find(l => strings[l]) || "en";
 }
 const lang = chosenLanguage();
-const t = Object.assign({}, strings[lang], notices[lang]);
+const t = Object.assign({}, strings[lang], notices[lang], Board.strings[lang]);
 document.documentElement.lang = lang;
 
 // Timings of the start, read by the benchmark: ms since navigation start.
@@ -43,66 +43,43 @@ const status = document.getElementById("status");
 function say(state, text) { document.body.dataset.state = state; status.textContent = text; }
 say("loading", t.loading);
 
-const svgNS = "http://www.w3.org/2000/svg";
-function el(name, attrs, parent) {
-  const e = document.createElementNS(svgNS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  parent.appendChild(e);
-  return e;
-}
-
-// draw lays the 52 track squares on a ring, a hangar in each colour's
-// corner, and every plane where the engine says it is.
+// The board (board.js) and the dice panel, as the wasm's JSON says.
+let lastBoard = null;
 function draw(board) {
-  const svg = document.getElementById("board");
-  svg.replaceChildren();
-  const at = a => { const th = (a / 52) * 2 * Math.PI - Math.PI / 2; return [Math.cos(th) * 88, Math.sin(th) * 88]; };
-  for (let a = 0; a < 52; a++) {
-    const [x, y] = at(a);
-    el("circle", { cx: x, cy: y, r: 5, class: "sq " + board.track[a], "data-square": a }, svg);
+  lastBoard = board;
+  Board.draw(board);
+  if (board.roll) {
+    Board.die(die, board.roll);
+    // When each roll showed, on the wall clock, for the latency benchmark.
+    (window.aeroplaneTimes.rolls ||= []).push({ colour: board.roll.colour, at: performance.timeOrigin + performance.now() });
   }
-  const corner = { R: [-1, -1], B: [1, -1], Y: [1, 1], G: [-1, 1] };
-  const hangarSlot = {};
-  for (const p of board.planes) {
-    const [cx, cy] = corner[p.colour];
-    let x, y;
-    if (p.square >= 0) { [x, y] = at(p.square); }
-    else {
-      if (!hangarSlot[p.colour]) { hangarSlot[p.colour] = true; el("rect", { x: cx * 60 - 14, y: cy * 60 - 14, width: 28, height: 28, rx: 4, class: "hangar " + p.colour }, svg); }
-      x = cx * 60 + (p.index % 2 ? 6 : -6); y = cy * 60 + (p.index < 2 ? -6 : 6);
-    }
-    el("circle", { cx: x, cy: y, r: 4, class: "plane " + p.colour, "data-plane": p.colour + p.index, "data-place": p.place }, svg);
-  }
-  markMovable();
 }
 
-// offerMoves lets the player tap one of the planes that may move; a roll
-// with one outcome only (a single plane, a pass, the third six) is played
-// at once, as on the terminal.
-let pending = null; // the moves the player may tap, null when none
+// offerMoves lets the player tap one of the planes that may move, or the
+// square it would land on; a roll with one outcome only (a single plane,
+// a pass, the third six) is played at once, as on the terminal.
+const die = document.getElementById("die");
 function offerMoves(moves) {
-  if (moves.length === 1) { aeroplane.choose(moves[0]); return; }
-  pending = moves;
+  const targets = (lastBoard && lastBoard.targets) || [];
+  if (moves.length === 1 || targets.length === 0) { aeroplane.choose(moves[0]); return; }
   document.body.dataset.yourMove = moves.join(" ");
   status.textContent = t.tap;
-  markMovable();
+  Board.offer(targets, m => {
+    document.body.dataset.yourMove = "";
+    status.textContent = t.wait;
+    aeroplane.choose(m);
+  });
 }
 
-// markMovable makes the pending moves' planes tappable (again after a redraw).
-function markMovable() {
-  if (!pending) return;
-  for (const m of pending) {
-    const plane = document.querySelector(`[data-plane="${m}"]`);
-    if (!plane) continue;
-    plane.classList.add("movable");
-    plane.addEventListener("click", () => {
-      if (!pending) return;
-      pending = null;
-      document.querySelectorAll(".movable").forEach(p => p.classList.remove("movable"));
-      document.body.dataset.yourMove = "";
-      aeroplane.choose(m);
-    });
-  }
+// offerRoll shines the die: the person's tap rolls.
+function offerRoll() {
+  document.body.dataset.yourRoll = "yes";
+  status.textContent = t.roll;
+  Board.armDie(die, () => {
+    document.body.dataset.yourRoll = "";
+    status.textContent = t.wait;
+    aeroplane.roll();
+  });
 }
 
 // saveLink offers the game's log as a file, for `aeroplane verify`.
@@ -160,6 +137,7 @@ function forgetSeat() { seatAgain = null; localStorage.removeItem("aeroplane.sat
 
 function showTable(json) {
   const tb = JSON.parse(json);
+  window.aeroplaneTimes.table ||= performance.now();
   if (document.body.dataset.game !== "playing") document.body.dataset.game = "table";
   document.getElementById("table").hidden = false;
   document.getElementById("tableerror").textContent = tb.error || "";
@@ -278,8 +256,11 @@ window.aeroplaneReady = () => {
   setupLanguage();
   setupTable();
   setupChat();
-  const board = JSON.parse(aeroplane.board(aeroplane.start("RBYG")));
-  draw(board);
+  Board.setup(document.getElementById("board"), JSON.parse(aeroplane.layout()));
+  Board.legend(document.getElementById("legend"), t);
+  die.setAttribute("aria-label", t.die);
+  Board.die(die, null);
+  draw(JSON.parse(aeroplane.board(aeroplane.start("RBYG"))));
   window.aeroplaneTimes.board = performance.now();
   say("board", t.ready);
   // Sit at the serving program's table, if it has one for this browser.
@@ -295,6 +276,8 @@ window.aeroplaneReady = () => {
     draw(JSON.parse(json));
   }, end => {
     document.body.dataset.yourMove = "";
+    Board.clear();
+    Board.armDie(die, null);
     leave.hidden = true;
     if (end.left) { document.body.dataset.game = "left"; status.textContent = t.left; saveLink(); return; }
     if (end.error) {
@@ -309,7 +292,7 @@ window.aeroplaneReady = () => {
     status.textContent = t.over + end.ranking.join(" ");
     saveLink();
     if (end.phase === "over") offerRematch();
-  }, offerMoves, showTable, showChat);
+  }, offerMoves, showTable, showChat, offerRoll);
 };
 
 (async () => {

@@ -34,6 +34,7 @@ func main() {
 	}
 	var gameLog *client.MemLog
 	var choose func(engine.Move) error // the pending choice's answer, nil when none
+	var roll func() error              // the pending roll's answer, nil when none
 	var sock *jsSocket                 // the game socket, once play dialled it
 	var game *client.Game              // the game being played, once it runs
 	var lang string                    // the page's language, for the serving program's refusals
@@ -85,6 +86,11 @@ func main() {
 			}
 			return p
 		}),
+		// layout() is the printed board's layout (client.Layout), as JSON.
+		"layout": js.FuncOf(func(js.Value, []js.Value) any {
+			data, _ := json.Marshal(client.BoardLayout()) // cells, strings and bools always marshal
+			return string(data)
+		}),
 		// board(position) is the position laid out for drawing, as JSON.
 		"board": js.FuncOf(func(_ js.Value, a []js.Value) any {
 			if len(a) != 1 {
@@ -109,8 +115,8 @@ func main() {
 		// is kept in localStorage as it is played: a page reloaded
 		// mid-game takes its seat again (client.Keeper).
 		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
-			if len(a) < 3 || len(a) > 5 || id == nil {
-				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable and onChat, after newKey")
+			if len(a) < 3 || len(a) > 6 || id == nil {
+				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable, onChat and onRoll, after newKey")
 			}
 			onBoard, onEnd, onMoves := a[0], a[1], a[2]
 			var onTable func(client.Table)
@@ -122,9 +128,20 @@ func main() {
 				}
 			}
 			var onChat func(client.ChatMsg)
-			if len(a) == 5 {
+			if len(a) >= 5 {
 				cb := a[4]
 				onChat = func(m client.ChatMsg) { cb.Invoke(m.From, m.Colour, m.Text) }
+			}
+			// onRoll(), the sixth, is told when the person is to roll: the
+			// page shows the die and answers with roll(); without it the
+			// dice roll at once.
+			var askRoll func(func() error)
+			if len(a) == 6 {
+				cb := a[5]
+				askRoll = func(r func() error) {
+					roll = r
+					cb.Invoke()
+				}
 			}
 			run = func(again bool) {
 				loc := js.Global().Get("location")
@@ -158,6 +175,7 @@ func main() {
 				ctx, cancel := context.WithCancel(context.Background())
 				suspend = cancel
 				cfg.OnStart = func(g *client.Game) { game = g }
+				cfg.AskRoll = askRoll
 				cfg.AskMove = func(moves []engine.Move, c func(engine.Move) error) {
 					names := make([]any, len(moves))
 					for i, m := range moves {
@@ -167,8 +185,11 @@ func main() {
 					onMoves.Invoke(js.ValueOf(names))
 				}
 				cfg.OnReady = func(rd lockstep.Ready) {
-					b, err := client.BoardOf(rd.State.Pos.String())
-					if err == nil {
+					var rules engine.Rules
+					if game != nil {
+						rules = game.Rules
+					}
+					if b, ok := client.BoardAfter(rd, rules); ok {
 						data, _ := json.Marshal(b)
 						onBoard.Invoke(string(data))
 					}
@@ -275,6 +296,20 @@ func main() {
 			go func() {
 				if err := g.Leave(); err != nil {
 					js.Global().Get("console").Call("warn", "leave: "+err.Error())
+				}
+			}()
+			return true
+		}),
+		// roll() answers onRoll: the person tapped the die.
+		"roll": js.FuncOf(func(js.Value, []js.Value) any {
+			if roll == nil {
+				return errValue("nothing to roll now")
+			}
+			r := roll
+			roll = nil
+			go func() {
+				if err := r(); err != nil {
+					js.Global().Get("console").Call("warn", "roll: "+err.Error())
 				}
 			}()
 			return true
