@@ -323,6 +323,15 @@ func (g *game) checkAbsence() bool {
 	for _, i := range xs {
 		p := n.players[i]
 		p.absent, p.absentFrom, p.wasAbsent = true, s, true
+		// A return request for a roll still ahead, read while this
+		// exclusion was undone (a rollback to its step: undoTo brings
+		// back only the requests of players absent at the snapshot), is
+		// pending again with the exclusion, as on a node that never
+		// undid it (hot-seat seed 2649: one node seated the player
+		// again, another dropped its request and parted from them).
+		if r := g.asked[i]; r > g.k && p.returnAt == 0 && g.returns[i] < r {
+			g.returns[i] = r
+		}
 		n.emit(Event{Kind: EventAbsent, Peer: p.id, Colour: p.colour, Roll: g.k})
 	}
 	return true
@@ -594,7 +603,8 @@ func (g *game) undoNews(s uint64) uint64 {
 	for _, p := range g.n.players {
 		c += p.reached + p.returnReached
 	}
-	return c + g.withdrawnAt(s)
+	// A withdrawal takes one vote away: counted twice, it still adds.
+	return c + 2*g.withdrawnAt(s)
 }
 
 // undoTo rolls the game back to snapshot sn of step s; who and detail

@@ -106,8 +106,8 @@ func (g *game) signGoOn(xs []int, s uint64) error {
 	n := g.n
 	for _, i := range xs {
 		key := voteKey{i, goBit | s}
-		if g.voted(key) {
-			continue
+		if g.voted(key) || g.withdrawn[voteKey{i, s}][n.self] {
+			continue // a go-on vote stands on our absence vote (withdraw.go)
 		}
 		g.myVotes[key] = true
 		if err := n.newMessage(&message{kind: kindAbsent, who: n.players[i].id, step: s, vote: voteGoOn}); err != nil {

@@ -1,6 +1,9 @@
 package lockstep
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Withdrawing an absence vote (PROTOCOL.md, "Absence"). Lost and late
 // frames can cross the absence votes of one reveal step so that no set
@@ -11,11 +14,12 @@ import "fmt"
 // voted by only half, so nobody is asked the lone question: the game
 // would wait for ever although every reveal has arrived everywhere.
 //
-// A voter that holds the reveal of the player it voted absent, while the
-// votes it holds settle no set at that step (not even one short of a
-// majority, which the lone decision settles) and nobody signed a go-on
-// vote there, for a whole absence wait, signs Withdraw(who, step): its
-// vote is taken back. Invariants:
+// A voter that holds the input of the player it voted absent (its reveal,
+// or at a move step a message past it), while the votes it holds carry
+// no exclusion at that step, for a whole absence wait, signs
+// Withdraw(who, step): its vote is taken back. A lone decision asked
+// there loses that player, and the voter signs no go-on vote on it: the
+// player is back. Invariants:
 //
 //   - A withdrawal is signed only at the voter's current step, after its
 //     vote and before anything it signs past that step (one sender's
@@ -55,18 +59,20 @@ func (g *game) onWithdraw(p *player, vi, wi int, m *message) {
 }
 
 // maybeWithdraw signs the local player's withdrawal of each absence vote
-// it cast at the current reveal step on a player whose reveal it now
-// holds, once the votes held have carried nothing there for a whole
-// absence wait (hold counts the ticks). Called on each tick.
+// it cast at the current step on a player whose input for that step it
+// now holds (holdsInput), once the votes held have carried nothing there
+// for a whole absence wait (holding counts the ticks). A lone decision
+// asked at the step loses the players withdrawn from it. Called on each
+// tick.
 func (g *game) maybeWithdraw() {
 	n := g.n
-	if g.phase != PhaseReveal || n.self < 0 || !n.maySign() || n.players[n.self].absent {
+	if g.phase != PhaseReveal && g.phase != PhaseMove || n.self < 0 || !n.maySign() || n.players[n.self].absent {
 		return
 	}
 	s := g.step()
-	var held []int // players whose reveal we hold, voted absent by us at s
+	var held []int // players whose input we hold, voted absent by us at s
 	for i, p := range n.players {
-		if v, mine := g.votes[voteKey{i, s}][n.self]; mine && v == voteAbsent && !p.absent && p.revealedTo > g.k {
+		if v, mine := g.votes[voteKey{i, s}][n.self]; mine && v == voteAbsent && !p.absent && g.holdsInput(i, s) {
 			held = append(held, i)
 		} else {
 			delete(g.holding, i)
@@ -75,11 +81,8 @@ func (g *game) maybeWithdraw() {
 	if len(held) == 0 {
 		return
 	}
-	if xs, _, _ := g.exclusionAt(s, g.liveAbsent()); len(xs) > 0 || g.goOnVotesAt(s) {
-		// It is being settled: by a majority (checkAbsence applies it)
-		// or by the lone decision (alone.go), whose go-on votes stand on
-		// these absence votes.
-		g.holding = map[int]heldFor{}
+	if xs, carry, _ := g.exclusionAt(s, g.liveAbsent()); carry && len(xs) > 0 {
+		g.holding = map[int]heldFor{} // settled: checkAbsence applies it
 		return
 	}
 	for _, i := range held {
@@ -97,7 +100,25 @@ func (g *game) maybeWithdraw() {
 			g.halt(err.Error())
 			return
 		}
+		if a := g.alone; a != nil && a.step == s {
+			a.xs = slices.DeleteFunc(slices.Clone(a.xs), func(x int) bool { return x == i })
+			if len(a.xs) == 0 {
+				g.alone = nil
+			}
+		}
 	}
+}
+
+// holdsInput reports whether the local node holds player i's input for
+// step s, the current one: its reveal of the roll being collected, or,
+// at a move step, a message of a later step (its move, or its reveal of
+// the next roll, which carries the move).
+func (g *game) holdsInput(i int, s uint64) bool {
+	p := g.n.players[i]
+	if g.phase == PhaseReveal {
+		return p.revealedTo > g.k
+	}
+	return p.reached > s+1
 }
 
 // heldFor counts the ticks the local player has held the reveal of a
@@ -105,16 +126,6 @@ func (g *game) maybeWithdraw() {
 type heldFor struct {
 	step  uint64
 	ticks uint64
-}
-
-// goOnVotesAt reports whether some player signed a go-on vote at step s.
-func (g *game) goOnVotesAt(s uint64) bool {
-	for key, vs := range g.votes {
-		if key.step == goBit|s && len(vs) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // withdrawnAt counts the withdrawals held at step s (undoNews).
