@@ -206,7 +206,7 @@ func rejoin(ctx context.Context, dial func(context.Context) (Socket, error), id 
 
 // awaitSeat takes up the browser's seat of setup's game on a socket just
 // joined: the program says who it is (MsgHost), the browser moves its
-// seat to it (a signed SeatMove: the program it was served by may be gone
+// seat to it (a signed SeatMove, KindSeatMove: the program it was served by may be gone
 // for good; to the same program it changes nothing), and the program,
 // hosting the seat now, sends the game's setup. A program that says
 // nothing of itself (an older one) is taken as the seat's host.
@@ -227,7 +227,7 @@ func awaitSeat(ctx context.Context, s Socket, id *Identity, setup lockstep.Setup
 				if err != nil {
 					return err
 				}
-				if err := s.Send(EncodeMove(stmt)); err != nil {
+				if err := SendSeatMove(s, stmt); err != nil {
 					return err
 				}
 			case len(msg) > 0 && msg[0] == MsgSetup:

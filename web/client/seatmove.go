@@ -26,15 +26,15 @@ import (
 //	           | hostLen u8 | host | sigLen u8 | signature
 //
 // The signature is over seatMoveTag | everything before sigLen. On the
-// game socket the serving program first says who it is (MsgHost), the
-// browser answers with its statement (MsgMove):
-//
-//	host  server → browser  0x05 | program peer ID
-//	move  browser → server  0x06 | statement
-const (
-	MsgHost byte = 5
-	MsgMove byte = 6
-)
+// game socket the serving program first says who it is (a host message,
+// MsgHost: 0x05 | program peer ID); a browser in a game answers with its
+// statement in a frame of KindSeatMove (no peer), and the program, which
+// then hosts the seat, tells every program of the table.
+const MsgHost byte = 5
+
+// KindSeatMove is p2p's seat-move frame kind: a statement, browser →
+// server and program → program.
+const KindSeatMove byte = 21
 
 // MaxSeatMove caps a statement: two peer IDs of at most 255 bytes and an
 // Ed25519 signature fit; anything longer is refused unread.
@@ -145,8 +145,14 @@ func ParseHost(msg []byte) (peer.ID, error) {
 	return id, nil
 }
 
-// EncodeMove is a statement as the browser sends it on the socket.
-func EncodeMove(stmt []byte) []byte { return append([]byte{MsgMove}, stmt...) }
+// SendSeatMove sends a statement on s.
+func SendSeatMove(s Socket, stmt []byte) error {
+	msg, err := EncodeFrame(nil, Frame{Kind: KindSeatMove, Data: stmt})
+	if err != nil {
+		return err
+	}
+	return s.Send(msg)
+}
 
 // moveCounter hands out the browser's seat move counters: the clock in
 // milliseconds, and always above the last handed out, so a page reloaded

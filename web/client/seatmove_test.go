@@ -55,7 +55,7 @@ func TestSeatMove(t *testing.T) {
 	if id, err := ParseHost(EncodeHost(bob.ID)); err != nil || id != bob.ID {
 		t.Errorf("host round trip: %s, %v", id, err)
 	}
-	for _, bad := range [][]byte{{MsgHost}, {MsgMove, 1}, append([]byte{MsgHost}, make([]byte, 300)...)} {
+	for _, bad := range [][]byte{{MsgHost}, {MsgSetup, 1}, append([]byte{MsgHost}, make([]byte, 300)...)} {
 		if _, err := ParseHost(bad); !errors.Is(err, ErrBadMessage) {
 			t.Errorf("ParseHost(%.8x): %v", bad, err)
 		}
