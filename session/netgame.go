@@ -178,8 +178,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		if err := s.dir.SaveSeatHosts(res.Setup, res.SeatHosts); err != nil {
 			s.log.Warn("seat hosts not saved: a resumed game loses its web players", "err", err)
 		}
-	} else {
+	}
+	var seatMoves [][]byte
+	if p.resume != nil {
 		res.SeatHosts = s.dir.SeatHosts(res.Setup) // who relays the web players' frames
+		seatMoves = s.dir.SeatMoves(gid)            // and the seats moved since it began
 	}
 	srv := s.serveWatchers(gid, g.Records, !res.NoWatchChat)
 	defer srv.close()
@@ -229,6 +232,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		GoOnAlone: s.opts.GoOnAlone,
 		OnPeer:    catchUps.onPeer,
 		SeatHosts: res.SeatHosts, Relay: s.relayWeb(res.Setup),
+		AcceptSeats: true, SeatMoves: seatMoves, OnSeatMoved: s.saveSeatMoves(res.Setup),
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {

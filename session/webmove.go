@@ -1,0 +1,41 @@
+package session
+
+import (
+	"aeroplane/lockstep"
+	"aeroplane/p2p"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// webMove takes a browser's statement moving its seat of the running game
+// to this program (its serving program is gone: seatmove.go). Refused, it
+// changes nothing: the browser waits for a setup that never comes and
+// dials again.
+func (s *NetSession) webMove(w *webSeat, stmt []byte) {
+	s.mu.Lock()
+	g := s.sess
+	s.mu.Unlock()
+	if g == nil {
+		s.log.Info("web: a seat move with no game running refused", "peer", p2p.ShortID(w.id))
+		return
+	}
+	if err := g.MoveSeatHere(w.id, stmt); err != nil {
+		s.log.Info("web: a browser's seat move refused", "peer", p2p.ShortID(w.id), "err", err)
+		return
+	}
+	s.log.Info("web: a browser player's seat moved here", "peer", p2p.ShortID(w.id))
+}
+
+// saveSeatMoves is GameConfig.OnSeatMoved: the seat hosts and the
+// statements that moved them, beside the game's log, so that a program
+// resumed after a crash routes the seats as they are now.
+func (s *NetSession) saveSeatMoves(setup lockstep.Setup) func(map[peer.ID]peer.ID, [][]byte) {
+	return func(hosts map[peer.ID]peer.ID, stmts [][]byte) {
+		if err := s.dir.SaveSeatHosts(setup, hosts); err != nil {
+			s.log.Warn("seat hosts not saved: a resumed game routes a moved web player as before", "err", err)
+		}
+		if err := s.dir.SaveSeatMoves(setup.GameID(), stmts); err != nil {
+			s.log.Warn("seat moves not saved: a resumed game forgets their counters", "err", err)
+		}
+	}
+}
