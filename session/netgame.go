@@ -182,7 +182,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	var seatMoves [][]byte
 	if p.resume != nil {
 		res.SeatHosts = s.dir.SeatHosts(res.Setup) // who relays the web players' frames
-		seatMoves = s.dir.SeatMoves(gid)            // and the seats moved since it began
+		seatMoves = s.dir.SeatMoves(gid)           // and the seats moved since it began
 	}
 	srv := s.serveWatchers(gid, g.Records, !res.NoWatchChat)
 	defer srv.close()
