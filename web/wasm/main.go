@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"syscall/js"
 
 	"aeroplane/engine"
@@ -29,6 +30,7 @@ func main() {
 	var choose func(engine.Move) error // the pending choice's answer, nil when none
 	var sock *jsSocket                 // the game socket, once play dialled it
 	var game *client.Game              // the game being played, once it runs
+	var wsURL string                   // the game socket's address: the serving program's, or the one moveTo named
 	api := map[string]any{
 		// perft(rules, position, depth) → decimal count (a string: a
 		// count can exceed JavaScript's exact integers).
@@ -110,12 +112,12 @@ func main() {
 				onChat = func(m client.ChatMsg) { cb.Invoke(m.From, m.Colour, m.Text) }
 			}
 			loc := js.Global().Get("location")
-			url := "ws://" + loc.Get("host").String() + "/ws"
-			sock = dialSocket(url)
+			wsURL = "ws://" + loc.Get("host").String() + "/ws"
+			sock = dialSocket(wsURL)
 			gameLog = client.NewMemLog()
 			lg := gameLog
 			redial := func(ctx context.Context) (client.Socket, error) {
-				s := dialSocket(url)
+				s := dialSocket(wsURL)
 				sock = s
 				return s, nil
 			}
@@ -193,6 +195,25 @@ func main() {
 					js.Global().Get("console").Call("warn", "leave: "+err.Error())
 				}
 			}()
+			return true
+		}),
+		// moveTo("192.168.1.20:8080") plays on through another program of
+		// the table (its page's address), its serving program gone: the
+		// game socket is dialled there from now on, and the seat moves
+		// to that program on the key's own word (client.SeatMove).
+		"moveTo": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 || game == nil {
+				return errValue("moveTo wants the address of another laptop, in a game")
+			}
+			addr := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(a[0].String(), "http://"), "ws://"))
+			addr = strings.TrimSuffix(addr, "/")
+			if addr == "" || strings.ContainsAny(addr, "/?#@ ") {
+				return errValue("an address is HOST:PORT, as the laptop's table shows it")
+			}
+			wsURL = "ws://" + addr + "/ws"
+			if sock != nil {
+				sock.ws.Call("close") // the link dials wsURL again
+			}
 			return true
 		}),
 		// choose(move) answers onMoves with one of its moves ("Y2").
