@@ -63,7 +63,7 @@ var (
 	errMoveHost     = fmt.Errorf("%w: the new host is no program of this table", errSeatMove)
 	errMoveFast     = fmt.Errorf("%w: too many from one program", errSeatMove)
 	errMoveNoGame   = fmt.Errorf("%w: this program takes no seat moves", errSeatMove)
-	errMoveElsewere = fmt.Errorf("%w: it names another program", errSeatMove)
+	errMoveElsewhere = fmt.Errorf("%w: it names another program", errSeatMove)
 	// errMoveSame is a statement already taken, told again: no change,
 	// no fault (every program tells its statements to one that comes up).
 	errMoveSame = fmt.Errorf("%w: already taken", errSeatMove)
@@ -210,7 +210,7 @@ func (g *Game) MoveSeatHere(seat peer.ID, stmt []byte) error {
 	case m.Seat != seat:
 		return fmt.Errorf("%w: a statement for seat %s from seat %s", errMoveForged, p2p.ShortID(m.Seat), p2p.ShortID(seat))
 	case m.Host != g.link.t.Host().ID():
-		return errMoveElsewere
+		return errMoveElsewhere
 	case g.hub == nil:
 		return errMoveNoGame
 	}

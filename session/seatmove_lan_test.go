@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -266,6 +267,22 @@ func tryThreats(t *testing.T, bob *NetSession, wendy *client.Identity, from peer
 			err = errors.Join(err, errors.New(tc.name+": moved Wendy's seat to "+p2p.ShortID(h)))
 		}
 		errs = append(errs, err)
+	}
+	// Over a browser's socket at Bob's: a statement of another seat than
+	// the socket's key, and one naming another program, move nothing.
+	mallID, _ := newID(t)
+	newer, err := wendy.SignSeatMove(client.SeatMove{Game: gid, Seat: wendy.ID, Host: bob.self, Counter: 1 << 62})
+	if err != nil {
+		return append(errs, err)
+	}
+	if err := g.MoveSeatHere(mallID, newer); !errors.Is(err, errMoveForged) {
+		errs = append(errs, fmt.Errorf("another socket's statement: %v", err))
+	}
+	if err := g.MoveSeatHere(wendy.ID, older); !errors.Is(err, errMoveElsewhere) {
+		errs = append(errs, fmt.Errorf("a statement naming another program: %v", err))
+	}
+	if h := g.link.hostOf(wendy.ID); h != bob.self {
+		errs = append(errs, errors.New("a socket's statement moved Wendy's seat to "+p2p.ShortID(h)))
 	}
 	return errs
 }
