@@ -53,6 +53,8 @@ type TransportLink struct {
 // seats beyond the first have seat keys of their own). Call it before
 // Run; a game without such seats needs none.
 func (l *TransportLink) SetSeatHosts(hosts map[peer.ID]peer.ID) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.hosts, l.seats = map[peer.ID]peer.ID{}, map[peer.ID][]peer.ID{}
 	for seat, prog := range hosts {
 		if seat != prog {

@@ -55,14 +55,14 @@ const (
 // struck); the others may come from an honest program that saw an older
 // state of the table.
 var (
-	errSeatMove     = errors.New("seat move refused")
-	errMoveForged   = fmt.Errorf("%w: not signed by the seat", errSeatMove)
-	errMoveGame     = fmt.Errorf("%w: for another game", errSeatMove)
-	errMoveStale    = fmt.Errorf("%w: older than the seat's last", errSeatMove)
-	errMoveSeat     = fmt.Errorf("%w: not a web player's seat of this game", errSeatMove)
-	errMoveHost     = fmt.Errorf("%w: the new host is no program of this table", errSeatMove)
-	errMoveFast     = fmt.Errorf("%w: too many from one program", errSeatMove)
-	errMoveNoGame   = fmt.Errorf("%w: this program takes no seat moves", errSeatMove)
+	errSeatMove      = errors.New("seat move refused")
+	errMoveForged    = fmt.Errorf("%w: not signed by the seat", errSeatMove)
+	errMoveGame      = fmt.Errorf("%w: for another game", errSeatMove)
+	errMoveStale     = fmt.Errorf("%w: older than the seat's last", errSeatMove)
+	errMoveSeat      = fmt.Errorf("%w: not a web player's seat of this game", errSeatMove)
+	errMoveHost      = fmt.Errorf("%w: the new host is no program of this table", errSeatMove)
+	errMoveFast      = fmt.Errorf("%w: too many from one program", errSeatMove)
+	errMoveNoGame    = fmt.Errorf("%w: this program takes no seat moves", errSeatMove)
 	errMoveElsewhere = fmt.Errorf("%w: it names another program", errSeatMove)
 	// errMoveSame is a statement already taken, told again: no change,
 	// no fault (every program tells its statements to one that comes up).
