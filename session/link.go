@@ -292,11 +292,12 @@ type GameConfig struct {
 	// so that a web player whose host is gone can move its seat here
 	// mid-game (seatmove.go; it needs Relay). SeatMoves are the
 	// statements the game took before (savegame.Dir.SeatMoves), taken
-	// again first; OnSeatMoved is told the seat hosts and statements
-	// after every move taken, to save them beside the log.
+	// again first; OnSeatMoved is told every move taken, with the seat
+	// hosts and statements after it, to save them beside the log (on
+	// the goroutine that took it).
 	AcceptSeats bool
 	SeatMoves   [][]byte
-	OnSeatMoved func(hosts map[peer.ID]peer.ID, stmts [][]byte)
+	OnSeatMoved func(mv SeatMoved)
 }
 
 // stepPast hands a newcomer's node the records of a player's log it
@@ -336,7 +337,7 @@ type Game struct {
 	hosted  []peer.ID
 	relays  map[peer.ID]context.CancelFunc
 	run     *gameRun // while Run runs
-	onMoved func(map[peer.ID]peer.ID, [][]byte)
+	onMoved func(SeatMoved)
 }
 
 // NewGame creates (or restores) the node and its driver over t.

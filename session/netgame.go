@@ -232,7 +232,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		GoOnAlone: s.opts.GoOnAlone,
 		OnPeer:    catchUps.onPeer,
 		SeatHosts: res.SeatHosts, Relay: s.relayWeb(res.Setup),
-		AcceptSeats: true, SeatMoves: seatMoves, OnSeatMoved: s.saveSeatMoves(res.Setup),
+		AcceptSeats: true, SeatMoves: seatMoves, OnSeatMoved: s.seatMoved(res.Setup),
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {

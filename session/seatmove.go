@@ -242,11 +242,20 @@ func (g *Game) seatMoved(m client.SeatMove, prev peer.ID) {
 		g.hosted = slices.DeleteFunc(g.hosted, func(id peer.ID) bool { return id == m.Seat })
 		_ = g.hub.RemoveSeat(m.Seat)
 	}
-	save := g.onMoved
+	told := g.onMoved
 	g.mu.Unlock()
-	if save != nil {
-		save(g.link.seatHosts(), g.link.moveStatements())
+	if told != nil {
+		told(SeatMoved{Seat: m.Seat, From: prev, To: m.Host, Hosts: g.link.seatHosts(), Statements: g.link.moveStatements()})
 	}
+}
+
+// SeatMoved is a seat move a game took (GameConfig.OnSeatMoved): seat
+// From's program hosted it, To's does now (the same for a browser that
+// came back to its host); Hosts and Statements are the game's after it.
+type SeatMoved struct {
+	Seat, From, To peer.ID
+	Hosts          map[peer.ID]peer.ID
+	Statements     [][]byte
 }
 
 // startRelayLocked runs the relay of seat id while the game runs (or

@@ -138,6 +138,7 @@ func TestWebPlayerMovesToAnotherLaptop(t *testing.T) {
 
 	var presence []bool
 	threats := make(chan []error, 1)
+	toldHere := false // Bob's screen said Wendy plays through his laptop now
 	p := &netPlayer{s: bob}
 	var over ui.GameOver
 	for over.LogPath == "" {
@@ -184,6 +185,10 @@ func TestWebPlayerMovesToAnotherLaptop(t *testing.T) {
 			if err := bob.Choose(e.Moves[0]); err != nil {
 				t.Logf("Bob's choice: %v", err)
 			}
+		case ui.Notice:
+			if e.Msg.Key == "note.seat.movedhere" && len(e.Msg.Args) == 1 && e.Msg.Args[0] == "Wendy" {
+				toldHere = true
+			}
 		case ui.GameOver:
 			over = e
 		}
@@ -214,6 +219,9 @@ func TestWebPlayerMovesToAnotherLaptop(t *testing.T) {
 	}
 	if len(presence) < 2 || presence[0] || !presence[len(presence)-1] || dialled == 0 || chosenAfter.Load() == 0 {
 		t.Fatalf("Bob saw Wendy's presence go %v (she dialled his page %d times, chose %d times after), want absent and back", presence, dialled, chosenAfter.Load())
+	}
+	if !toldHere {
+		t.Error("Bob's screen never said Wendy plays on through his laptop")
 	}
 	// Bob keeps her new host beside his log, and the statement that moved it.
 	setup := vb.Setup

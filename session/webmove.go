@@ -3,6 +3,7 @@ package session
 import (
 	"aeroplane/lockstep"
 	"aeroplane/p2p"
+	"aeroplane/ui"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -26,16 +27,37 @@ func (s *NetSession) webMove(w *webSeat, stmt []byte) {
 	s.log.Info("web: a browser player's seat moved here", "peer", p2p.ShortID(w.id))
 }
 
-// saveSeatMoves is GameConfig.OnSeatMoved: the seat hosts and the
+// seatMoved is GameConfig.OnSeatMoved: the seat hosts and the
 // statements that moved them, beside the game's log, so that a program
-// resumed after a crash routes the seats as they are now.
-func (s *NetSession) saveSeatMoves(setup lockstep.Setup) func(map[peer.ID]peer.ID, [][]byte) {
-	return func(hosts map[peer.ID]peer.ID, stmts [][]byte) {
-		if err := s.dir.SaveSeatHosts(setup, hosts); err != nil {
+// resumed after a crash routes the seats as they are now; and the screen
+// says who plays through which laptop now.
+func (s *NetSession) seatMoved(setup lockstep.Setup) func(SeatMoved) {
+	return func(mv SeatMoved) {
+		if err := s.dir.SaveSeatHosts(setup, mv.Hosts); err != nil {
 			s.log.Warn("seat hosts not saved: a resumed game routes a moved web player as before", "err", err)
 		}
-		if err := s.dir.SaveSeatMoves(setup.GameID(), stmts); err != nil {
+		if err := s.dir.SaveSeatMoves(setup.GameID(), mv.Statements); err != nil {
 			s.log.Warn("seat moves not saved: a resumed game forgets their counters", "err", err)
 		}
+		if mv.From == mv.To {
+			return // a browser back at its own host: nothing moved
+		}
+		s.mu.Lock()
+		who, host := s.playerName(mv.Seat), s.playerName(mv.To)
+		s.mu.Unlock()
+		if mv.To == s.self {
+			s.q.push(ui.Notice{Msg: ui.M("note.seat.movedhere", who)})
+		} else {
+			s.q.push(ui.Notice{Msg: ui.M("note.seat.moved", who, host)})
+		}
 	}
+}
+
+// playerName is a player's name as this program knows it, else a short
+// ID; s.mu is held.
+func (s *NetSession) playerName(id peer.ID) string {
+	if n := s.nameOf(id); n != "" {
+		return n
+	}
+	return shortID(id)
 }
