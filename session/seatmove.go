@@ -144,16 +144,18 @@ func (l *TransportLink) allowMove(from peer.ID) bool {
 }
 
 // receiveMove takes a program's KindSeatMove frame: a forged statement
-// strikes its sender; every refusal but a repeat is counted.
+// strikes its sender; every refusal but a repeat is counted, and logged
+// rate-limited per program.
 func (l *TransportLink) receiveMove(in p2p.Inbound) {
 	m, err := l.moveSeat(in.Data, in.From)
+	log := l.t.PeerLog(l.log()) // a few lines per program, then a count
 	switch {
 	case err == nil:
-		l.log().Info("a web player's seat moved", "move", m.String(), "told by", p2p.ShortID(in.From))
+		log.Info("a web player's seat moved", "move", m.String(), "peer", p2p.ShortID(in.From))
 	case errors.Is(err, errMoveSame):
 	default:
 		l.MovesRefused.Add(1)
-		l.log().Info("a seat move refused", "from", p2p.ShortID(in.From), "err", err)
+		log.Info("a seat move refused", "peer", p2p.ShortID(in.From), "err", err)
 		if errors.Is(err, errMoveForged) {
 			l.t.Strike(in.From, err.Error())
 		}
