@@ -37,8 +37,14 @@ type SeatLink interface {
 // what it drops.
 type Hub struct {
 	outer Link
+	// mu guards links and order, which AddSeat and RemoveSeat change
+	// while the hub runs (a web player's seat moved to or away from this
+	// program mid-game), and run, the pumps' context and wait group while
+	// Run runs (nil before and after).
+	mu    sync.RWMutex
 	links map[peer.ID]*hubLink
 	order []peer.ID
+	run   *hubRun
 	// Dropped counts frames a full local queue refused.
 	Dropped atomic.Int64
 }
@@ -62,7 +68,7 @@ func NewHub(outer Link, seats ...peer.ID) (*Hub, error) {
 		if h.links[id] != nil {
 			return nil, fmt.Errorf("%w: seat %s twice", ErrHubSeats, ShortID(id))
 		}
-		h.links[id] = &hubLink{h: h, self: id, wake: make(chan struct{}, 1), out: make(chan Frame), reach: make(chan Reach, 16)}
+		h.links[id] = h.newLink(id)
 		h.order = append(h.order, id)
 	}
 	return h, nil
@@ -70,6 +76,8 @@ func NewHub(outer Link, seats ...peer.ID) (*Hub, error) {
 
 // Link is the link of seat id (nil for a seat the hub does not hold).
 func (h *Hub) Link(id peer.ID) Link {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	if l := h.links[id]; l != nil {
 		return l
 	}
@@ -80,11 +88,19 @@ func (h *Hub) Link(id peer.ID) Link {
 // for, each local queue to its seat's driver.
 func (h *Hub) Run(ctx context.Context) {
 	var wg sync.WaitGroup
+	h.mu.Lock()
+	h.run = &hubRun{ctx: ctx, wg: &wg}
 	for _, id := range h.order {
 		l := h.links[id]
 		wg.Go(func() { l.pump(ctx) })
 	}
+	h.mu.Unlock()
 	defer wg.Wait()
+	defer func() {
+		h.mu.Lock()
+		h.run = nil // no pump starts once Wait may have begun
+		h.mu.Unlock()
+	}()
 	frames, reach := h.outer.Frames(), h.outer.Reach()
 	for {
 		select {
@@ -95,21 +111,23 @@ func (h *Hub) Run(ctx context.Context) {
 				frames = nil
 				continue
 			}
-			if l := h.links[f.To]; l != nil {
+			seats := h.seats()
+			if l := h.seat(f.To); l != nil {
 				l.enqueue(f)
 				continue
 			}
-			for _, id := range h.order {
-				h.links[id].enqueue(Frame{From: f.From, Data: f.Data})
+			for _, l := range seats {
+				l.enqueue(Frame{From: f.From, Data: f.Data})
 			}
 		case r, ok := <-reach:
 			if !ok {
 				reach = nil
 				continue
 			}
-			for _, id := range h.order {
+			for _, l := range h.seats() {
 				select {
-				case h.links[id].reach <- r:
+				case l.reach <- r:
+				case <-l.stop: // removed meanwhile: nobody reads it
 				case <-ctx.Done():
 					return
 				}
@@ -127,19 +145,20 @@ type hubLink struct {
 	wake  chan struct{}
 	out   chan Frame
 	reach chan Reach
+	stop  chan struct{} // closed when the seat is removed
 }
 
 // Send implements Link: to a local seat in memory, to the others through
 // the outer link; a frame for everyone goes both ways.
 func (l *hubLink) Send(to peer.ID, data []byte) error {
-	if dst := l.h.links[to]; dst != nil && to != l.self {
+	if dst := l.h.seat(to); dst != nil && to != l.self {
 		dst.enqueue(Frame{From: l.self, Data: bytes.Clone(data)})
 		return nil
 	}
 	if to == "" {
-		for _, id := range l.h.order {
-			if id != l.self {
-				l.h.links[id].enqueue(Frame{From: l.self, Data: bytes.Clone(data)})
+		for _, dst := range l.h.seats() {
+			if dst.self != l.self {
+				dst.enqueue(Frame{From: l.self, Data: bytes.Clone(data)})
 			}
 		}
 	}
@@ -185,12 +204,16 @@ func (l *hubLink) pump(ctx context.Context) {
 			select {
 			case <-l.wake:
 				continue
+			case <-l.stop:
+				return
 			case <-ctx.Done():
 				return
 			}
 		}
 		select {
 		case l.out <- f:
+		case <-l.stop:
+			return
 		case <-ctx.Done():
 			return
 		}

@@ -37,11 +37,15 @@ const (
 	// that lives elsewhere (a web player): u8 len ‖ seat ‖ chat body
 	// (chat.go); the layer above says which program hosts which seat.
 	KindSeatChat Kind = 20
+	// KindSeatMove is a seat's own signed word that another program
+	// hosts it from now on (a web player whose serving program is gone);
+	// opaque here, checked above.
+	KindSeatMove Kind = 21
 )
 
 func (k Kind) valid() bool {
 	switch k {
-	case KindPing, KindPong, KindBye, KindGame, KindChat, KindLobby, KindSeat, KindSeatChat:
+	case KindPing, KindPong, KindBye, KindGame, KindChat, KindLobby, KindSeat, KindSeatChat, KindSeatMove:
 		return true
 	}
 	return false
@@ -65,6 +69,8 @@ func (k Kind) String() string {
 		return "seat"
 	case KindSeatChat:
 		return "seat-chat"
+	case KindSeatMove:
+		return "seat-move"
 	}
 	return fmt.Sprintf("kind(%d)", byte(k))
 }

@@ -33,9 +33,16 @@ type TransportLink struct {
 	onPeer  func(id peer.ID, up bool) // GameConfig.OnPeer
 	// hosts names the program (transport peer) of every seat whose ID
 	// is not its program's (hot seat, SetSeatHosts); seats lists them by
-	// program. Set before run, read-only after.
+	// program. Set before run; after, only a seat move changes them (mu).
+	mu    sync.Mutex
 	hosts map[peer.ID]peer.ID
 	seats map[peer.ID][]peer.ID
+	// moves are the web players' seat moves taken (seatmove.go).
+	moves  *seatMoves
+	logger *slog.Logger
+	// MovesRefused counts seat moves refused: forged, replayed older,
+	// of another game, too many.
+	MovesRefused atomic.Int64
 	// Refused counts seat frames from a program for a seat it does not
 	// host (or that do not decode): dropped, the sender struck; and
 	// messages an admitted newcomer relays from another signer: dropped.
@@ -47,6 +54,8 @@ type TransportLink struct {
 // seats beyond the first have seat keys of their own). Call it before
 // Run; a game without such seats needs none.
 func (l *TransportLink) SetSeatHosts(hosts map[peer.ID]peer.ID) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.hosts, l.seats = map[peer.ID]peer.ID{}, map[peer.ID][]peer.ID{}
 	for seat, prog := range hosts {
 		if seat != prog {
@@ -66,6 +75,8 @@ func NewTransportLink(t *p2p.Transport, pending []p2p.Inbound, chat *p2p.Chat, o
 // hostOf is the program hosting seat id: its own unless SetSeatHosts
 // named another.
 func (l *TransportLink) hostOf(id peer.ID) peer.ID {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if h, ok := l.hosts[id]; ok {
 		return h
 	}
@@ -125,8 +136,14 @@ func (l *TransportLink) run(ctx context.Context) {
 			if l.onPeer != nil {
 				l.onPeer(ev.Peer, ev.Up)
 			}
+			if ev.Up {
+				l.tellMoves(ev.Peer)
+			}
 			// A program's reach is that of every seat it hosts.
-			for _, id := range append([]peer.ID{ev.Peer}, l.seats[ev.Peer]...) {
+			l.mu.Lock()
+			ids := append([]peer.ID{ev.Peer}, l.seats[ev.Peer]...)
+			l.mu.Unlock()
+			for _, id := range ids {
 				select {
 				case l.reach <- lockstep.Reach{Peer: id, Up: ev.Up, Reason: ev.Reason}:
 				case <-ctx.Done():
@@ -187,10 +204,17 @@ func (l *TransportLink) route(ctx context.Context, in p2p.Inbound) bool {
 		if l.chat == nil {
 			return true
 		}
-		hosted := func(seat, prog peer.ID) bool { h, ok := l.hosts[seat]; return ok && h == prog }
+		hosted := func(seat, prog peer.ID) bool {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			h, ok := l.hosts[seat]
+			return ok && h == prog
+		}
 		if line, err := l.chat.ReceiveSeat(in, hosted); err == nil && l.onChat != nil {
 			l.onChat(line)
 		}
+	case p2p.KindSeatMove:
+		l.receiveMove(in)
 	case p2p.KindLobby:
 		// A late roster or start: the game has begun, nothing to do.
 	}
@@ -265,6 +289,16 @@ type GameConfig struct {
 	// between the seat's link in this program's Hub and the seat's node;
 	// it runs while the game does, until ctx ends.
 	Relay func(ctx context.Context, seat peer.ID, l lockstep.Link)
+	// AcceptSeats runs this program's node behind a Hub from the start,
+	// so that a web player whose host is gone can move its seat here
+	// mid-game (seatmove.go; it needs Relay). SeatMoves are the
+	// statements the game took before (savegame.Dir.SeatMoves), taken
+	// again first; OnSeatMoved is told every move taken, with the seat
+	// hosts and statements after it, to save them beside the log (on
+	// the goroutine that took it).
+	AcceptSeats bool
+	SeatMoves   [][]byte
+	OnSeatMoved func(mv SeatMoved)
 }
 
 // stepPast hands a newcomer's node the records of a player's log it
@@ -295,10 +329,16 @@ func stepPast(n *lockstep.Node, past []lockstep.Record, from peer.ID) error {
 // this program hosts seats whose nodes run elsewhere).
 type Game struct {
 	*lockstep.Driver
-	link   *TransportLink
-	hub    *lockstep.Hub
-	hosted []peer.ID
-	relay  func(ctx context.Context, seat peer.ID, l lockstep.Link)
+	link  *TransportLink
+	hub   *lockstep.Hub
+	relay func(ctx context.Context, seat peer.ID, l lockstep.Link)
+	// mu guards the seats relayed, which a seat move changes while the
+	// game runs (seatmove.go).
+	mu      sync.Mutex
+	hosted  []peer.ID
+	relays  map[peer.ID]context.CancelFunc
+	run     *gameRun // while Run runs
+	onMoved func(SeatMoved)
 }
 
 // NewGame creates (or restores) the node and its driver over t.
@@ -322,19 +362,23 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		return nil, ui.Errorf("err.start", err)
 	}
 	link := NewTransportLink(t, cfg.Pending, cfg.Chat, cfg.OnChat)
-	link.onPeer = cfg.OnPeer
-	g := &Game{link: link}
+	link.onPeer, link.logger = cfg.OnPeer, cfg.Logger
+	g := &Game{link: link, relays: map[peer.ID]context.CancelFunc{}}
 	var own lockstep.Link = link
+	link.takeMoves(cfg.Setup, g.seatMoved)
 	if cfg.SeatHosts != nil {
 		link.SetSeatHosts(cfg.SeatHosts)
-		self := t.Host().ID()
+		for _, stmt := range cfg.SeatMoves {
+			_, _ = link.moveSeat(stmt, "") // before the hub: hosted below
+		}
+		self, hosts := t.Host().ID(), link.seatHosts()
 		for _, id := range cfg.Setup.Players() {
-			if h, ok := cfg.SeatHosts[id]; ok && h == self && id != self {
+			if h, ok := hosts[id]; ok && h == self && id != self {
 				g.hosted = append(g.hosted, id)
 			}
 		}
 	}
-	if len(g.hosted) > 0 {
+	if len(g.hosted) > 0 || (cfg.AcceptSeats && cfg.Relay != nil) {
 		if cfg.Relay == nil {
 			return nil, errors.New("session: this program hosts web players' seats but relays none")
 		}
@@ -343,6 +387,7 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		}
 		own, g.relay = g.hub.Link(t.Host().ID()), cfg.Relay
 	}
+	g.onMoved = cfg.OnSeatMoved
 	// A game every player paused ends its run, its log unfinished, to
 	// be continued from the lobby; continued, it lifts our pause.
 	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: own, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
@@ -371,11 +416,19 @@ func (g *Game) Run(ctx context.Context) (lockstep.State, error) {
 	wg.Go(func() { g.link.run(lctx) })
 	if g.hub != nil {
 		wg.Go(func() { g.hub.Run(lctx) })
+		g.mu.Lock()
+		g.run = &gameRun{ctx: lctx, wg: &wg}
 		for _, id := range g.hosted {
-			wg.Go(func() { g.relay(lctx, id, g.hub.Link(id)) })
+			g.startRelayLocked(id, g.hub.Link(id))
 		}
+		g.mu.Unlock()
 	}
 	defer wg.Wait()
+	defer func() {
+		g.mu.Lock()
+		g.run = nil // no relay starts once Wait may have begun
+		g.mu.Unlock()
+	}()
 	defer stop()
 	return g.Driver.Run(ctx)
 }

@@ -178,8 +178,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		if err := s.dir.SaveSeatHosts(res.Setup, res.SeatHosts); err != nil {
 			s.log.Warn("seat hosts not saved: a resumed game loses its web players", "err", err)
 		}
-	} else {
+	}
+	var seatMoves [][]byte
+	if p.resume != nil {
 		res.SeatHosts = s.dir.SeatHosts(res.Setup) // who relays the web players' frames
+		seatMoves = s.dir.SeatMoves(gid)           // and the seats moved since it began
 	}
 	// The people here each fly a seat of their own (netpeople.go).
 	hot, err := s.gamePeople(res.Setup, res.SeatHosts, p.resume != nil, names)
@@ -247,6 +250,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		GoOnAlone: s.opts.GoOnAlone,
 		OnPeer:    catchUps.onPeer,
 		SeatHosts: res.SeatHosts, Relay: s.relaySeats(res.Setup, hot),
+		AcceptSeats: true, SeatMoves: seatMoves, OnSeatMoved: s.seatMoved(res.Setup),
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {

@@ -65,6 +65,9 @@ type Translator struct {
 	// flown are the seats a bot flies now: bot seats, and the seats of
 	// players absent or gone (for the screen's pace, BotFlown)
 	flown [engine.NumColours]bool
+	// away are the seats shown absent (ui.Presence), so that a rollback
+	// that undoes an absence shows the player back (rollbackPresence)
+	away [engine.NumColours]bool
 	// hot are the other seats of this program (hot seat, SetHotSeats):
 	// their people use this screen, so their rolls and choices are asked
 	// here too, and their own translators take the commands
@@ -315,6 +318,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 		case lockstep.EventAbsent, lockstep.EventReturned:
 			if e.Colour < engine.NumColours {
 				t.flown[e.Colour] = e.Kind == lockstep.EventAbsent
+				t.away[e.Colour] = e.Kind == lockstep.EventAbsent
 			}
 			out = append(out, ui.Presence{Colour: e.Colour, Name: t.name(e.Peer), Present: e.Kind == lockstep.EventReturned})
 		case lockstep.EventPeerRestored:
@@ -383,6 +387,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 				t.over = false
 				out = append(out, ui.GameReopened{})
 			}
+			out = append(out, t.rollbackPresence(st)...)
 		}
 	}
 	// The state is the authority on the position: a node restored from its

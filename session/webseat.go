@@ -83,6 +83,7 @@ func (s *NetSession) ServeWeb(c *web.Conn) {
 	}
 	old := w.conn
 	w.conn = c
+	_ = c.SendRaw(client.EncodeHost(s.self)) // first: a browser in a game moves its seat here (webmove.go)
 	if v := s.webView; v != nil {
 		s.tellWeb(w, s.webTableOf(*v))
 	}
@@ -103,7 +104,7 @@ func (s *NetSession) ServeWeb(c *web.Conn) {
 func (s *NetSession) readWeb(w *webSeat, c *web.Conn) {
 	var says p2p.Bucket
 	for in := range c.Inbox() {
-		if (in.Kind == p2p.KindLobby || in.Kind == p2p.KindChat) && !says.TakeAt(time.Now(), webSayBurst, webSayEvery) {
+		if (in.Kind == p2p.KindLobby || in.Kind == p2p.KindChat || in.Kind == p2p.KindSeatMove) && !says.TakeAt(time.Now(), webSayBurst, webSayEvery) {
 			if w.refused.Add(1) == 1 {
 				s.log.Warn("web: a browser sends lobby commands or chat too fast: dropping them", "peer", p2p.ShortID(w.id))
 			}
@@ -125,6 +126,8 @@ func (s *NetSession) readWeb(w *webSeat, c *web.Conn) {
 			if err := s.webSay(w, string(in.Data)); err != nil {
 				s.log.Info("web: a browser's chat line refused", "peer", p2p.ShortID(w.id), "err", err)
 			}
+		case p2p.KindSeatMove:
+			s.webMove(w, in.Data)
 		case p2p.KindGame:
 			s.mu.Lock()
 			on := w.relaying

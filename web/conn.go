@@ -17,9 +17,9 @@ import (
 )
 
 // The game socket (/ws) is gorilla/websocket: already in the module graph
-// (libp2p's websocket transport uses it), maintained, and it checks the
-// Origin against the Host by default, which with the IP-literal Host rule
-// keeps other sites' pages off the socket.
+// (libp2p's websocket transport uses it), maintained. Its Origin check
+// (tableOrigin) with the IP-literal Host rule keeps other sites' pages off
+// the socket, and lets on the page of another program of the table.
 
 // Limits on a browser's socket: it is a peer like any other, so what it
 // sends is bounded in size, rate of queueing and time.
@@ -118,7 +118,7 @@ type sockets struct {
 
 func newSockets(players func(*Conn), log *slog.Logger) *sockets {
 	return &sockets{players: players, log: log, conns: map[*Conn]struct{}{},
-		up: websocket.Upgrader{ReadBufferSize: 4 << 10, WriteBufferSize: 4 << 10, HandshakeTimeout: 5 * time.Second}}
+		up: websocket.Upgrader{ReadBufferSize: 4 << 10, WriteBufferSize: 4 << 10, HandshakeTimeout: 5 * time.Second, CheckOrigin: tableOrigin}}
 }
 
 func (s *sockets) serve(w http.ResponseWriter, r *http.Request) {

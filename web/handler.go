@@ -24,8 +24,12 @@ var page = map[string]string{
 
 // csp lets the page run only its own scripts and the wasm it fetched from
 // here, talk only to here, and be framed by nobody.
+// csp lets the page's own code reach the game socket of another program
+// of the table (ws:, moveTo: its serving program gone, the web player
+// moves its seat there); which pages a socket takes is the server's
+// Origin check (tableOrigin).
 const csp = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	"connect-src 'self' ws:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 type handler struct {
 	assets fs.FS

@@ -81,8 +81,20 @@ func TestSocketRefusals(t *testing.T) {
 	defer cancel()
 	table := newTestTable(t, ctx, Options{})
 	url := "ws" + strings.TrimPrefix(table.url, "http") + "ws"
-	if _, res, err := websocket.DefaultDialer.Dial(url, map[string][]string{"Origin": {"http://evil.example"}}); err == nil || res == nil || res.StatusCode != 403 {
-		t.Errorf("another site's page: err %v, response %v; want 403", err, res)
+	for _, origin := range []string{"http://evil.example", "http://8.8.8.8:8080", "https://10.0.0.5", "http://10.0.0.5.evil.example", "null"} {
+		if _, res, err := websocket.DefaultDialer.Dial(url, map[string][]string{"Origin": {origin}}); err == nil || res == nil || res.StatusCode != 403 {
+			t.Errorf("a page of %s: err %v, response %v; want 403", origin, err, res)
+		}
+	}
+	// The page of another program of a LAN table may dial in (a web
+	// player moving its seat here: its serving program is gone).
+	for _, origin := range []string{"http://192.168.1.20:8080", "http://[fe80::1]:8080", "http://10.0.0.5"} {
+		ws, _, err := websocket.DefaultDialer.Dial(url, map[string][]string{"Origin": {origin}})
+		if err != nil {
+			t.Errorf("the page of a program at %s: %v", origin, err)
+			continue
+		}
+		ws.Close()
 	}
 	s := dialSocket(t, table.url)
 	<-s.Recv() // hello

@@ -38,6 +38,8 @@ const MaxPerftDepth = 12
 type Identity struct {
 	key crypto.PrivKey
 	ID  peer.ID
+	// moves counts the seat moves it signs (seatmove.go).
+	moves moveCounter
 }
 
 // NewIdentity makes a fresh key from crypto/rand (the browser's

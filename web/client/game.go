@@ -328,10 +328,7 @@ func rejoin(ctx context.Context, dial func(context.Context) (Socket, error), id 
 		s, err := dial(ctx)
 		if err == nil {
 			if err = Join(ctx, s, id); err == nil {
-				var got lockstep.Setup
-				if got, err = awaitSetup(ctx, s, nil, nil); err == nil && got.GameID() != setup.GameID() {
-					err = errors.New("the serving program is in another game")
-				}
+				err = awaitSeat(ctx, s, id, setup)
 			}
 			if err == nil {
 				return s, nil
@@ -344,6 +341,45 @@ func rejoin(ctx context.Context, dial func(context.Context) (Socket, error), id 
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(RedialEvery):
+		}
+	}
+}
+
+// awaitSeat takes up the browser's seat of setup's game on a socket just
+// joined: the program says who it is (MsgHost), the browser moves its
+// seat to it (a signed SeatMove, KindSeatMove: the program it was served by may be gone
+// for good; to the same program it changes nothing), and the program,
+// hosting the seat now, sends the game's setup. A program that says
+// nothing of itself (an older one) is taken as the seat's host.
+func awaitSeat(ctx context.Context, s Socket, id *Identity, setup lockstep.Setup) error {
+	for {
+		select {
+		case msg, ok := <-s.Recv():
+			if !ok {
+				return errors.New("the serving program closed the game socket before the game's setup")
+			}
+			switch {
+			case len(msg) > 0 && msg[0] == MsgHost:
+				host, err := ParseHost(msg)
+				if err != nil {
+					return err
+				}
+				stmt, err := id.SignSeatMove(SeatMove{Game: setup.GameID(), Seat: id.ID, Host: host, Counter: id.moves.next(time.Now())})
+				if err != nil {
+					return err
+				}
+				if err := SendSeatMove(s, stmt); err != nil {
+					return err
+				}
+			case len(msg) > 0 && msg[0] == MsgSetup:
+				got, err := ParseSetup(msg)
+				if err == nil && got.GameID() != setup.GameID() {
+					err = errors.New("the serving program is in another game")
+				}
+				return err
+			} // else the table's frames: the game is on, they are stale
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for the game's setup: %w", ctx.Err())
 		}
 	}
 }

@@ -5,13 +5,13 @@
 
 // The page's few strings in the terminal's seven languages.
 const strings = {
-  en: { loading: "Starting…", ready: "Your key is made; it never leaves this browser.", noclient: "This aeroplane was built without its web client.", failed: "The client did not start: ", over: "Game over: ", save: "Save the game log", tap: "Your move: tap a shining plane.", name: "Your name", sit: "Sit down", imready: "I'm ready", notready: "Not ready after all", pick: "Pick a colour:", table: "The table:", bot: "bot", web: "on a phone", chatph: "Say something", say: "Say", leave: "Leave the game", left: "You left the game: a bot flies your seat." },
-  el: { loading: "Εκκίνηση…", ready: "Το κλειδί σας δημιουργήθηκε· δεν φεύγει ποτέ από αυτόν τον περιηγητή.", noclient: "Αυτό το aeroplane χτίστηκε χωρίς τον πελάτη ιστού του.", failed: "Ο πελάτης δεν ξεκίνησε: ", over: "Τέλος παιχνιδιού: ", save: "Αποθήκευση του αρχείου παιχνιδιού", tap: "Η σειρά σας: αγγίξτε ένα αεροπλάνο που λάμπει.", name: "Το όνομά σας", sit: "Καθίστε", imready: "Είμαι έτοιμος", notready: "Τελικά όχι έτοιμος", pick: "Διαλέξτε χρώμα:", table: "Το τραπέζι:", bot: "μποτ", web: "σε κινητό", chatph: "Πείτε κάτι", say: "Πείτε", leave: "Αποχώρηση από το παιχνίδι", left: "Αποχωρήσατε: ένα μποτ παίζει τη θέση σας." },
-  hi: { loading: "शुरू हो रहा है…", ready: "आपकी कुंजी बन गई है; यह इस ब्राउज़र से कभी बाहर नहीं जाती।", noclient: "यह aeroplane अपने वेब क्लाइंट के बिना बनाया गया है।", failed: "क्लाइंट शुरू नहीं हुआ: ", over: "खेल समाप्त: ", save: "खेल का लॉग सहेजें", tap: "आपकी चाल: चमकते हुए विमान को छुएँ।", name: "आपका नाम", sit: "बैठें", imready: "मैं तैयार हूँ", notready: "अभी तैयार नहीं", pick: "एक रंग चुनें:", table: "मेज़:", bot: "बॉट", web: "फ़ोन पर", chatph: "कुछ कहें", say: "कहें", leave: "खेल छोड़ें", left: "आपने खेल छोड़ दिया: आपकी जगह एक बॉट खेलता है।" },
-  it: { loading: "Avvio…", ready: "La tua chiave è pronta; non lascia mai questo browser.", noclient: "Questo aeroplane è stato compilato senza il client web.", failed: "Il client non è partito: ", over: "Partita finita: ", save: "Salva il registro della partita", tap: "Tocca a te: tocca un aereo che brilla.", name: "Il tuo nome", sit: "Siediti", imready: "Sono pronto", notready: "Non ancora pronto", pick: "Scegli un colore:", table: "Il tavolo:", bot: "bot", web: "da telefono", chatph: "Scrivi qualcosa", say: "Invia", leave: "Lascia la partita", left: "Hai lasciato la partita: un bot gioca al tuo posto." },
-  pt: { loading: "A iniciar…", ready: "A sua chave foi criada; nunca sai deste navegador.", noclient: "Este aeroplane foi compilado sem o cliente web.", failed: "O cliente não arrancou: ", over: "Fim do jogo: ", save: "Guardar o registo do jogo", tap: "A sua vez: toque num avião que brilha.", name: "O seu nome", sit: "Sentar-se", imready: "Estou pronto", notready: "Afinal não estou pronto", pick: "Escolha uma cor:", table: "A mesa:", bot: "bot", web: "num telemóvel", chatph: "Diga algo", say: "Enviar", leave: "Sair do jogo", left: "Saiu do jogo: um bot joga no seu lugar." },
-  ru: { loading: "Запуск…", ready: "Ваш ключ создан; он никогда не покидает этот браузер.", noclient: "Этот aeroplane собран без веб-клиента.", failed: "Клиент не запустился: ", over: "Игра окончена: ", save: "Сохранить журнал игры", tap: "Ваш ход: коснитесь светящегося самолёта.", name: "Ваше имя", sit: "Сесть за стол", imready: "Я готов", notready: "Пока не готов", pick: "Выберите цвет:", table: "Стол:", bot: "бот", web: "с телефона", chatph: "Напишите что-нибудь", say: "Отправить", leave: "Покинуть игру", left: "Вы покинули игру: за вас играет бот." },
-  zh: { loading: "正在启动…", ready: "你的密钥已生成，它永远不会离开这个浏览器。", noclient: "这个 aeroplane 构建时没有包含网页客户端。", failed: "客户端未能启动：", over: "游戏结束：", save: "保存对局记录", tap: "轮到你了：点一下发光的飞机。", name: "你的名字", sit: "入座", imready: "我准备好了", notready: "还没准备好", pick: "选择颜色：", table: "牌桌：", bot: "机器人", web: "手机上", chatph: "说点什么", say: "发送", leave: "离开游戏", left: "你已离开游戏：由机器人接替你的座位。" },
+  en: { loading: "Starting…", ready: "Your key is made; it never leaves this browser.", noclient: "This aeroplane was built without its web client.", failed: "The client did not start: ", over: "Game over: ", save: "Save the game log", tap: "Your move: tap a shining plane.", name: "Your name", sit: "Sit down", imready: "I'm ready", notready: "Not ready after all", pick: "Pick a colour:", table: "The table:", bot: "bot", web: "on a phone", chatph: "Say something", say: "Say", leave: "Leave the game", left: "You left the game: a bot flies your seat.", moveq: "Is the laptop that served this page gone? Play on through another laptop at the table:", moveph: "its address, as its screen shows it", movego: "Play on there" },
+  el: { loading: "Εκκίνηση…", ready: "Το κλειδί σας δημιουργήθηκε· δεν φεύγει ποτέ από αυτόν τον περιηγητή.", noclient: "Αυτό το aeroplane χτίστηκε χωρίς τον πελάτη ιστού του.", failed: "Ο πελάτης δεν ξεκίνησε: ", over: "Τέλος παιχνιδιού: ", save: "Αποθήκευση του αρχείου παιχνιδιού", tap: "Η σειρά σας: αγγίξτε ένα αεροπλάνο που λάμπει.", name: "Το όνομά σας", sit: "Καθίστε", imready: "Είμαι έτοιμος", notready: "Τελικά όχι έτοιμος", pick: "Διαλέξτε χρώμα:", table: "Το τραπέζι:", bot: "μποτ", web: "σε κινητό", chatph: "Πείτε κάτι", say: "Πείτε", leave: "Αποχώρηση από το παιχνίδι", left: "Αποχωρήσατε: ένα μποτ παίζει τη θέση σας.", moveq: "Χάθηκε ο υπολογιστής που σερβίρει αυτή τη σελίδα; Συνεχίστε μέσω άλλου υπολογιστή του τραπεζιού:", moveph: "η διεύθυνσή του, όπως τη δείχνει η οθόνη του", movego: "Συνέχεια εκεί" },
+  hi: { loading: "शुरू हो रहा है…", ready: "आपकी कुंजी बन गई है; यह इस ब्राउज़र से कभी बाहर नहीं जाती।", noclient: "यह aeroplane अपने वेब क्लाइंट के बिना बनाया गया है।", failed: "क्लाइंट शुरू नहीं हुआ: ", over: "खेल समाप्त: ", save: "खेल का लॉग सहेजें", tap: "आपकी चाल: चमकते हुए विमान को छुएँ।", name: "आपका नाम", sit: "बैठें", imready: "मैं तैयार हूँ", notready: "अभी तैयार नहीं", pick: "एक रंग चुनें:", table: "मेज़:", bot: "बॉट", web: "फ़ोन पर", chatph: "कुछ कहें", say: "कहें", leave: "खेल छोड़ें", left: "आपने खेल छोड़ दिया: आपकी जगह एक बॉट खेलता है।", moveq: "क्या यह पेज देने वाला लैपटॉप बंद हो गया? मेज़ के किसी दूसरे लैपटॉप से खेलते रहें:", moveph: "उसका पता, जैसा उसकी स्क्रीन दिखाती है", movego: "वहाँ से खेलें" },
+  it: { loading: "Avvio…", ready: "La tua chiave è pronta; non lascia mai questo browser.", noclient: "Questo aeroplane è stato compilato senza il client web.", failed: "Il client non è partito: ", over: "Partita finita: ", save: "Salva il registro della partita", tap: "Tocca a te: tocca un aereo che brilla.", name: "Il tuo nome", sit: "Siediti", imready: "Sono pronto", notready: "Non ancora pronto", pick: "Scegli un colore:", table: "Il tavolo:", bot: "bot", web: "da telefono", chatph: "Scrivi qualcosa", say: "Invia", leave: "Lascia la partita", left: "Hai lasciato la partita: un bot gioca al tuo posto.", moveq: "Il portatile che ha servito questa pagina non c'è più? Continua tramite un altro portatile del tavolo:", moveph: "il suo indirizzo, come lo mostra il suo schermo", movego: "Continua lì" },
+  pt: { loading: "A iniciar…", ready: "A sua chave foi criada; nunca sai deste navegador.", noclient: "Este aeroplane foi compilado sem o cliente web.", failed: "O cliente não arrancou: ", over: "Fim do jogo: ", save: "Guardar o registo do jogo", tap: "A sua vez: toque num avião que brilha.", name: "O seu nome", sit: "Sentar-se", imready: "Estou pronto", notready: "Afinal não estou pronto", pick: "Escolha uma cor:", table: "A mesa:", bot: "bot", web: "num telemóvel", chatph: "Diga algo", say: "Enviar", leave: "Sair do jogo", left: "Saiu do jogo: um bot joga no seu lugar.", moveq: "O portátil que serviu esta página desapareceu? Continue através de outro portátil da mesa:", moveph: "o seu endereço, como o ecrã dele o mostra", movego: "Continuar lá" },
+  ru: { loading: "Запуск…", ready: "Ваш ключ создан; он никогда не покидает этот браузер.", noclient: "Этот aeroplane собран без веб-клиента.", failed: "Клиент не запустился: ", over: "Игра окончена: ", save: "Сохранить журнал игры", tap: "Ваш ход: коснитесь светящегося самолёта.", name: "Ваше имя", sit: "Сесть за стол", imready: "Я готов", notready: "Пока не готов", pick: "Выберите цвет:", table: "Стол:", bot: "бот", web: "с телефона", chatph: "Напишите что-нибудь", say: "Отправить", leave: "Покинуть игру", left: "Вы покинули игру: за вас играет бот.", moveq: "Ноутбук, с которого открыта эта страница, пропал? Продолжайте через другой ноутбук за столом:", moveph: "его адрес, как он показан на его экране", movego: "Продолжить там" },
+  zh: { loading: "正在启动…", ready: "你的密钥已生成，它永远不会离开这个浏览器。", noclient: "这个 aeroplane 构建时没有包含网页客户端。", failed: "客户端未能启动：", over: "游戏结束：", save: "保存对局记录", tap: "轮到你了：点一下发光的飞机。", name: "你的名字", sit: "入座", imready: "我准备好了", notready: "还没准备好", pick: "选择颜色：", table: "牌桌：", bot: "机器人", web: "手机上", chatph: "说点什么", say: "发送", leave: "离开游戏", left: "你已离开游戏：由机器人接替你的座位。", moveq: "提供这个页面的电脑不见了？通过牌桌上的另一台电脑继续：", moveph: "它的地址，如它的屏幕所示", movego: "在那里继续" },
 };
 // The page's notices and refusals of its own (the serving program's
 // refusals come translated from it): one line per language, like strings.
@@ -245,6 +245,21 @@ function offerRematch() {
   document.querySelector("footer").appendChild(b);
 }
 
+// A web player whose serving laptop is gone plays on through another
+// laptop at the table: the page dials that laptop's game socket and moves
+// its seat there on its key's own word (the key stays in this page).
+function setupMove() {
+  document.getElementById("moveq").textContent = t.moveq;
+  document.getElementById("movehost").placeholder = t.moveph;
+  document.getElementById("movego").textContent = t.movego;
+  document.getElementById("moveform").addEventListener("submit", ev => {
+    ev.preventDefault();
+    const r = aeroplane.moveTo(document.getElementById("movehost").value);
+    document.body.dataset.moveError = r === true ? "" : r.error;
+    if (r === true) document.body.dataset.movedTo = document.getElementById("movehost").value.trim();
+  });
+}
+
 window.aeroplaneReady = () => {
   window.aeroplaneTimes.wasm = performance.now();
   const id = aeroplane.newKey();
@@ -268,9 +283,11 @@ window.aeroplaneReady = () => {
   const leave = document.getElementById("leave");
   leave.textContent = t.leave;
   leave.addEventListener("click", () => { if (aeroplane.leave() === true) { leave.hidden = true; document.body.dataset.left = "yes"; } });
+  setupMove();
   aeroplane.play(json => {
     if (document.body.dataset.game !== "playing") forgetSeat();
     document.body.dataset.game = "playing";
+    document.getElementById("moveform").hidden = false;
     document.getElementById("table").hidden = true;
     leave.hidden = document.body.dataset.left === "yes";
     draw(JSON.parse(json));
@@ -278,6 +295,7 @@ window.aeroplaneReady = () => {
     document.body.dataset.yourMove = "";
     Board.clear();
     Board.armDie(die, null);
+    document.getElementById("moveform").hidden = true;
     leave.hidden = true;
     if (end.left) { document.body.dataset.game = "left"; status.textContent = t.left; saveLink(); return; }
     if (end.error) {

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"syscall/js"
 
 	"aeroplane/engine"
@@ -41,6 +42,7 @@ func main() {
 	var suspend context.CancelFunc     // stops the game here (another tab took it), once play runs
 	var run func(again bool)           // plays a game with play's callbacks (again: a rematch)
 	var lastName string                // the name the person sat under
+	var wsURL string                   // the game socket's address: the serving program's, or the one moveTo named
 	api := map[string]any{
 		// perft(rules, position, depth) → decimal count (a string: a
 		// count can exceed JavaScript's exact integers).
@@ -144,8 +146,9 @@ func main() {
 				}
 			}
 			run = func(again bool) {
-				loc := js.Global().Get("location")
-				url := "ws://" + loc.Get("host").String() + "/ws"
+				if wsURL == "" { // the serving program's, until moveTo names another
+					wsURL = "ws://" + js.Global().Get("location").Get("host").String() + "/ws"
+				}
 				cfg := client.GameConfig{Keep: keep, Lang: lang}
 				if again && game != nil {
 					// A rematch: the person sits at the serving program's
@@ -160,7 +163,7 @@ func main() {
 					}
 				}
 				game = nil
-				sock = dialSocket(url)
+				sock = dialSocket(wsURL)
 				gameLog = client.NewMemLog()
 				cfg.Log = gameLog
 				cfg.OnTable, cfg.OnChat = onTable, onChat
@@ -168,7 +171,7 @@ func main() {
 					if err := ctx.Err(); err != nil {
 						return nil, err // suspended: another tab has the seat now
 					}
-					s := dialSocket(url)
+					s := dialSocket(wsURL)
 					sock = s
 					return s, nil
 				}
@@ -312,6 +315,25 @@ func main() {
 					js.Global().Get("console").Call("warn", "roll: "+err.Error())
 				}
 			}()
+			return true
+		}),
+		// moveTo("192.168.1.20:8080") plays on through another program of
+		// the table (its page's address), its serving program gone: the
+		// game socket is dialled there from now on, and the seat moves
+		// to that program on the key's own word (client.SeatMove).
+		"moveTo": js.FuncOf(func(_ js.Value, a []js.Value) any {
+			if len(a) != 1 || game == nil {
+				return errValue("moveTo wants the address of another laptop, in a game")
+			}
+			addr := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(a[0].String(), "http://"), "ws://"))
+			addr = strings.TrimSuffix(addr, "/")
+			if addr == "" || strings.ContainsAny(addr, "/?#@ ") {
+				return errValue("an address is HOST:PORT, as the laptop's table shows it")
+			}
+			wsURL = "ws://" + addr + "/ws"
+			if sock != nil {
+				sock.ws.Call("close") // the link dials wsURL again
+			}
 			return true
 		}),
 		// choose(move) answers onMoves with one of its moves ("Y2").
