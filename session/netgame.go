@@ -354,7 +354,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.log.Info("game ended", "game", gid, "phase", st.Phase, "paused", st.Paused)
 	if st.Paused && ctx.Err() == nil {
 		// Every player paused: the log stays unfinished and the lobby
-		// offers it to continue another day.
+		// offers it to continue another day. The watchers are given the
+		// pauses before this program may stop (a headless one exits).
+		srv.close()
+		if !srv.drain(ctx, watchDrain) {
+			s.log.Info("a watcher did not fetch the pause in time", "wait", watchDrain)
+		}
 		s.findPaused()
 		go s.emitLobby()
 	}

@@ -40,6 +40,7 @@ const (
 	watchChatKeep   = 64
 	maxWatchBytes   = 256 << 10 // of records in one answer, under p2p.MaxWatchAnswer
 	watchGather     = 150 * time.Millisecond
+	watchDrain      = 3 * time.Second // how long a paused player waits for its watchers to fetch the pause
 )
 
 // watcher is one peer watching this player's game.
@@ -48,6 +49,7 @@ type watcher struct {
 	name    string
 	valid   bool // it made a request that parsed: it counts as watching
 	seen    time.Time
+	has     uint32 // the records it holds: the most it asked from or was sent
 	rate    p2p.Bucket
 	say     p2p.Bucket
 	strikes []time.Time
@@ -94,6 +96,7 @@ type watchServer struct {
 	pending  []lockstep.Record // written, not yet synced
 	wake     chan struct{}     // closed and replaced when records or chat arrive
 	closed   bool
+	done     chan struct{} // closed by close: no gathering any more
 	chat     []watchChat
 	chatBase uint32 // the index of chat[0]
 	watchers map[peer.ID]*watcher
@@ -104,7 +107,7 @@ type watchServer struct {
 func newWatchServer(gid lockstep.GameID, allowChat bool, past []lockstep.Record) *watchServer {
 	return &watchServer{gid: gid, allowChat: allowChat, now: time.Now, gather: watchGather,
 		served: len(past), fresh: append([]lockstep.Record(nil), past...), offs: []int{0},
-		wake: make(chan struct{}), watchers: map[peer.ID]*watcher{}, refused: map[peer.ID]time.Time{}}
+		wake: make(chan struct{}), done: make(chan struct{}), watchers: map[peer.ID]*watcher{}, refused: map[peer.ID]time.Time{}}
 }
 
 // encoded returns the encoding of the first n served records and their
@@ -174,7 +177,12 @@ func (w *watchServer) sayLocked(from, text string) {
 	w.wakeLocked()
 }
 
+// wakeLocked ends the waits of the long polls; once closed, their wake
+// stays closed (and nothing waits).
 func (w *watchServer) wakeLocked() {
+	if w.closed {
+		return
+	}
 	close(w.wake)
 	w.wake = make(chan struct{})
 }
@@ -186,7 +194,44 @@ func (w *watchServer) close() {
 	if !w.closed {
 		w.closed = true
 		close(w.wake)
+		close(w.done)
 	}
+}
+
+// drainPoll is how often drain looks whether the watchers caught up.
+const drainPoll = 20 * time.Millisecond
+
+// drain waits until every watcher heard within watcherIdle holds every
+// record served (it was sent them, or asked from the end), at most d or
+// until ctx ends; it says whether they all did. A player whose program
+// stops at once (a game paused together) gives its watchers the records
+// that say so; close it first, so that no answer waits to gather more.
+func (w *watchServer) drain(ctx context.Context, d time.Duration) bool {
+	deadline := time.After(d)
+	for {
+		if w.caughtUp() {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-deadline:
+			return false
+		case <-time.After(drainPoll):
+		}
+	}
+}
+
+func (w *watchServer) caughtUp() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	for _, wt := range w.watchers {
+		if wt.valid && now.Sub(wt.seen) < watcherIdle && int(wt.has) < w.served {
+			return false
+		}
+	}
+	return true
 }
 
 // Watchers are the names of the peers watching now, sorted.
@@ -245,6 +290,7 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 	case int(r.From) > w.served || r.ChatFrom > w.chatBase+uint32(len(w.chat)):
 		return w.strikeLocked(wt, now) // records it cannot have seen: a lie
 	}
+	wt.has = max(wt.has, r.From)
 	if !wt.valid {
 		if w.activeLocked(now) >= maxWatchers {
 			w.stats.Full++
@@ -283,6 +329,7 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 		w.mu.Unlock()
 		select {
 		case <-time.After(w.gather):
+		case <-w.done:
 		case <-ctx.Done():
 		}
 		w.mu.Lock()
@@ -300,6 +347,9 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 	for to < int(a.Total) && to-from < watchBatch && (to == from || offs[to+1]-offs[from] <= maxWatchBytes) {
 		to++
 	}
+	w.mu.Lock()
+	wt.has = max(wt.has, uint32(to)) // what it holds once this answer is read
+	w.mu.Unlock()
 	head := encodeWatchAnswer(a)
 	return append(append(make([]byte, 0, len(head)+offs[to]-offs[from]), head...), enc[offs[from]:offs[to]]...)
 }

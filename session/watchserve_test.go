@@ -387,3 +387,42 @@ func TestWatchServerEncodesEachRecordOnce(t *testing.T) {
 		t.Fatalf("the server holds %d encoded records in %d bytes, want %d records once", n, len(srv.enc), len(recs))
 	}
 }
+
+// A paused player's server is drained before the program may stop: drain
+// waits while a watcher heard lately lacks records it has not been sent,
+// and is done once it was sent them (a watcher gone quiet does not hold
+// it up past watcherIdle).
+func TestWatchServerDrain(t *testing.T) {
+	recs, v := finishedLog(t)
+	srv, clk, _ := testServer(t, recs)
+	clk.at = clk.at.Add(time.Second)
+	if _, ok := ask(t, srv, "zoe", encodeWatchRequest(watchRequest{Game: v.GameID, From: uint32(len(recs)), Name: "zoe"})); !ok {
+		t.Fatal("no answer")
+	}
+	clk.at = clk.at.Add(time.Second)
+	a, _ := ask(t, srv, "yan", encodeWatchRequest(watchRequest{Game: v.GameID, Name: "yan"}))
+	srv.close()
+	ctx := context.Background()
+	if int(a.From)+len(a.Records) < len(recs) {
+		if srv.drain(ctx, 50*time.Millisecond) {
+			t.Fatal("drained with yan sent only part of the log")
+		}
+	}
+	for from := uint32(len(a.Records)); from < uint32(len(recs)); {
+		clk.at = clk.at.Add(time.Second)
+		a, _ = ask(t, srv, "yan", encodeWatchRequest(watchRequest{Game: v.GameID, From: from, Name: "yan"}))
+		from += uint32(len(a.Records))
+	}
+	if !srv.drain(ctx, time.Second) {
+		t.Fatal("not drained with every watcher sent the whole log")
+	}
+	srv.add(recs[:1])
+	srv.commit()
+	if srv.drain(ctx, 50*time.Millisecond) {
+		t.Fatal("drained with a record no watcher was sent")
+	}
+	clk.at = clk.at.Add(watcherIdle)
+	if !srv.drain(ctx, time.Second) {
+		t.Fatal("watchers gone quiet hold up the drain")
+	}
+}
