@@ -213,6 +213,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	var past []lockstep.Record
 	var pastFrom peer.ID
 	quiet := false // the first Ready holds the past a newcomer read: shown as History
+	if p.resume != nil && p.resume.Take != nil {
+		// A seat this program took, resumed after a crash: its own log
+		// holds the past and the seat (lockstep.Restore seats it again).
+		take = p.resume.Take
+	}
 	if p.take != nil {
 		take, past, pastFrom = &lockstep.Take{Colour: p.take.colour}, p.take.past, p.take.from
 		if hist, pos, ok := History(res.Setup, names, past); ok {
