@@ -52,22 +52,39 @@ func TestRunTurnsSmoke(t *testing.T) {
 	}
 }
 
-// A whole game with two watchers: both end with the players' history,
-// having verified every record through the watch server.
+// A whole game with two watchers, in the players' process and in
+// processes of their own on a core of their own: both end with the
+// players' history, having verified every record through the watch
+// server, and the players' process is unpinned after.
 func TestRunTurnsWatchedSmoke(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	rep, err := RunTurns(ctx, TurnConfig{Players: 4, LogDir: t.TempDir(), Watchers: 2})
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name string
+		cfg  TurnConfig
+	}{
+		{"in this process", TurnConfig{}},
+		{"processes of their own, own cores", TurnConfig{WatchersApart: true, PlayersCPUs: 1, WatchersCPUs: 2}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			cfg := c.cfg
+			cfg.Players, cfg.LogDir, cfg.Watchers = 4, t.TempDir(), 2
+			rep, err := RunTurns(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Watched != 2 {
+				t.Fatalf("%d of 2 watchers ended with the players' history", rep.Watched)
+			}
+			if cfg.PlayersCPUs != 0 && CPUMask() == cfg.PlayersCPUs {
+				t.Errorf("the players' pinning outlived the game (CPUs %b)", CPUMask())
+			}
+			t.Logf("%d rolls, roll→applied %v, both watchers agree", rep.Rolls, Summarize(rep.RollToApplied))
+		})
 	}
-	if rep.Watched != 2 {
-		t.Fatalf("%d of 2 watchers ended with the players' history", rep.Watched)
-	}
-	t.Logf("%d rolls, roll→applied %v, both watchers agree", rep.Rolls, Summarize(rep.RollToApplied))
 }
 
 // A new peer shows up in an existing peer's list.

@@ -287,6 +287,15 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 		}
 	}()
 
+	// The watchers are up (host, connection) before the game starts: what
+	// is measured is watching, not a program starting.
+	wctx, stopWatchers := context.WithCancel(ctx)
+	defer stopWatchers()
+	watched, err := startWatchers(wctx, cfg, peers, setup.GameID())
+	if err != nil {
+		stopPings()
+		return rep, err
+	}
 	start := time.Now()
 	type ended struct {
 		st  lockstep.State
@@ -308,13 +317,6 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 		}
 	}()
 	var firstErr error
-	wctx, stopWatchers := context.WithCancel(ctx)
-	defer stopWatchers()
-	watched, err := startWatchers(wctx, cfg, peers, setup.GameID())
-	if err != nil {
-		stopPings()
-		return rep, err
-	}
 	var history [32]byte
 	for range peers {
 		e := <-ends
@@ -536,11 +538,12 @@ type watchEnd struct {
 // one player (round robin); each sends its end on the channel.
 func startWatchers(ctx context.Context, cfg TurnConfig, peers []*labPeer, gid lockstep.GameID) (<-chan watchEnd, error) {
 	out := make(chan watchEnd, cfg.Watchers)
+	ready := make(chan struct{}, cfg.Watchers)
 	for w := range cfg.Watchers {
 		pl := peers[w%len(peers)].h
 		name := fmt.Sprintf("w%d", w)
 		if cfg.WatchersApart {
-			if err := startWatcherProcess(ctx, pl, gid, name, cfg.WatchersCPUs, out); err != nil {
+			if err := startWatcherProcess(ctx, pl, gid, name, cfg.WatchersCPUs, ready, out); err != nil {
 				return nil, fmt.Errorf("perf: starting a watcher process: %w", err)
 			}
 			continue
@@ -548,9 +551,20 @@ func startWatchers(ctx context.Context, cfg TurnConfig, peers []*labPeer, gid lo
 		go func() {
 			wctx, cancel := context.WithTimeout(ctx, watchFor)
 			defer cancel()
-			st, err := watchOne(wctx, peer.AddrInfo{ID: pl.ID(), Addrs: pl.Addrs()}, gid, name)
+			st, err := watchOne(wctx, peer.AddrInfo{ID: pl.ID(), Addrs: pl.Addrs()}, gid, name, func() { ready <- struct{}{} })
 			out <- watchEnd{st, err}
 		}()
+	}
+	// Wait until each is connected, or one ends (its error is read with
+	// the others' ends).
+	wait, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	for range cfg.Watchers {
+		select {
+		case <-ready:
+		case <-wait.Done():
+			return nil, fmt.Errorf("perf: the watchers did not come up: %w", wait.Err())
+		}
 	}
 	return out, nil
 }

@@ -39,8 +39,9 @@ const watcherCPUsEnv = "AEROPLANE_PERF_WATCHER_CPUS"
 func IsWatcherProcess() bool { return os.Getenv(watcherEnv) != "" }
 
 // RunWatcherProcess watches the game its environment names to its end
-// through session.WatchFrom and prints "history HEX" (the watcher's
-// final history) on stdout; the exit status is 1 on any error.
+// through session.WatchFrom, printing "ready" on stdout once connected
+// and "history HEX" (the watcher's final history) at the end; the exit
+// status is 1 on any error.
 func RunWatcherProcess() int {
 	if cpus, _ := strconv.ParseUint(os.Getenv(watcherCPUsEnv), 10, 64); cpus != 0 {
 		if err := PinThreads(cpus); err != nil {
@@ -82,13 +83,12 @@ func watchAsProcess(ctx context.Context, spec string) (lockstep.State, error) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, watchFor)
 	defer cancel()
-	st, err := watchOne(wctx, info, gid, f[2])
-	return st, err
+	return watchOne(wctx, info, gid, f[2], func() { fmt.Println("ready") })
 }
 
 // watchOne watches game gid from the player info names, on a libp2p
-// host of its own on 127.0.0.1.
-func watchOne(ctx context.Context, info peer.AddrInfo, gid lockstep.GameID, name string) (lockstep.State, error) {
+// host of its own on 127.0.0.1; ready is called once it is connected.
+func watchOne(ctx context.Context, info peer.AddrInfo, gid lockstep.GameID, name string, ready func()) (lockstep.State, error) {
 	key, _, err := crypto.GenerateEd25519Key(rand.Reader)
 	if err != nil {
 		return lockstep.State{}, err
@@ -101,14 +101,15 @@ func watchOne(ctx context.Context, info peer.AddrInfo, gid lockstep.GameID, name
 	if err := h.Connect(ctx, info); err != nil {
 		return lockstep.State{}, err
 	}
+	ready()
 	st, _, err := session.WatchFrom(ctx, h, info.ID, gid, name)
 	return st, err
 }
 
 // startWatcherProcess starts the test binary again as a watcher of game
 // gid read from player pl, pinned to the CPUs of cpus (0: any); it sends
-// its end on out.
-func startWatcherProcess(ctx context.Context, pl host.Host, gid lockstep.GameID, name string, cpus uint64, out chan<- watchEnd) error {
+// on ready once the process is connected, and its end on out.
+func startWatcherProcess(ctx context.Context, pl host.Host, gid lockstep.GameID, name string, cpus uint64, ready chan<- struct{}, out chan<- watchEnd) error {
 	spec := []string{hex.EncodeToString(gid[:]), pl.ID().String(), name}
 	for _, a := range filterAddrs(pl.Addrs(), "tcp") {
 		spec = append(spec, a.String())
@@ -128,6 +129,9 @@ func startWatcherProcess(ctx context.Context, pl host.Host, gid lockstep.GameID,
 		sc := bufio.NewScanner(stdout)
 		found := false
 		for sc.Scan() {
+			if sc.Text() == "ready" {
+				ready <- struct{}{}
+			}
 			if h, ok := strings.CutPrefix(sc.Text(), "history "); ok {
 				if b, err := hex.DecodeString(h); err == nil && len(b) == len(st.History) {
 					copy(st.History[:], b)
