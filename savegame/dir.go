@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -92,6 +93,13 @@ func (d *Dir) watchLogPath(gid lockstep.GameID, at time.Time) string {
 func (d *Dir) takeLogPath(gid lockstep.GameID, at time.Time) string {
 	return filepath.Join(d.path, fmt.Sprintf("game-take-%s-%s.log", at.UTC().Format("20060102-150405.000"), gid))
 }
+
+// takeSecretPath names the dice secret beside a newcomer's log:
+// game-take-DATE-TIME-ID.secret.
+func takeSecretPath(logPath string) string { return strings.TrimSuffix(logPath, ".log") + ".secret" }
+
+// isTakeLog says whether a log's name is a newcomer's (takeLogPath).
+func isTakeLog(logPath string) bool { return strings.HasPrefix(filepath.Base(logPath), "game-take-") }
 
 // runPath names lobby's run pointer by the name in hex; a name too long
 // for a file name (past maxHexName bytes) by its SHA-256 instead.

@@ -9,6 +9,9 @@
 //	game-ID.secret     this player's dice entropy, 32 bytes, mode 0600
 //	game-ID.closed     the game is not to be resumed, and why ("over", "left on purpose")
 //	game-DATE-TIME-ID.log  a game alone with bots (no secret: never resumed)
+//	game-take-DATE-TIME-ID.log     a running game this program took a seat in (a newcomer)
+//	game-take-DATE-TIME-ID.secret  that newcomer's dice entropy, 32 bytes, mode 0600
+//	game-watch-DATE-TIME-ID.log    a game this program watched (no secret: never resumed)
 //	current-HEX        a headless --games run: which game of the run is on
 //	seat-HEX.key       the seat key of a person playing at this program beside
 //	                   its owner (hot seat), a 32-byte Ed25519 seed, mode 0600;
@@ -44,7 +47,11 @@
 //   - Find is the one way to the game to resume (the interactive client and
 //     headless both use it): the newest game of this player, not closed,
 //     with at least one record, written to within ResumeWithin; logs it
-//     cannot use are skipped and said why.
+//     cannot use are skipped and said why. A newcomer's log counts when its
+//     own account seats this player (lockstep's Seats): it resumes the seat
+//     it took (Saved.Take) with the secret beside that log.
+//   - CreateTaken writes the newcomer's secret before its log, as Create
+//     does a player's: a newcomer killed mid-game resumes its seat.
 //
 // # What it must never do
 //

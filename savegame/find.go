@@ -32,6 +32,10 @@ type Saved struct {
 	// Paused: its players paused it together (lockstep's Pause). It is
 	// continued by choice (Paused lists it), never resumed by itself.
 	Paused bool
+	// Take is the seat this player took as a newcomer (lockstep's Take)
+	// and was seated in before the log stopped; nil for a seat of the
+	// Setup. Its log is a game-take-….log, its secret beside it.
+	Take *lockstep.Take
 }
 
 // Query says which game Find looks for.
@@ -54,15 +58,18 @@ var ErrNotMine = errors.New("not a game of ours")
 // log was last written) that q.Self plays, not marked closed, with a
 // record in its log, written to within ResumeWithin, not halted, not
 // paused together (its players chose to continue it another day: Paused
-// lists it), and not over (unless q.Over), or nil. Logs it cannot use are skipped, and why
-// is in the error list it returns beside (for the diagnostics log: they
-// never stop a start). It only reads: a torn tail is cut when the game
+// lists it), and not over (unless q.Over), or nil. Logs it cannot use are
+// skipped, and why is in the error list it returns beside (for the
+// diagnostics log: they never stop a start). It only reads: a torn tail is cut when the game
 // is resumed (Resume).
 func (d *Dir) Find(q Query) (*Saved, []error) {
-	// LAN games only: game-ID.log (a game alone with bots is named
+	// LAN games only: game-ID.log, and a seat taken as a newcomer,
+	// game-take-DATE-TIME-ID.log (a game alone with bots is named
 	// game-DATE-TIME-ID.log and has no secret to resume with).
 	idLen := len(lockstep.GameID{}.String())
 	paths, _ := filepath.Glob(filepath.Join(d.path, "game-"+strings.Repeat("[0-9a-f]", idLen)+".log"))
+	taken, _ := filepath.Glob(filepath.Join(d.path, "game-take-*-"+strings.Repeat("[0-9a-f]", idLen)+".log"))
+	paths = append(paths, taken...)
 	type cand struct {
 		path string
 		mod  time.Time
@@ -110,10 +117,15 @@ func (d *Dir) load(logPath string, q Query) (*Saved, error) {
 		return nil, err
 	}
 	gid := setup.GameID()
-	if d.LogPath(gid) != logPath {
+	take := isTakeLog(logPath)
+	switch {
+	case take && !strings.HasSuffix(name, "-"+gid.String()):
 		return nil, fmt.Errorf("it holds game %s, not the one its name says", gid)
-	}
-	if !slices.Contains(setup.Players(), q.Self) {
+	case take && d.Closed(gid):
+		return nil, nil
+	case !take && d.LogPath(gid) != logPath:
+		return nil, fmt.Errorf("it holds game %s, not the one its name says", gid)
+	case !take && !slices.Contains(setup.Players(), q.Self):
 		return nil, ErrNotMine
 	}
 	if q.Lobby != "" && setup.Name != q.Lobby {
@@ -133,7 +145,23 @@ func (d *Dir) load(logPath string, q Query) (*Saved, error) {
 		s.Over, s.History = true, v.History
 		return s, nil
 	}
-	if s.Entropy, err = readSecret(d.secretPath(gid)); err != nil {
+	secret := d.secretPath(gid)
+	if take {
+		// A newcomer resumes only a seat it was given: its own (the
+		// last newcomer in it) by the log's own account.
+		for _, o := range v.Seats {
+			if o.Player == q.Self && o.From > 0 {
+				s.Take = &lockstep.Take{Colour: o.Colour}
+			} else if s.Take != nil && o.Colour == s.Take.Colour {
+				s.Take = nil // taken from us again
+			}
+		}
+		if s.Take == nil {
+			return nil, fmt.Errorf("%w: this player holds no seat it took in it", ErrNotMine)
+		}
+		secret = takeSecretPath(logPath)
+	}
+	if s.Entropy, err = readSecret(secret); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -123,9 +123,9 @@ func (d *Dir) CreateLocal(gid lockstep.GameID, at time.Time) (*Log, error) {
 
 // CreateTaken starts the log of a running game this program takes a seat
 // in (a newcomer's, lockstep's Take): named by the time it came, with
-// fresh dice entropy that is never written down, so never resumed (its
-// Setup names another player in the seat) and never read by Find.
-// aeroplane verify checks it like a player's log.
+// fresh dice entropy written down beside it first (game-take-….secret,
+// 0600, as a player's), so that a newcomer seated before a crash resumes
+// its seat (Find). aeroplane verify checks it like a player's log.
 func (d *Dir) CreateTaken(setup lockstep.Setup, at time.Time) (*Game, error) {
 	if err := setup.Validate(); err != nil {
 		return nil, fmt.Errorf("not saving game %q: %w", setup.Name, err)
@@ -134,7 +134,11 @@ func (d *Dir) CreateTaken(setup lockstep.Setup, at time.Time) (*Game, error) {
 	if _, err := io.ReadFull(rand.Reader, g.Entropy[:]); err != nil {
 		return nil, fmt.Errorf("drawing the dice entropy: %w", err)
 	}
-	l, err := createLog(d.takeLogPath(setup.GameID(), at))
+	logPath := d.takeLogPath(setup.GameID(), at)
+	if err := writeSecret(takeSecretPath(logPath), g.Entropy); err != nil {
+		return nil, fmt.Errorf("game %s: %w (make %s writable, or choose another data directory)", setup.GameID(), err, d.path)
+	}
+	l, err := createLog(logPath)
 	if err != nil {
 		return nil, err
 	}

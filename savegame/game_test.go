@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"aeroplane/engine"
 	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
 
@@ -207,8 +208,9 @@ func TestCreateLocal(t *testing.T) {
 }
 
 // A newcomer's log (CreateTaken) is one of its own, named game-take-…,
-// with dice entropy of its own and no secret on disk: Find never offers
-// it to resume, although it is a LAN game's log.
+// with dice entropy of its own kept beside it (game-take-….secret, 0600,
+// never the players' game-ID.secret): Find never offers it to the
+// Setup's players.
 func TestCreateTaken(t *testing.T) {
 	d := openDir(t)
 	_, recs := playedLog(t, 7, 10)
@@ -229,7 +231,13 @@ func TestCreateTaken(t *testing.T) {
 		t.Fatalf("taken game's log %s, entropy %x", base, g.Entropy)
 	}
 	if _, err := os.Stat(d.secretPath(setup.GameID())); err == nil {
-		t.Fatal("a newcomer's dice secret was written down")
+		t.Fatal("a newcomer's dice secret was written as a player's")
+	}
+	if st, err := os.Stat(takeSecretPath(g.Log.Path())); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("the newcomer's secret beside its log: %v, %v", st, err)
+	}
+	if secret, err := readSecret(takeSecretPath(g.Log.Path())); err != nil || secret != g.Entropy {
+		t.Fatalf("the newcomer's secret reads %x, %v; its entropy is %x", secret, err, g.Entropy)
 	}
 	for _, p := range setup.Players() {
 		if s, _ := d.Find(Query{Self: p, Now: at}); s != nil {
@@ -253,5 +261,81 @@ func TestCreateTaken(t *testing.T) {
 	}
 	if err := d.SaveNamesBeside(filepath.Join(t.TempDir(), "game-x.log"), setup, names); err == nil {
 		t.Error("names saved beside a log outside the directory")
+	}
+}
+
+// A newcomer seated before its program stopped resumes its seat: Find
+// offers its taken log (the newest, within the hour) with the seat and
+// its secret; not a newcomer that was never seated, not the Setup's
+// players, not once the game is marked closed.
+func TestFindResumesATakenSeat(t *testing.T) {
+	data, err := os.ReadFile("../lockstep/testdata/takeseat.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := lockstep.ParseLog(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := lockstep.VerifyRecords(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var newcomer peer.ID
+	colour := engine.NoColour
+	for _, o := range v.Seats {
+		if o.From > 0 {
+			newcomer, colour = o.Player, o.Colour
+		}
+	}
+	if newcomer == "" {
+		t.Fatal("the golden takeseat.log names no newcomer")
+	}
+	setup := setupOf(t, recs)
+	for _, c := range []struct {
+		name    string
+		records int
+		self    peer.ID
+		closed  bool
+		want    bool
+	}{
+		{"seated, mid-game", 2 * len(recs) / 3, newcomer, false, true},
+		{"not seated yet", 4, newcomer, false, false},
+		{"a player of the setup", 2 * len(recs) / 3, setup.Players()[0], false, false},
+		{"closed", 2 * len(recs) / 3, newcomer, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := openDir(t)
+			at := timeNow()
+			g, err := d.CreateTaken(setup, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Log.Write(recs[:c.records]); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Log.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if c.closed {
+				if err := d.MarkClosed(setup.GameID(), "over"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, skipped := d.Find(Query{Self: c.self, Now: at, Lobby: setup.Name})
+			switch {
+			case !c.want && s != nil:
+				t.Fatalf("Find offers %s to resume", s.Path)
+			case !c.want:
+				return
+			case s == nil:
+				t.Fatalf("Find offers nothing to resume (%v)", skipped)
+			case s.Take == nil || s.Take.Colour != colour || s.Entropy != g.Entropy || s.Path != g.Log.Path():
+				t.Fatalf("Find: take %v, entropy %x, path %s; want %s, %x, %s", s.Take, s.Entropy, s.Path, colour, g.Entropy, g.Log.Path())
+			}
+			if _, err := d.Resume(s); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

@@ -234,6 +234,11 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	var past []lockstep.Record
 	var pastFrom peer.ID
 	quiet := false // the first Ready holds the past a newcomer read: shown as History
+	if p.resume != nil && p.resume.Take != nil {
+		// A seat this program took, resumed after a crash: its own log
+		// holds the past and the seat (lockstep.Restore seats it again).
+		take = p.resume.Take
+	}
 	if p.take != nil {
 		take, past, pastFrom = &lockstep.Take{Colour: p.take.colour}, p.take.past, p.take.from
 		if hist, pos, ok := History(res.Setup, names, past); ok {
@@ -381,7 +386,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.log.Info("game ended", "game", gid, "phase", st.Phase, "paused", st.Paused)
 	if st.Paused && ctx.Err() == nil {
 		// Every player paused: the log stays unfinished and the lobby
-		// offers it to continue another day.
+		// offers it to continue another day. The watchers are given the
+		// pauses before this program may stop (a headless one exits).
+		srv.close()
+		if !srv.drain(ctx, watchDrain) {
+			s.log.Info("a watcher did not fetch the pause in time", "wait", watchDrain)
+		}
 		s.findPaused()
 		go s.emitLobby()
 	}

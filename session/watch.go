@@ -400,7 +400,9 @@ func (sp *spectator) flush() error {
 	}
 	sp.node.Advance(rd)
 	sp.last = rd.State
-	if rd.State.Phase == lockstep.PhaseOver || rd.State.Phase == lockstep.PhaseHalted {
+	// A game the players paused together is watched to its pause: they
+	// stop, and its log (and ours) stays unfinished, paused at that roll.
+	if rd.State.Phase == lockstep.PhaseOver || rd.State.Phase == lockstep.PhaseHalted || rd.State.Paused {
 		sp.over = true
 	}
 	return nil
@@ -409,7 +411,7 @@ func (sp *spectator) flush() error {
 // status tells the screen what the referee has checked.
 func (sp *spectator) status(id peer.ID) {
 	sp.s.q.push(ui.Watching{Lobby: sp.lobby, From: sp.nameOf(id), Records: sp.accepted, Roll: sp.last.Roll,
-		Problem: sp.problem, Over: sp.over})
+		Problem: sp.problem, Over: sp.over, Paused: sp.last.Paused})
 }
 
 // end saves the watched log and says how the game ended.
@@ -418,7 +420,7 @@ func (sp *spectator) end() error {
 	if err := sp.log.Sync(); err != nil {
 		return fmt.Errorf("saving the watched game: %w", err)
 	}
-	s.log.Info("watched game ended", "game", sp.setup.GameID(), "log", sp.log.Path(), "phase", sp.last.Phase)
+	s.log.Info("watched game ended", "game", sp.setup.GameID(), "log", sp.log.Path(), "phase", sp.last.Phase, "paused", sp.last.Paused)
 	s.ended(&sp.info, sp.last, nil)
 	return nil
 }

@@ -40,6 +40,7 @@ const (
 	watchChatKeep   = 64
 	maxWatchBytes   = 256 << 10 // of records in one answer, under p2p.MaxWatchAnswer
 	watchGather     = 150 * time.Millisecond
+	watchDrain      = 3 * time.Second // how long a paused player waits for its watchers to fetch the pause
 )
 
 // watcher is one peer watching this player's game.
@@ -48,6 +49,7 @@ type watcher struct {
 	name    string
 	valid   bool // it made a request that parsed: it counts as watching
 	seen    time.Time
+	has     uint32 // the records it holds: the most it asked from or was sent
 	rate    p2p.Bucket
 	say     p2p.Bucket
 	strikes []time.Time
@@ -79,11 +81,22 @@ type watchServer struct {
 	// game protocol; an error refuses it (nil onTake refuses all).
 	onTake func(id peer.ID, name string) error
 
+	// The records served are encoded once, in the log file's framing, for
+	// every watcher: record i is enc[offs[i]:offs[i+1]]. The watchers'
+	// goroutines encode (under encMu, never holding mu while they do), so
+	// the driver's only cost stays appending to pending and fresh under mu.
+	// Lock order: encMu before mu.
+	encMu sync.Mutex
+	enc   []byte
+	offs  []int // len(offs) = records encoded + 1
+
 	mu       sync.Mutex
-	recs     []lockstep.Record // served: durable in the player's log
+	served   int               // records served: durable in the player's log (encoded or fresh)
+	fresh    []lockstep.Record // durable, not yet encoded: the last of the served
 	pending  []lockstep.Record // written, not yet synced
 	wake     chan struct{}     // closed and replaced when records or chat arrive
 	closed   bool
+	done     chan struct{} // closed by close: no gathering any more
 	chat     []watchChat
 	chatBase uint32 // the index of chat[0]
 	watchers map[peer.ID]*watcher
@@ -92,8 +105,29 @@ type watchServer struct {
 }
 
 func newWatchServer(gid lockstep.GameID, allowChat bool, past []lockstep.Record) *watchServer {
-	return &watchServer{gid: gid, allowChat: allowChat, now: time.Now, gather: watchGather, recs: append([]lockstep.Record(nil), past...),
-		wake: make(chan struct{}), watchers: map[peer.ID]*watcher{}, refused: map[peer.ID]time.Time{}}
+	return &watchServer{gid: gid, allowChat: allowChat, now: time.Now, gather: watchGather,
+		served: len(past), fresh: append([]lockstep.Record(nil), past...), offs: []int{0},
+		wake: make(chan struct{}), done: make(chan struct{}), watchers: map[peer.ID]*watcher{}, refused: map[peer.ID]time.Time{}}
+}
+
+// encoded returns the encoding of the first n served records and their
+// offsets, encoding those served since the last call: each record is
+// encoded once, whatever the number of watchers. The slices returned are
+// never written again (later records go after them).
+func (w *watchServer) encoded(n int) ([]byte, []int) {
+	w.encMu.Lock()
+	defer w.encMu.Unlock()
+	if len(w.offs)-1 < n {
+		w.mu.Lock()
+		fresh := w.fresh
+		w.fresh = nil
+		w.mu.Unlock()
+		for _, r := range fresh {
+			w.enc = append(w.enc, lockstep.EncodeRecords(r)...)
+			w.offs = append(w.offs, len(w.enc))
+		}
+	}
+	return w.enc[:w.offs[n]:w.offs[n]], w.offs[: n+1 : n+1]
 }
 
 // add takes records the player wrote to its log; they are served once
@@ -120,7 +154,8 @@ func (w *watchServer) commit() {
 	if len(w.pending) == 0 {
 		return
 	}
-	w.recs = append(w.recs, w.pending...)
+	w.fresh = append(w.fresh, w.pending...)
+	w.served += len(w.pending)
 	w.pending = nil
 	w.wakeLocked()
 }
@@ -142,7 +177,12 @@ func (w *watchServer) sayLocked(from, text string) {
 	w.wakeLocked()
 }
 
+// wakeLocked ends the waits of the long polls; once closed, their wake
+// stays closed (and nothing waits).
 func (w *watchServer) wakeLocked() {
+	if w.closed {
+		return
+	}
 	close(w.wake)
 	w.wake = make(chan struct{})
 }
@@ -154,7 +194,44 @@ func (w *watchServer) close() {
 	if !w.closed {
 		w.closed = true
 		close(w.wake)
+		close(w.done)
 	}
+}
+
+// drainPoll is how often drain looks whether the watchers caught up.
+const drainPoll = 20 * time.Millisecond
+
+// drain waits until every watcher heard within watcherIdle holds every
+// record served (it was sent them, or asked from the end), at most d or
+// until ctx ends; it says whether they all did. A player whose program
+// stops at once (a game paused together) gives its watchers the records
+// that say so; close it first, so that no answer waits to gather more.
+func (w *watchServer) drain(ctx context.Context, d time.Duration) bool {
+	deadline := time.After(d)
+	for {
+		if w.caughtUp() {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-deadline:
+			return false
+		case <-time.After(drainPoll):
+		}
+	}
+}
+
+func (w *watchServer) caughtUp() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	for _, wt := range w.watchers {
+		if wt.valid && now.Sub(wt.seen) < watcherIdle && int(wt.has) < w.served {
+			return false
+		}
+	}
+	return true
 }
 
 // Watchers are the names of the peers watching now, sorted.
@@ -210,9 +287,10 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 	case r.Game != w.gid:
 		w.mu.Unlock()
 		return encodeWatchAnswer(watchAnswer{Status: watchNoGame})
-	case int(r.From) > len(w.recs) || r.ChatFrom > w.chatBase+uint32(len(w.chat)):
+	case int(r.From) > w.served || r.ChatFrom > w.chatBase+uint32(len(w.chat)):
 		return w.strikeLocked(wt, now) // records it cannot have seen: a lie
 	}
+	wt.has = max(wt.has, r.From)
 	if !wt.valid {
 		if w.activeLocked(now) >= maxWatchers {
 			w.stats.Full++
@@ -234,7 +312,7 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 	// then a moment more, so that one answer carries a turn's records,
 	// not one each: a watcher costs the player a few answers a second.
 	waited := false
-	for int(r.From) == len(w.recs) && r.ChatFrom >= w.chatBase+uint32(len(w.chat)) && !w.closed {
+	for int(r.From) == w.served && r.ChatFrom >= w.chatBase+uint32(len(w.chat)) && !w.closed {
 		wake := w.wake
 		w.mu.Unlock()
 		select {
@@ -251,19 +329,12 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 		w.mu.Unlock()
 		select {
 		case <-time.After(w.gather):
+		case <-w.done:
 		case <-ctx.Done():
 		}
 		w.mu.Lock()
 	}
-	a := watchAnswer{Status: watchOK, Total: uint32(len(w.recs)), From: r.From}
-	size := 0
-	for _, rec := range w.recs[r.From:] {
-		if len(a.Records) == watchBatch || (size > 0 && size+len(rec.Data)+9 > maxWatchBytes) {
-			break
-		}
-		a.Records = append(a.Records, rec)
-		size += len(rec.Data) + 9
-	}
+	a := watchAnswer{Status: watchOK, Total: uint32(w.served), From: r.From}
 	first := max(r.ChatFrom, w.chatBase)
 	for i := first - w.chatBase; int(i) < len(w.chat) && len(a.Chat) < maxWatchChat; i++ {
 		a.Chat = append(a.Chat, w.chat[i])
@@ -271,7 +342,16 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 	a.ChatNext = first + uint32(len(a.Chat))
 	w.stats.Answers++
 	w.mu.Unlock()
-	return encodeWatchAnswer(a)
+	enc, offs := w.encoded(int(a.Total))
+	from, to := int(r.From), int(r.From)
+	for to < int(a.Total) && to-from < watchBatch && (to == from || offs[to+1]-offs[from] <= maxWatchBytes) {
+		to++
+	}
+	w.mu.Lock()
+	wt.has = max(wt.has, uint32(to)) // what it holds once this answer is read
+	w.mu.Unlock()
+	head := encodeWatchAnswer(a)
+	return append(append(make([]byte, 0, len(head)+offs[to]-offs[from]), head...), enc[offs[from]:offs[to]]...)
 }
 
 // answerTake answers a take request, under a watcher's limits: a flood

@@ -345,3 +345,84 @@ func TestWatchServerChatIsTheCreatorsChoice(t *testing.T) {
 		}
 	}
 }
+
+// Every watcher is served the same bytes, each record encoded once: 8
+// watchers asking from different records, while the log grows sync by
+// sync, get exactly the log file's framing of the records they asked
+// for, and the server holds one encoding of each record.
+func TestWatchServerEncodesEachRecordOnce(t *testing.T) {
+	recs, v := finishedLog(t)
+	srv, clk, _ := testServer(t, nil)
+	srv.gid = v.GameID
+	lg := watchLog{Log: &memLog{}, srv: srv}
+	from := make([]uint32, 8)
+	for written := 0; written < len(recs); {
+		step := min(37, len(recs)-written)
+		if err := lg.Write(recs[written : written+step]); err != nil {
+			t.Fatal(err)
+		}
+		written += step
+		_ = lg.Sync()
+		for w := range from {
+			clk.at = clk.at.Add(time.Second)
+			name := fmt.Sprintf("w%d", w)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+			b := srv.answer(ctx, peer.ID(name), encodeWatchRequest(watchRequest{Game: v.GameID, From: from[w], Name: name}))
+			cancel()
+			a, err := decodeWatchAnswer(b)
+			if err != nil || a.Status != watchOK || a.From != from[w] {
+				t.Fatalf("%s from %d: answer %+v, %v", name, from[w], a, err)
+			}
+			to := int(from[w]) + len(a.Records)
+			head := encodeWatchAnswer(watchAnswer{Status: a.Status, Total: a.Total, From: a.From, ChatNext: a.ChatNext, Chat: a.Chat})
+			if want := lockstep.EncodeRecords(recs[from[w]:to]...); string(b[len(head):]) != string(want) {
+				t.Fatalf("%s: records %d to %d are not the log's framing of them", name, from[w], to)
+			}
+			// Watchers move at different speeds: some take everything,
+			// some one record at a time.
+			from[w] = uint32(min(to, int(from[w])+1+w*w*5))
+		}
+	}
+	if n := len(srv.offs) - 1; n != len(recs) || len(srv.enc) != len(lockstep.EncodeRecords(recs...)) {
+		t.Fatalf("the server holds %d encoded records in %d bytes, want %d records once", n, len(srv.enc), len(recs))
+	}
+}
+
+// A paused player's server is drained before the program may stop: drain
+// waits while a watcher heard lately lacks records it has not been sent,
+// and is done once it was sent them (a watcher gone quiet does not hold
+// it up past watcherIdle).
+func TestWatchServerDrain(t *testing.T) {
+	recs, v := finishedLog(t)
+	srv, clk, _ := testServer(t, recs)
+	clk.at = clk.at.Add(time.Second)
+	if _, ok := ask(t, srv, "zoe", encodeWatchRequest(watchRequest{Game: v.GameID, From: uint32(len(recs)), Name: "zoe"})); !ok {
+		t.Fatal("no answer")
+	}
+	clk.at = clk.at.Add(time.Second)
+	a, _ := ask(t, srv, "yan", encodeWatchRequest(watchRequest{Game: v.GameID, Name: "yan"}))
+	srv.close()
+	ctx := context.Background()
+	if int(a.From)+len(a.Records) < len(recs) {
+		if srv.drain(ctx, 50*time.Millisecond) {
+			t.Fatal("drained with yan sent only part of the log")
+		}
+	}
+	for from := uint32(len(a.Records)); from < uint32(len(recs)); {
+		clk.at = clk.at.Add(time.Second)
+		a, _ = ask(t, srv, "yan", encodeWatchRequest(watchRequest{Game: v.GameID, From: from, Name: "yan"}))
+		from += uint32(len(a.Records))
+	}
+	if !srv.drain(ctx, time.Second) {
+		t.Fatal("not drained with every watcher sent the whole log")
+	}
+	srv.add(recs[:1])
+	srv.commit()
+	if srv.drain(ctx, 50*time.Millisecond) {
+		t.Fatal("drained with a record no watcher was sent")
+	}
+	clk.at = clk.at.Add(watcherIdle)
+	if !srv.drain(ctx, time.Second) {
+		t.Fatal("watchers gone quiet hold up the drain")
+	}
+}

@@ -70,9 +70,14 @@ func (u *UI) applyPause(e Event) {
 			u.addEvent(u.t("log.pauselifted", clean(e.Name, maxName)))
 		}
 	case GamePaused:
+		key := "log.paused"
+		if w := u.watch; w != nil && w.Lobby != "" {
+			// A watcher holds no seat: nothing for it to continue.
+			key = "log.watchpaused"
+		}
 		u.endGame()
 		u.mode, u.table = modeLobby, nil
-		u.addEvent("[yellow::b]" + u.t("log.paused", e.Roll) + "[-::-]")
-		u.notice = u.t("log.paused", e.Roll) // the lobby says it too
+		u.addEvent("[yellow::b]" + u.t(key, e.Roll) + "[-::-]")
+		u.notice = u.t(key, e.Roll) // the lobby says it too
 	}
 }

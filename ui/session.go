@@ -406,6 +406,8 @@ type Resync struct {
 // referee has checked and accepted, the roll, and what failed the checks
 // last (Problem; the program then reads another player's log). Watchers
 // are the people watching this player's own game (shown to players).
+// Paused (with Over) says the players paused the game together at Roll:
+// what was watched ends there, verified.
 type Watching struct {
 	Lobby    string
 	From     string
@@ -413,6 +415,7 @@ type Watching struct {
 	Roll     uint64
 	Problem  string
 	Over     bool
+	Paused   bool
 	Watchers []string
 }
 

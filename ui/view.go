@@ -582,6 +582,8 @@ func (u *UI) turnLines() ([]string, []func()) {
 		case w.Problem != "" && !w.Over:
 			out = append(out, "[red]"+u.t("watch.bad", clean(w.Problem, maxChat))+"[-]")
 			out = append(out, u.t("watch.ok", w.Records, w.Roll, clean(w.From, maxName)))
+		case w.Over && w.Paused:
+			out = append(out, "[yellow]"+u.t("watch.paused", w.Roll, w.Records)+"[-]")
 		case w.Over:
 			out = append(out, "[green]"+u.t("watch.end", w.Records)+"[-]")
 		default:

@@ -87,3 +87,27 @@ func TestPlayerSeesWatchers(t *testing.T) {
 		t.Errorf("the last game's watchers shown in the next:\n%s", scr)
 	}
 }
+
+// When the players pause the game together, a watcher is told the game
+// paused at roll k and that what it watched is saved and verified, not
+// to continue it (it holds no seat); a player is still told to continue
+// it another day.
+func TestWatcherToldOfPause(t *testing.T) {
+	u := watchingUI(t, Watching{Lobby: "friday", From: "ann", Records: 312, Roll: 57})
+	u.Apply(GamePaused{Roll: 57, LogPath: "/data/games/w.log"})
+	u.Apply(Watching{Lobby: "friday", From: "ann", Records: 330, Roll: 57, Over: true, Paused: true})
+	scr := render(t, u, 80, 24)
+	checkGolden(t, "watching-paused-80x24", scr)
+	if !strings.Contains(scr, "the players paused the game at roll 57") || strings.Contains(scr, "continue it from the lobby") {
+		t.Errorf("the watcher is not told the players paused at roll 57:\n%s", scr)
+	}
+	u = watchingUI(t, Watching{Lobby: "friday", From: "ann", Records: 330, Roll: 57, Over: true, Paused: true})
+	if scr := render(t, u, 120, 40); !strings.Contains(scr, "the players paused the game at roll 57 — verified:") || !strings.Contains(scr, "330 records") {
+		t.Errorf("no paused line in the watcher's panel:\n%s", scr)
+	}
+	p, _ := gameUI(t, "13,13,L,H/5,20,H,F/H,H,H,52/50,H,H,H B 0 -", engine.DefaultRules())
+	p.Apply(GamePaused{Roll: 57})
+	if scr := render(t, p, 120, 40); !strings.Contains(scr, "continue it from the lobby") {
+		t.Errorf("a player is no longer told to continue the paused game:\n%s", scr)
+	}
+}

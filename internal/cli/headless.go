@@ -238,6 +238,19 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	}
 	if fe.taking {
 		fe.game = 1
+		// A seat taken before a crash is resumed from its own log, as a
+		// player's game is: the players still count on it.
+		g, skipped := dir.Find(savegame.Query{Self: s.ID(), Now: time.Now(), Lobby: fe.lobby})
+		for _, err := range skipped {
+			out.printf("warning: %v", err)
+		}
+		if g != nil && g.Take != nil {
+			out.printf("game %s resumed: the seat %s taken, from %s", g.Setup.GameID(), g.Take.Colour, g.Path)
+			if err := s.Resume(g); err != nil {
+				return err
+			}
+			return fe.wait(ctx)
+		}
 		if err := s.TakeSeat(takeName, takeColour); err != nil {
 			return err
 		}

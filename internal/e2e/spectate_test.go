@@ -85,3 +85,45 @@ func TestSpectators(t *testing.T) {
 	}
 	t.Logf("%d spectators (joined at %s) agree with the players: %s %s", n, strings.Join(joinedAt, ", "), r.order, r.hash[:16])
 }
+
+// A spectator (--spectate) of a 3-player game the players pause
+// together (--pause-at 30) is told: it prints the players' paused line
+// at their roll ("paused ROLL log=PATH"), exits 0 by itself, and its
+// saved log verifies as paused at that roll.
+func TestSpectatorOfPausedGame(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 4)
+	pause := []string{"--pause-at", "30"}
+	ps := startGameWith(t, lan, 3, "saturday", map[int][]string{0: pause, 1: pause, 2: pause}, "--think", "20ms")
+	ps[0].mustLog(regexp.MustCompile(`event moved roll=10 `), 3*time.Minute)
+	w := newPeer(t, lan, 3, "--spectate", "saturday")
+	w.start()
+	roll := ""
+	for _, p := range ps {
+		if err := p.wait(3 * time.Minute); err != nil {
+			t.Fatalf("peer %d: %v\n%s", p.i, err, p.report())
+		}
+		m := pausedLine.FindStringSubmatch(p.stdout.String())
+		if m == nil {
+			t.Fatalf("peer %d printed no paused line; stdout %q\n%s", p.i, p.stdout.String(), p.report())
+		}
+		roll = m[1]
+	}
+	if err := w.wait(time.Minute); err != nil {
+		t.Fatalf("the spectator did not end with the pause: %v\n%s", err, w.report())
+	}
+	m := pausedLine.FindStringSubmatch(w.stdout.String())
+	if m == nil || m[1] != roll {
+		t.Fatalf("the spectator printed %q, the players paused at roll %s\n%s", w.stdout.String(), roll, w.report())
+	}
+	if !strings.Contains(m[2], "game-watch-") {
+		t.Errorf("the spectator saved its log as %s, not a watched game's", m[2])
+	}
+	v, err := verifyFile(t, m[2])
+	if err != nil || !v.Paused || fmt.Sprint(v.PausedAt) != roll || len(v.Cheats) > 0 {
+		t.Fatalf("the spectator's log: %v (paused %v at %d, cheats %d), the players paused at roll %s", err, v != nil && v.Paused, v.PausedAt, len(v.Cheats), roll)
+	}
+	t.Logf("the spectator saw the players pause at roll %s; its log verifies paused there", roll)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -132,4 +133,72 @@ func TestTwoNewcomersOneSeat(t *testing.T) {
 		}
 	}
 	t.Logf("%s flies %s from roll %s; all agree: %s %s", want[1], want[2], want[3], r.order, r.hash[:16])
+}
+
+// A newcomer that took a seat is killed with kill -9 mid-game and
+// started again with the same identity, data and arguments: its dice
+// secret was saved beside its log (game-take-….secret), so it resumes
+// the seat from its own log (it logs the seat resumed, not a new take),
+// the players log it back, and all four end with one history; its one
+// taken-seat log verifies with that history, naming it the seat's owner.
+func TestNewcomerResumesAfterKill(t *testing.T) {
+	if !netlab.Enter(t) {
+		return
+	}
+	lan := netlab.NewLAN(t, 4)
+	ps := startGame(t, lan, 3, "again", "--bots", "1", "--think", "50ms")
+	ps[0].mustLog(regexp.MustCompile(`event moved roll=2[0-9] `), 3*time.Minute)
+	nc := newPeer(t, lan, 3, "--bot", "random", "--take-seat", "again")
+	nc.start()
+	id := shortID(nc.id())
+	taken := regexp.MustCompile(`event seat-taken peer=` + regexp.QuoteMeta(id) + ` colour=(\S+) from-roll=(\d+)`)
+	m := nc.mustLog(taken, 3*time.Minute)
+	colour, from := m[1], m[2]
+	// A few moves of its own in its new seat, then the crash.
+	own := regexp.MustCompile(`event moved roll=\d+ colour=` + colour + ` `)
+	for i := 0; len(own.FindAllString(nc.stderr.String(), -1)) < 3; i++ {
+		if i >= 1200 || nc.exited() {
+			t.Fatalf("the newcomer made no moves at %s:\n%s", colour, nc.report())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	nc.kill9()
+	for _, p := range ps {
+		p.mustLog(absentLine(id), 90*time.Second)
+	}
+	secrets, _ := filepath.Glob(filepath.Join(nc.dataDir(), "game-take-*.secret"))
+	if len(secrets) != 1 {
+		t.Fatalf("the newcomer's secrets: %q, want one beside its log", secrets)
+	}
+	nc.start()
+	nc.mustLog(regexp.MustCompile(`game \S+ resumed: the seat `+colour+` taken`), 30*time.Second)
+	for _, p := range ps {
+		p.mustLog(regexp.MustCompile(`event returned peer=`+regexp.QuoteMeta(id)), time.Minute)
+	}
+	r := finishEqual(t, append(ps, nc), 4, 4*time.Minute)
+	if strings.Contains(nc.stderr.String(), "Asking for the") {
+		t.Errorf("the restarted newcomer asked for a seat again instead of resuming its own")
+	}
+	logs, _ := filepath.Glob(filepath.Join(nc.dataDir(), "game-take-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("the newcomer's taken-seat logs: %q, want one", logs)
+	}
+	v, err := verifyFile(t, logs[0])
+	if err != nil || v.Phase != lockstep.PhaseOver || hex.EncodeToString(v.History[:]) != r.hash || len(v.Cheats) > 0 {
+		t.Fatalf("the newcomer's log: %v, phase %v, history %x, %d cheats; want over, %s, none", err, v != nil && v.Phase == lockstep.PhaseOver, v.History, len(v.Cheats), r.hash)
+	}
+	out, err := exec.Command(os.Getenv(binEnv), "verify", logs[0]).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), fmt.Sprintf("seat %s: flown by p3 (…", colour)) || !strings.Contains(string(out), " from roll "+from+"\n") {
+		t.Errorf("aeroplane verify of the newcomer's log: %v, want p3 flying %s from roll %s:\n%s", err, colour, from, out)
+	}
+	for _, p := range ps {
+		got, err := p.result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := verifyFile(t, got.log); err != nil {
+			t.Errorf("peer %d's log: %v", p.i, err)
+		}
+	}
+	t.Logf("p3 took %s from roll %s, was killed and resumed it; all four agree: %s %s", colour, from, r.order, r.hash[:16])
 }

@@ -8,7 +8,12 @@ import (
 )
 
 // TestMain removes the binaries the benchmarks built, once per test process.
+// A process started as a benchmark's watcher (RunWatcherProcess) watches
+// and exits instead.
 func TestMain(m *testing.M) {
+	if IsWatcherProcess() {
+		os.Exit(RunWatcherProcess())
+	}
 	code := m.Run()
 	testkit.RemoveBinaries()
 	os.Exit(code)

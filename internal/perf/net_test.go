@@ -2,7 +2,6 @@ package perf
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -53,22 +52,39 @@ func TestRunTurnsSmoke(t *testing.T) {
 	}
 }
 
-// A whole game with two watchers: both end with the players' history,
-// having verified every record through the watch server.
+// A whole game with two watchers, in the players' process and in
+// processes of their own on a core of their own: both end with the
+// players' history, having verified every record through the watch
+// server, and the players' process is unpinned after.
 func TestRunTurnsWatchedSmoke(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	rep, err := RunTurns(ctx, TurnConfig{Players: 4, LogDir: t.TempDir(), Watchers: 2})
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name string
+		cfg  TurnConfig
+	}{
+		{"in this process", TurnConfig{}},
+		{"processes of their own, own cores", TurnConfig{WatchersApart: true, PlayersCPUs: 1, WatchersCPUs: 2}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			cfg := c.cfg
+			cfg.Players, cfg.LogDir, cfg.Watchers = 4, t.TempDir(), 2
+			rep, err := RunTurns(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Watched != 2 {
+				t.Fatalf("%d of 2 watchers ended with the players' history", rep.Watched)
+			}
+			if cfg.PlayersCPUs != 0 && CPUMask() == cfg.PlayersCPUs {
+				t.Errorf("the players' pinning outlived the game (CPUs %b)", CPUMask())
+			}
+			t.Logf("%d rolls, roll→applied %v, both watchers agree", rep.Rolls, Summarize(rep.RollToApplied))
+		})
 	}
-	if rep.Watched != 2 {
-		t.Fatalf("%d of 2 watchers ended with the players' history", rep.Watched)
-	}
-	t.Logf("%d rolls, roll→applied %v, both watchers agree", rep.Rolls, Summarize(rep.RollToApplied))
 }
 
 // A new peer shows up in an existing peer's list.
@@ -127,14 +143,33 @@ func BenchmarkTurnLatencyWatched(b *testing.B) {
 	if !netlab.Enter(b) {
 		return
 	}
-	for _, w := range []int{0, 8} {
-		b.Run(fmt.Sprintf("watchers=%d", w), func(b *testing.B) { benchTurnsWith(b, "tcp", "disk", SyncLazy, w) })
+	for _, c := range []struct {
+		name string
+		cfg  TurnConfig
+	}{
+		{"watchers=0", TurnConfig{}},
+		{"watchers=8", TurnConfig{Watchers: 8}},
+		{"watchers=8/apart", TurnConfig{Watchers: 8, WatchersApart: true}},
+		{"own-cores/watchers=0", TurnConfig{PlayersCPUs: 1}},
+		{"own-cores/watchers=8", TurnConfig{Watchers: 8, WatchersApart: true, PlayersCPUs: 1, WatchersCPUs: 2}},
+		{"paced/watchers=0", TurnConfig{Pace: benchPace}},
+		{"paced/watchers=8", TurnConfig{Watchers: 8, Pace: benchPace}},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchTurnsWith(b, "tcp", "disk", SyncLazy, c.cfg) })
 	}
 }
 
-func benchTurns(b *testing.B, tr, logs string, policy Sync) { benchTurnsWith(b, tr, logs, policy, 0) }
+// benchPace is the paced games' time to roll: 50 a second, far faster
+// than people (and bots, which a table shows at their pace), slow enough
+// that the players' cores are not saturated by the game alone.
+const benchPace = 20 * time.Millisecond
 
-func benchTurnsWith(b *testing.B, tr, logs string, policy Sync, watchers int) {
+func benchTurns(b *testing.B, tr, logs string, policy Sync) {
+	benchTurnsWith(b, tr, logs, policy, TurnConfig{})
+}
+
+func benchTurnsWith(b *testing.B, tr, logs string, policy Sync, wcfg TurnConfig) {
+	watchers := wcfg.Watchers
 	dir := b.TempDir()
 	if logs == "tmpfs" {
 		var err error
@@ -144,7 +179,7 @@ func benchTurnsWith(b *testing.B, tr, logs string, policy Sync, watchers int) {
 		defer os.RemoveAll(dir)
 	}
 	var all TurnReport
-	cpu := time.Duration(0)
+	var cpu, kids time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		sub, err := os.MkdirTemp(dir, "game-")
@@ -152,9 +187,12 @@ func benchTurnsWith(b *testing.B, tr, logs string, policy Sync, watchers int) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		c0 := ProcessCPU()
-		rep, err := RunTurns(context.Background(), TurnConfig{Players: 4, LogDir: sub, Transport: tr, IdlePings: 20, Sync: policy, Watchers: watchers})
+		c0, k0 := ProcessCPU(), ChildrenCPU()
+		rep, err := RunTurns(context.Background(), TurnConfig{Players: 4, LogDir: sub, Transport: tr, IdlePings: 20, Sync: policy,
+			Watchers: watchers, WatchersApart: wcfg.WatchersApart, PlayersCPUs: wcfg.PlayersCPUs, WatchersCPUs: wcfg.WatchersCPUs,
+			Pace: wcfg.Pace})
 		cpu += ProcessCPU() - c0
+		kids += ChildrenCPU() - k0
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -185,6 +223,9 @@ func benchTurnsWith(b *testing.B, tr, logs string, policy Sync, watchers int) {
 		b.ReportMetric(float64(turn.P50)/float64(game.P50), "turn/ping")
 	}
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(all.Rolls), "cpu-ns/roll")
+	if kids > 0 {
+		b.ReportMetric(float64(kids.Nanoseconds())/float64(all.Rolls), "watchers-cpu-ns/roll")
+	}
 	b.ReportMetric(float64(all.Syncs)/float64(all.Rolls), "fsyncs/roll")
 	b.ReportMetric(0, "ns/op") // a game's length is the dice's, not ours
 	reportLoad(b)

@@ -52,6 +52,23 @@ type TurnConfig struct {
 	// record with its own referee (session.WatchFrom); each must end with
 	// the players' history.
 	Watchers int
+	// WatchersApart runs each watcher in a process of its own (the test
+	// binary again, RunWatcherProcess) instead of on this process's
+	// goroutines, as a spectator on its own laptop: its verification
+	// shares the machine's cores through the kernel's scheduler, not the
+	// players' Go scheduler and heap.
+	WatchersApart bool
+	// PlayersCPUs and WatchersCPUs (bit i: CPU i; 0: any) pin the players'
+	// process and the watchers' processes to cores: the nearest one
+	// machine comes to the players and the watchers on laptops of their
+	// own. WatchersCPUs needs WatchersApart.
+	PlayersCPUs, WatchersCPUs uint64
+	// Pace, when set, is how long each player takes to roll (Roll called
+	// that long after EventYourRoll, as a person presses the key): a game
+	// at a table's pace, not flat out. Unset, every roll is automatic
+	// (AutoRoll) and the game runs as fast as the cores allow, so whatever
+	// else runs on them shows in its tail.
+	Pace time.Duration
 }
 
 // TurnReport is what one game measured.
@@ -107,6 +124,16 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	}
 	if cfg.PingEvery <= 0 {
 		cfg.PingEvery = 50 * time.Millisecond
+	}
+	if cfg.WatchersCPUs != 0 && !cfg.WatchersApart {
+		return TurnReport{}, errors.New("perf: watchers in this process cannot have cores of their own")
+	}
+	if cfg.PlayersCPUs != 0 {
+		was := CPUMask()
+		if err := PinThreads(cfg.PlayersCPUs); err != nil {
+			return TurnReport{}, err
+		}
+		defer PinThreads(was)
 	}
 	peers := make([]*labPeer, cfg.Players)
 	defer func() {
@@ -202,6 +229,10 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 						once.Do(func() { close(done) })
 					}
 				}
+				if ev.Kind == lockstep.EventYourRoll {
+					s := p.sess
+					time.AfterFunc(cfg.Pace, func() { s.Do(func(n *lockstep.Node) error { return n.Roll() }) })
+				}
 				if ev.Kind == lockstep.EventYourMove {
 					moves := ev.Moves
 					s := p.sess
@@ -217,7 +248,7 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 		}
 		p.log = glog
 		syncs0 += glog.Syncs()
-		n, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: p.h.ID(), Key: p.key, Entropy: ent, AutoRoll: true})
+		n, err := lockstep.NewNode(lockstep.Config{Setup: setup, Self: p.h.ID(), Key: p.key, Entropy: ent, AutoRoll: cfg.Pace == 0})
 		if err != nil {
 			return rep, err
 		}
@@ -256,6 +287,15 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 		}
 	}()
 
+	// The watchers are up (host, connection) before the game starts: what
+	// is measured is watching, not a program starting.
+	wctx, stopWatchers := context.WithCancel(ctx)
+	defer stopWatchers()
+	watched, err := startWatchers(wctx, cfg, peers, setup.GameID())
+	if err != nil {
+		stopPings()
+		return rep, err
+	}
 	start := time.Now()
 	type ended struct {
 		st  lockstep.State
@@ -277,9 +317,6 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 		}
 	}()
 	var firstErr error
-	wctx, stopWatchers := context.WithCancel(ctx)
-	defer stopWatchers()
-	watched := startWatchers(wctx, cfg.Watchers, peers, setup.GameID())
 	var history [32]byte
 	for range peers {
 		e := <-ends
@@ -496,36 +533,40 @@ type watchEnd struct {
 	err error
 }
 
-// startWatchers starts n watchers of game gid, each on a host of its own
-// connected to one player (round robin); each sends its end on the
-// channel.
-func startWatchers(ctx context.Context, n int, peers []*labPeer, gid lockstep.GameID) <-chan watchEnd {
-	out := make(chan watchEnd, n)
-	for w := range n {
+// startWatchers starts cfg.Watchers watchers of game gid, each on a host
+// of its own (in a process of its own if cfg.WatchersApart) connected to
+// one player (round robin); each sends its end on the channel.
+func startWatchers(ctx context.Context, cfg TurnConfig, peers []*labPeer, gid lockstep.GameID) (<-chan watchEnd, error) {
+	out := make(chan watchEnd, cfg.Watchers)
+	ready := make(chan struct{}, cfg.Watchers)
+	for w := range cfg.Watchers {
+		pl := peers[w%len(peers)].h
+		name := fmt.Sprintf("w%d", w)
+		if cfg.WatchersApart {
+			if err := startWatcherProcess(ctx, pl, gid, name, cfg.WatchersCPUs, ready, out); err != nil {
+				return nil, fmt.Errorf("perf: starting a watcher process: %w", err)
+			}
+			continue
+		}
 		go func() {
 			wctx, cancel := context.WithTimeout(ctx, watchFor)
 			defer cancel()
-			key, _, err := crypto.GenerateEd25519Key(rand.Reader)
-			if err != nil {
-				out <- watchEnd{err: err}
-				return
-			}
-			h, err := p2p.NewHost(p2p.HostConfig{Identity: key, ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)}})
-			if err != nil {
-				out <- watchEnd{err: err}
-				return
-			}
-			defer h.Close()
-			pl := peers[w%len(peers)].h
-			if err := h.Connect(wctx, peer.AddrInfo{ID: pl.ID(), Addrs: pl.Addrs()}); err != nil {
-				out <- watchEnd{err: err}
-				return
-			}
-			st, _, err := session.WatchFrom(wctx, h, pl.ID(), gid, fmt.Sprintf("w%d", w))
+			st, err := watchOne(wctx, peer.AddrInfo{ID: pl.ID(), Addrs: pl.Addrs()}, gid, name, func() { ready <- struct{}{} })
 			out <- watchEnd{st, err}
 		}()
 	}
-	return out
+	// Wait until each is connected, or one ends (its error is read with
+	// the others' ends).
+	wait, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	for range cfg.Watchers {
+		select {
+		case <-ready:
+		case <-wait.Done():
+			return nil, fmt.Errorf("perf: the watchers did not come up: %w", wait.Err())
+		}
+	}
+	return out, nil
 }
 
 // watchFor bounds a measured watcher's whole game.

@@ -11,6 +11,8 @@ func init() {
 		"lobby.runninglead":  "%s — roll %d, %s leads, %d watching",
 		"watch.ok":           "watching — verified: %d records, roll %d (from %s)",
 		"watch.bad":          "a player's log failed the checks: %s",
+		"watch.paused":       "the players paused the game at roll %d — verified: %d records",
+		"log.watchpaused":    "the players paused the game at roll %d: what you watched is saved and verified up to there",
 		"watch.end":          "watched to the end — verified: %d records",
 		"watch.by":           "watched by %s",
 		"lobby.continue":     "Saved games to continue",

@@ -11,6 +11,8 @@ func init() {
 		"lobby.runninglead":  "%s — tiro %d, in testa %s, %d spettatori",
 		"watch.ok":           "spettatore — verificati: %d record, tiro %d (da %s)",
 		"watch.bad":          "il registro di un giocatore non ha superato i controlli: %s",
+		"watch.paused":       "i giocatori hanno messo in pausa la partita al tiro %d — verificati: %d record",
+		"log.watchpaused":    "i giocatori hanno messo in pausa la partita al tiro %d: ciò che hai guardato è salvato e verificato fin lì",
 		"watch.end":          "guardata fino alla fine — verificati: %d record",
 		"watch.by":           "ti guardano: %s",
 		"lobby.continue":     "Partite salvate da continuare",

@@ -11,6 +11,8 @@ func init() {
 		"lobby.runninglead":  "%s — lançamento %d, %s à frente, %d a assistir",
 		"watch.ok":           "a assistir — verificados: %d registos, lançamento %d (de %s)",
 		"watch.bad":          "o registo de um jogador falhou as verificações: %s",
+		"watch.paused":       "os jogadores puseram o jogo em pausa no lançamento %d — verificados: %d registos",
+		"log.watchpaused":    "os jogadores puseram o jogo em pausa no lançamento %d: o que viste está guardado e verificado até aí",
 		"watch.end":          "assistido até ao fim — verificados: %d registos",
 		"watch.by":           "a assistir: %s",
 		"lobby.continue":     "Jogos guardados para continuar",

@@ -11,6 +11,8 @@ func init() {
 		"lobby.runninglead":  "%s — 第 %d 掷，%s 领先，%d 人观战",
 		"watch.ok":           "观战中 — 已验证：%d 条记录，第 %d 掷（来自 %s）",
 		"watch.bad":          "某位玩家的日志未通过检查：%s",
+		"watch.paused":       "玩家们在第 %d 次掷骰时暂停了游戏——已验证：%d 条记录",
+		"log.watchpaused":    "玩家们在第 %d 次掷骰时暂停了游戏：你观看的内容已保存并验证到此处",
 		"watch.end":          "已观战到结束 — 已验证：%d 条记录",
 		"watch.by":           "观战者：%s",
 		"lobby.continue":     "可继续的存档",
