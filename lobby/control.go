@@ -220,9 +220,10 @@ func (c *infoCell) load(asker peer.ID) []byte {
 // for its own; a guest program's are sent to the creator with the seat
 // named, and the creator takes them only from the program that seated it).
 
-// SeatVia seats id, a web player this program serves, under the person's
-// name; Table.JoinVia says where, the next View shows it.
-func (c *Control) SeatVia(id peer.ID, name string) error {
+// SeatVia seats id, a seat this program hosts, under the person's name:
+// a browser's it serves (phone) or a person's at its keyboard (hot seat);
+// Table.JoinVia says where, the next View shows it.
+func (c *Control) SeatVia(id peer.ID, name string, phone bool) error {
 	name = p2p.CleanName(name)
 	if name == "" {
 		return errors.New("lobby: a web player needs a name")
@@ -233,6 +234,7 @@ func (c *Control) SeatVia(id peer.ID, name string) error {
 			if err != nil {
 				return fmt.Errorf("lobby: %w", err)
 			}
+			l.table.SetPhone(id, phone)
 			if changed {
 				l.log.Info("web player joined the lobby", "seat", p2p.ShortID(id), "name", name, "colour", colour.String())
 				l.publish()
@@ -242,7 +244,7 @@ func (c *Control) SeatVia(id peer.ID, name string) error {
 		if !l.inRoster() {
 			return errNoSeat
 		}
-		return l.sendHost(lobbyMsg{T: lobbyJoin, Lobby: l.cfg.Lobby, Name: name, Seat: id.String()})
+		return l.sendHost(lobbyMsg{T: lobbyJoin, Lobby: l.cfg.Lobby, Name: name, Seat: id.String(), Phone: phone})
 	})
 }
 

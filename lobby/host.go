@@ -50,7 +50,7 @@ func (l *runner) rosterNow() []rosterEntry {
 	for _, m := range l.table.members {
 		e := rosterEntry{ID: m.ID.String(), Name: m.Name, Addrs: l.addrs[m.ID], Colour: int(m.Colour), Ready: m.Ready}
 		if m.Via != "" {
-			e.Addrs, e.Via = nil, m.Via.String()
+			e.Addrs, e.Via, e.Phone = nil, m.Via.String(), m.Phone
 		}
 		out = append(out, e)
 	}
@@ -156,6 +156,9 @@ func (l *runner) onJoinVia(from peer.ID, m lobbyMsg) {
 		want = []engine.Colour{engine.Colour(m.Want - 1)}
 	}
 	colour, changed, err := l.table.JoinVia(id, from, m.Name, want)
+	if err == nil {
+		l.table.SetPhone(id, m.Phone)
+	}
 	switch {
 	case err != nil:
 		l.log.Info("web player refused", "via", p2p.ShortID(from), "seat", p2p.ShortID(id), "err", err)

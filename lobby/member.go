@@ -96,7 +96,7 @@ func (l *runner) updateView() {
 	for _, r := range l.roster {
 		id, _ := peer.Decode(r.ID)
 		via, _ := peer.Decode(r.Via) // "" for a program's own seat
-		l.view.Players = append(l.view.Players, Player{ID: id, Name: r.Name, Colour: engine.Colour(r.Colour), Ready: r.Ready, Via: via})
+		l.view.Players = append(l.view.Players, Player{ID: id, Name: r.Name, Colour: engine.Colour(r.Colour), Ready: r.Ready, Via: via, Phone: r.Phone && via != ""})
 	}
 	var open []engine.Colour
 	for _, c := range handOutOrder(len(l.roster) + l.free + countBots(l.bots)) {
@@ -199,6 +199,7 @@ func (l *runner) started(m lobbyMsg) (Result, bool, error) {
 func (l *runner) result(setup lockstep.Setup, roster []rosterEntry, pace Pace) Result {
 	names := map[peer.ID]string{}
 	var hosts map[peer.ID]peer.ID
+	phones := map[peer.ID]bool{}
 	for _, r := range roster {
 		id, err := peer.Decode(r.ID)
 		if err != nil {
@@ -210,6 +211,9 @@ func (l *runner) result(setup lockstep.Setup, roster []rosterEntry, pace Pace) R
 				hosts = map[peer.ID]peer.ID{}
 			}
 			hosts[id] = via
+			if r.Phone {
+				phones[id] = true
+			}
 			continue
 		}
 		if id != l.self {
@@ -235,7 +239,7 @@ func (l *runner) result(setup lockstep.Setup, roster []rosterEntry, pace Pace) R
 	if l.d != nil {
 		_ = l.d.Update(p2p.Advert{Name: l.cfg.Player, Lobby: l.cfg.Lobby})
 	}
-	return Result{Setup: setup, Names: names, Pending: pending, Pace: pace, SeatHosts: hosts}
+	return Result{Setup: setup, Names: names, Pending: pending, Pace: pace, SeatHosts: hosts, Phones: phones}
 }
 
 func (l *runner) sendHost(m lobbyMsg) error {

@@ -68,6 +68,9 @@ type lobbyMsg struct {
 	// In a join, colour, ready or leave: the seat the sending program
 	// speaks for, one it hosts (a web player), instead of its own.
 	Seat string `json:"st,omitempty"`
+	// In a join with Seat: the seat is a browser's (a phone), not a
+	// person at the program's keyboard.
+	Phone bool `json:"ph,omitempty"`
 }
 
 type rosterEntry struct {
@@ -77,8 +80,9 @@ type rosterEntry struct {
 	Colour int      `json:"c,omitempty"`
 	Ready  bool     `json:"r,omitempty"`
 	// Via is the program hosting the seat (Member.Via); such a seat has
-	// no addresses of its own.
-	Via string `json:"via,omitempty"`
+	// no addresses of its own. Phone: it is a browser's (Member.Phone).
+	Via   string `json:"via,omitempty"`
+	Phone bool   `json:"ph,omitempty"`
 }
 
 // botEntry is a bot seat: its colour and kind.
@@ -199,12 +203,18 @@ func decodeLobbyMsg(b []byte) (lobbyMsg, error) {
 			return bad("seat %q in a %s", m.Seat, m.T)
 		}
 	}
+	if m.Phone && (m.Seat == "" || m.T != lobbyJoin) {
+		return bad("a phone mark without a seat joining, in a %s", m.T)
+	}
 	seen := map[string]bool{}
 	for _, p := range m.Players {
 		if p.Via != "" {
 			if _, err := peer.Decode(p.Via); err != nil || p.Via == p.ID || len(p.Addrs) > 0 || (m.T != lobbyRoster && m.T != lobbyStart) {
 				return bad("player %q hosted via %q in a %s", p.ID, p.Via, m.T)
 			}
+		}
+		if p.Phone && p.Via == "" {
+			return bad("player %q marked a phone, hosted by no program", p.ID)
 		}
 		if _, err := peer.Decode(p.ID); err != nil || seen[p.ID] {
 			return bad("player ID %q", p.ID)

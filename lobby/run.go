@@ -98,6 +98,7 @@ type Player struct {
 	Colour engine.Colour
 	Ready  bool
 	Via    peer.ID // the program hosting this seat (a web player), "" for its own
+	Phone  bool    // a hosted seat that is a browser's, not a hot-seat person's
 }
 
 // Result is what the lobby hands to the game.
@@ -113,6 +114,9 @@ type Result struct {
 	// program's own (a web player): its frames travel through that
 	// program (session.TransportLink.SetSeatHosts).
 	SeatHosts map[peer.ID]peer.ID
+	// Phones are the hosted seats that are browsers' (web players), not
+	// people at their program's keyboard.
+	Phones map[peer.ID]bool
 }
 
 // Run joins cfg.Lobby if a proven peer hosts it, or creates it, and

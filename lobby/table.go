@@ -54,6 +54,9 @@ type Member struct {
 	// seat's frames travel through that program (p2p.KindSeat), and the
 	// seat leaves with it. Empty for a program's own seat.
 	Via peer.ID
+	// Phone: the hosted seat is a browser's (a web player), not a person
+	// at its program's keyboard (hot seat); only with Via.
+	Phone bool
 }
 
 // Table is the creator's table. The zero value is not usable: New makes
@@ -245,6 +248,13 @@ func (t *Table) JoinVia(id, via peer.ID, name string, want []engine.Colour) (c e
 		t.members[len(t.members)-1].Via = via
 	}
 	return c, changed, err
+}
+
+// SetPhone says whether hosted seat id is a browser's (Member.Phone).
+func (t *Table) SetPhone(id peer.ID, phone bool) {
+	if i := t.index(id); i >= 0 && t.members[i].Via != "" {
+		t.members[i].Phone = phone
+	}
 }
 
 // HostedBy reports whether seat id sits at the table through program via.

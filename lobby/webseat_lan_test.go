@@ -30,16 +30,18 @@ func TestLobbySeatsWebPlayers(t *testing.T) {
 	defer cancel()
 	s := newSeatedLobbyOf(t, ctx, 2, 4)
 	wendy, wilma := testkit.ID(40), testkit.ID(41)
-	if err := s.ctl[1].SeatVia(wendy, "Wendy"); err != nil {
+	// Wendy is a browser Arno's program serves; Wilma a person at the
+	// creator's keyboard (hot seat): only Wendy is marked a phone.
+	if err := s.ctl[1].SeatVia(wendy, "Wendy", true); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ctl[0].SeatVia(wilma, "Wilma"); err != nil {
+	if err := s.ctl[0].SeatVia(wilma, "Wilma", false); err != nil {
 		t.Fatal(err)
 	}
 	full := func(v View) bool {
 		w, ok1 := player(v, wendy)
 		m, ok2 := player(v, wilma)
-		return ok1 && ok2 && w.Via == s.id(1) && w.Name == "Wendy" && m.Via == s.id(0) && m.Name == "Wilma"
+		return ok1 && ok2 && w.Via == s.id(1) && w.Name == "Wendy" && m.Via == s.id(0) && m.Name == "Wilma" && w.Phone && !m.Phone
 	}
 	v := s.wait(0, "both web players seated", full)
 	s.wait(1, "both web players seated", full)
@@ -86,6 +88,9 @@ func TestLobbySeatsWebPlayers(t *testing.T) {
 		r := s.res[i]
 		if s.errs[i] != nil || !maps.Equal(r.SeatHosts, want) || r.Names[wendy] != "Wendy" || r.Names[wilma] != "Wilma" {
 			t.Fatalf("peer %d's result: %v, hosts %v, names %v", i, s.errs[i], r.SeatHosts, r.Names)
+		}
+		if !maps.Equal(r.Phones, map[peer.ID]bool{wendy: true}) {
+			t.Fatalf("peer %d's result marks phones %v, want Wendy alone", i, r.Phones)
 		}
 		if len(r.Setup.Players()) != 4 {
 			t.Fatalf("peer %d's setup seats %v", i, r.Setup.Players())

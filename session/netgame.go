@@ -338,7 +338,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.myColour = tr.ColourOf(s.self)
 	table = s.setupTable(res.Setup, names, p.hosting)
 	s.markOurs(&table)
-	markWebSeats(&table, res.Setup, res.SeatHosts)
+	markWebSeats(&table, res.Setup, res.Phones)
 	table.BotPace, table.BotPaceSet = res.Pace.Delay, res.Pace.Set
 	pace := res.Pace
 	s.tablePace.Store(&pace) // before the game's first event is queued
@@ -451,11 +451,13 @@ func (s *NetSession) setupTable(setup lockstep.Setup, names map[peer.ID]string, 
 	return t
 }
 
-// markWebSeats marks the seats another program hosts (a web player's:
-// lobby.Result.SeatHosts) as on a phone.
-func markWebSeats(t *ui.TableUpdate, setup lockstep.Setup, hosts map[peer.ID]peer.ID) {
+// markWebSeats marks the seats the lobby said are browsers' (web
+// players: lobby.Result.Phones) as on a phone; a hot-seat person hosted
+// by a program is not one. A game resumed after a crash knows no phones
+// (its start is not read again) and marks none.
+func markWebSeats(t *ui.TableUpdate, setup lockstep.Setup, phones map[peer.ID]bool) {
 	for _, st := range setup.Seats {
-		if h, ok := hosts[st.Player]; ok && st.Player != "" && h != st.Player && !t.Seats[st.Colour].You {
+		if st.Player != "" && phones[st.Player] && !t.Seats[st.Colour].You {
 			t.Seats[st.Colour].Web = true
 		}
 	}

@@ -345,7 +345,7 @@ func lobbyTable(v lobby.View, self peer.ID, hosting bool) ui.TableUpdate {
 	for _, pl := range v.Players {
 		if pl.Colour < engine.NumColours {
 			t.Seats[pl.Colour] = ui.Seat{Kind: ui.SeatHuman, Name: pl.Name, PeerID: pl.ID.String(),
-				You: pl.ID == self, Present: true, Ready: pl.Ready, Web: pl.Via != ""}
+				You: pl.ID == self, Present: true, Ready: pl.Ready, Web: pl.Phone}
 		}
 	}
 	return t

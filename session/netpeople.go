@@ -67,7 +67,7 @@ func (s *NetSession) AddPerson(name string) error {
 		return err
 	}
 	s.log.Info("a person joins at this program", "name", name, "seat", p2p.ShortID(p.id))
-	if err := ctl.SeatVia(p.id, p.name); err != nil {
+	if err := ctl.SeatVia(p.id, p.name, false); err != nil {
 		s.mu.Lock()
 		s.people = slices.DeleteFunc(s.people, func(q netPerson) bool { return q.id == p.id })
 		s.mu.Unlock()
@@ -158,7 +158,7 @@ func (s *NetSession) seatPeople(p lobbyPlan, v lobby.View) {
 		case j < 0 && s.peopleAsked[pr.id] != p.gen:
 			s.peopleAsked[pr.id] = p.gen
 			go func() {
-				if err := p.ctl.SeatVia(pr.id, pr.name); err != nil && !errors.Is(err, lobby.ErrGone) {
+				if err := p.ctl.SeatVia(pr.id, pr.name, false); err != nil && !errors.Is(err, lobby.ErrGone) {
 					s.log.Info("a person here not seated", "name", pr.name, "err", err)
 					s.q.push(ui.Notice{Msg: ui.M("note.personnotseated", pr.name, explain(err))})
 				}

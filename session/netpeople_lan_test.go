@@ -204,7 +204,8 @@ func netHotSeat(t *testing.T, byCreator, leaves bool) {
 		}
 	}
 	// Every program's table at the start lists Bea by name, at a seat of
-	// her own ID; hers marks Bea's seat as played here.
+	// her own ID, never as on a phone; hers marks Bea's seat as played
+	// here.
 	var bea ui.Seat
 	var beaColour engine.Colour
 	for _, p := range players {
@@ -218,6 +219,9 @@ func netHotSeat(t *testing.T, byCreator, leaves bool) {
 				}
 				if st.You != (p.s == hostOf) {
 					t.Errorf("%s marks Bea's seat You=%v", p.s.name, st.You)
+				}
+				if st.Web {
+					t.Errorf("%s marks Bea, a person at Bob's keyboard, as on a phone", p.s.name)
 				}
 			}
 		}

@@ -101,7 +101,7 @@ func TestWebTableOfMarksPeople(t *testing.T) {
 	v := lobby.View{Lobby: "t", Players: []lobby.Player{
 		{ID: self, Name: "Ann", Colour: engine.Red},
 		{ID: bea, Name: "Bea", Colour: engine.Blue, Via: self},
-		{ID: wendy, Name: "Wendy", Colour: engine.Yellow, Via: self},
+		{ID: wendy, Name: "Wendy", Colour: engine.Yellow, Via: self, Phone: true},
 	}}
 	got := map[string]bool{}
 	for _, p := range s.webTableOf(v).Players {

@@ -231,7 +231,7 @@ func (s *NetSession) webCommand(w *webSeat, cmd client.LobbyCmd) error {
 		s.mu.Lock()
 		w.name = name
 		s.mu.Unlock()
-		return explain(ctl.SeatVia(w.id, name))
+		return explain(ctl.SeatVia(w.id, name, true))
 	case client.CmdColour:
 		c, err := engine.ParseColour(cmd.Colour)
 		if err != nil {
@@ -274,7 +274,7 @@ func webTable(v lobby.View) client.Table {
 	t := client.Table{Lobby: v.Lobby, Free: v.Free}
 	for _, p := range v.Players {
 		t.Players = append(t.Players, client.TablePlayer{ID: p.ID.String(), Name: p.Name,
-			Colour: string(p.Colour.Letter()), Ready: p.Ready, Web: p.Via != ""})
+			Colour: string(p.Colour.Letter()), Ready: p.Ready, Web: p.Phone})
 	}
 	for c, k := range v.Bots {
 		if k != "" {
