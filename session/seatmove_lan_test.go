@@ -70,28 +70,12 @@ func TestWebPlayerMovesToAnotherLaptop(t *testing.T) {
 	}
 	fast := func(o *NetOptions) { o.AbsentTicks, o.GoOnAlone = 5, true }
 	bob, ann := newNetTestWith(t, "Bob", fast), newNetTestWith(t, "Ann", fast)
-	pagesA, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: ann.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pagesA.Close()
-	pagesB, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: bob.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pagesB.Close()
-	if err := bob.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
-	if err := bob.SetSeat(engine.Yellow, "random"); err != nil {
-		t.Fatal(err)
-	}
+	pagesA := servePages(t, ann)
+	pagesB := servePages(t, bob)
+	openTableWithBot(t, bob)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // a hang guard
 	defer cancel()
-	wendy, err := client.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	wendy := newBrowser(t)
 	sock := dialWebSeat(t, pagesA.URLs()[0])
 	person := &webPerson{t: t, s: sock, id: wendy.ID.String(), triedBob: true}
 	lg := client.NewMemLog()

@@ -10,7 +10,6 @@ import (
 	"aeroplane/internal/netlab"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
-	"aeroplane/web"
 	"aeroplane/web/client"
 )
 
@@ -31,23 +30,11 @@ func TestWebPlayerAwayAtItsMoveWaited(t *testing.T) {
 	const absentTicks, tick = 5, 100 * time.Millisecond
 	fast := func(o *NetOptions) { o.AbsentTicks = absentTicks }
 	a, b := newNetTestWith(t, "Ann", fast), newNetTestWith(t, "Bob", fast)
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
-		t.Fatal(err)
-	}
+	srv := servePages(t, a)
+	openTableWithBot(t, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
 	defer cancel()
-	wendy, err := client.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	wendy := newBrowser(t)
 	var mu sync.Mutex
 	var closedAt, votedAt time.Time
 	page := func() {

@@ -11,7 +11,6 @@ import (
 	"aeroplane/internal/netlab"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
-	"aeroplane/web"
 	"aeroplane/web/client"
 )
 
@@ -30,23 +29,11 @@ func TestWebPlayerRematchLAN(t *testing.T) {
 		return
 	}
 	a, b := newNetTest(t, "Ann"), newNetTest(t, "Bob")
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
-		t.Fatal(err)
-	}
+	srv := servePages(t, a)
+	openTableWithBot(t, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
 	defer cancel()
-	wendy, err := client.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	wendy := newBrowser(t)
 	type webEnd struct {
 		st     lockstep.State
 		colour engine.Colour

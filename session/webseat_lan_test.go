@@ -32,6 +32,39 @@ func dialWebSeat(t *testing.T, page string) *webtest.Socket {
 	return s
 }
 
+// servePages serves s's web players' sockets on loopback until the test
+// ends.
+func servePages(t *testing.T, s *NetSession) *web.Server {
+	t.Helper()
+	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: s.ServeWeb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// openTableWithBot has s open a table with a random bot at Yellow.
+func openTableWithBot(t *testing.T, s *NetSession) {
+	t.Helper()
+	if err := s.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSeat(engine.Yellow, "random"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newBrowser is a fresh browser's key.
+func newBrowser(t *testing.T) *client.Identity {
+	t.Helper()
+	id, err := client.NewIdentity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
 func dialWeb(page string) (*webtest.Socket, error) {
 	s, _, err := webtest.Dial(page)
 	return s, err
@@ -179,17 +212,8 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 	if byCreator {
 		server = a
 	}
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: server.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
-		t.Fatal(err)
-	}
+	srv := servePages(t, server)
+	openTableWithBot(t, a)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
 	defer cancel()
@@ -419,11 +443,7 @@ func TestWebSeatsForgottenWhenGone(t *testing.T) {
 		return
 	}
 	a := newNetTest(t, "Ann")
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := servePages(t, a)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for i := range maxWebSeats + 4 {
@@ -469,18 +489,11 @@ func TestWebSeatFloodBounded(t *testing.T) {
 		return
 	}
 	a := newNetTest(t, "Ann")
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := servePages(t, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	sock := dialWebSeat(t, srv.URLs()[0])
-	id, err := client.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := newBrowser(t)
 	if err := client.Join(ctx, sock, id); err != nil {
 		t.Fatal(err)
 	}
@@ -526,23 +539,11 @@ func TestWebPlayerGameResumedLAN(t *testing.T) {
 	dir := t.TempDir()
 	same := func(o *NetOptions) { o.Key, o.DataDir = key, dir }
 	b := newNetTestWith(t, "Bob", same)
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
-		t.Fatal(err)
-	}
+	srv := servePages(t, a)
+	openTableWithBot(t, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard
 	defer cancel()
-	browser, err := client.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	browser := newBrowser(t)
 	sock := dialWebSeat(t, srv.URLs()[0])
 	person := &webPerson{t: t, s: sock, id: browser.ID.String(), triedBob: true}
 	lg := client.NewMemLog()
@@ -653,21 +654,14 @@ func TestWebRefusalsTranslated(t *testing.T) {
 		return
 	}
 	a := newNetTest(t, "Ann")
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Players: a.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := servePages(t, a)
 	if err := a.CreateGame(engine.DefaultRules()); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	sock := dialWebSeat(t, srv.URLs()[0])
-	id, err := client.NewIdentity()
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := newBrowser(t)
 	if err := client.Join(ctx, sock, id); err != nil {
 		t.Fatal(err)
 	}
