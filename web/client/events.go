@@ -11,10 +11,13 @@ import (
 // in the page's events catalogue (app.js), Colour is the letter of the
 // colour it is about ("" for none; the message says it as {c}), and Args
 // fill the message's {0}, {1}… (for "over", the ranking's letters).
+// Roll is a roll's index (set on "rolled" only): a roll the node undid
+// and reports again after a rollback is the same roll, counted once.
 type EventLine struct {
 	Key    string   `json:"key"`
 	Colour string   `json:"colour,omitempty"`
 	Args   []string `json:"args,omitempty"`
+	Roll   uint64   `json:"roll,omitempty"`
 }
 
 // EventLines are the lines the page's event log shows for a Ready's
@@ -40,7 +43,7 @@ func eventLine(e lockstep.Event) (EventLine, bool) {
 		if e.Value < 1 || e.Value > 6 {
 			return EventLine{}, false
 		}
-		return EventLine{Key: "rolled", Colour: c, Args: []string{strconv.Itoa(e.Value)}}, true
+		return EventLine{Key: "rolled", Colour: c, Args: []string{strconv.Itoa(e.Value)}, Roll: e.Roll}, true
 	case lockstep.EventMoved:
 		return movedLine(e, c), true
 	case lockstep.EventTurnPassed:

@@ -22,7 +22,7 @@ func TestEventLines(t *testing.T) {
 		want []EventLine
 	}{
 		{"started", lockstep.Event{Kind: lockstep.EventGameStarted, Colour: engine.Blue}, []EventLine{{Key: "started", Colour: "B"}}},
-		{"rolled", lockstep.Event{Kind: lockstep.EventRolled, Colour: engine.Red, Value: 6}, []EventLine{{Key: "rolled", Colour: "R", Args: []string{"6"}}}},
+		{"rolled", lockstep.Event{Kind: lockstep.EventRolled, Roll: 3, Colour: engine.Red, Value: 6}, []EventLine{{Key: "rolled", Colour: "R", Args: []string{"6"}, Roll: 3}}},
 		{"bad face", lockstep.Event{Kind: lockstep.EventRolled, Colour: engine.Red, Value: 7}, nil},
 		{"moved red", moved(engine.Red, engine.PlaneMove, 12), []EventLine{{Key: "moved", Colour: "R", Args: []string{"12"}}}},
 		{"moved blue absolute", moved(engine.Blue, engine.PlaneMove, 12), []EventLine{{Key: "moved", Colour: "B", Args: []string{"25"}}}},

@@ -219,8 +219,10 @@ function setupLanguage() {
 
 // The event log: one line per event the browser's node reports, newest
 // at the bottom, the last 200 kept. The dice panel counts the faces of
-// every roll of this game (its rolls, as the terminal's stats line).
+// every roll of this game (its rolls, as the terminal's stats line), by
+// roll index: a roll reported again after a rollback counts once.
 const faces = [0, 0, 0, 0, 0, 0];
+const rolled = new Map(); // roll index → face
 function eventText(line) {
   const args = line.args || [];
   let text = ev[line.key] || line.key;
@@ -237,7 +239,12 @@ function showEvents(json) {
     li.textContent = eventText(line);
     log.appendChild(li);
     const face = +(line.args || [])[0];
-    if (line.key === "rolled" && face >= 1 && face <= 6) faces[face - 1]++;
+    if (line.key === "rolled" && face >= 1 && face <= 6) {
+      const was = rolled.get(line.roll || 0);
+      if (was) faces[was - 1]--;
+      rolled.set(line.roll || 0, face);
+      faces[face - 1]++;
+    }
   }
   while (log.children.length > 200) log.firstChild.remove();
   log.hidden = false;
@@ -253,6 +260,7 @@ function showFaces() {
 }
 function clearEvents() {
   faces.fill(0);
+  rolled.clear();
   document.getElementById("eventlog").replaceChildren();
   document.getElementById("eventlog").hidden = true;
   document.getElementById("faces").hidden = true;
