@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,7 +247,36 @@ func TestBrowserPlaysAGame(t *testing.T) {
 	if v.History != host.st.History || v.Phase != lockstep.PhaseOver || len(v.Cheats) != 0 {
 		t.Errorf("verified log: phase %v, history %x, %d cheats; want over, %x, none", v.Phase, v.History, len(v.Cheats), host.st.History)
 	}
-	t.Logf("the browser's game: over, ranking %s, history %s, %d planes tapped; its log %d bytes verifies", got.Ranking, got.History[:16], taps, len(data))
+	// The event log shows the game's last lines, the last one its end, and
+	// the dice panel counts each face of every roll of the verified game.
+	type events struct {
+		Lines  int
+		Last   string
+		Rolled int
+		Counts string
+	}
+	ev, err := chromedp.Run(tctx, chromedp.Evaluate[events](`(() => { const log = document.getElementById("eventlog");
+		return {lines: log.children.length, last: log.lastElementChild ? log.lastElementChild.dataset.key : "",
+			rolled: log.querySelectorAll("li[data-key=rolled]").length, counts: document.getElementById("faces").dataset.counts || ""}; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var faces [6]int
+	rolls := 0
+	for _, e := range v.Events {
+		if e.Kind == lockstep.EventRolled && e.Value >= 1 && e.Value <= 6 {
+			faces[e.Value-1]++
+			rolls++
+		}
+	}
+	want := fmt.Sprintf("%d %d %d %d %d %d", faces[0], faces[1], faces[2], faces[3], faces[4], faces[5])
+	if ev.Lines == 0 || ev.Lines > 200 || ev.Last != "over" || ev.Rolled == 0 {
+		t.Errorf("event log: %d lines (%d rolls), the last %q; want 1..200 lines ending with over", ev.Lines, ev.Rolled, ev.Last)
+	}
+	if ev.Counts != want || (ev.Lines < 200 && ev.Rolled != rolls) {
+		t.Errorf("dice panel counts %q, %d rolls in the log; the verified game's %q, %d rolls", ev.Counts, ev.Rolled, want, rolls)
+	}
+	t.Logf("the browser's game: over, ranking %s, history %s, %d planes tapped; its log %d bytes verifies; event log %d lines, dice %s (%d rolls)", got.Ranking, got.History[:16], taps, len(data), ev.Lines, ev.Counts, rolls)
 }
 
 // playByTapping opens the page and plays its game as a person does: each

@@ -43,7 +43,7 @@ func pageCatalogues(t *testing.T) map[string]map[string]map[string]string {
 func TestPageStringsInEveryLanguage(t *testing.T) {
 	cats := pageCatalogues(t)
 	all := i18n.Languages()
-	for _, name := range []string{"strings", "notices"} {
+	for _, name := range []string{"strings", "notices", "events"} {
 		cat := cats[name]
 		var langs []string
 		for l := range cat {
@@ -130,5 +130,30 @@ func TestBoardStringsInEveryLanguage(t *testing.T) {
 	}
 	if len(want) < 3 {
 		t.Errorf("only %d keys found: the test no longer reads the board's strings", len(want))
+	}
+}
+
+// Every line web/client's EventLines makes has its message, and every
+// colour its name, in the events catalogue, in the seven languages.
+func TestPageEventLinesTranslated(t *testing.T) {
+	src, err := os.ReadFile("client/events.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, m := range regexp.MustCompile(`Key: "(\w+)"`).FindAllStringSubmatch(string(src), -1) {
+		keys = append(keys, m[1])
+	}
+	if len(keys) < 10 {
+		t.Fatalf("EventLines names %v: the test no longer reads it", keys)
+	}
+	keys = append(keys, "rolls", "c.R", "c.B", "c.Y", "c.G")
+	events := pageCatalogues(t)["events"]
+	for _, l := range i18n.Languages() {
+		for _, k := range keys {
+			if strings.TrimSpace(events[l][k]) == "" {
+				t.Errorf("events: %s lacks %q", l, k)
+			}
+		}
 	}
 }

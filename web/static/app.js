@@ -24,6 +24,18 @@ const notices = {
   ru: { rematch: "Сыграть ещё", langlabel: "Язык", notkept: "Этот браузер больше не может хранить игру: после перезагрузки вы потеряете место.", "end.noseat": "В игре этого стола нет места для вас: дождитесь следующей.", "end.closed": "Программа, открывшая эту страницу, закрыла соединение: перезагрузите страницу, чтобы снова сесть.", "end.restore": "Игру, сохранённую в этом браузере, не удалось продолжить: за вас играет бот.", "end.suspended": "Эта игра открыта в другой вкладке этого браузера: играйте там.", "end.failed": "Игра остановилась: " },
   zh: { rematch: "再来一局", langlabel: "语言", notkept: "这个浏览器已无法保存对局：重新加载会失去你的座位。", "end.noseat": "这桌的对局没有你的座位：请等下一局。", "end.closed": "提供本页面的程序关闭了连接：请重新加载页面再入座。", "end.restore": "这个浏览器里保存的对局无法继续：由机器人接替你的座位。", "end.suspended": "这局游戏已在本浏览器的另一个标签页中打开：请在那里玩。", "end.failed": "游戏中止：" },
 };
+// The event log's lines (web/client's EventLines: a key, the colour it is
+// about as {c}, its args as {0}, {1}…) and the dice panel, one line per
+// language like strings.
+const events = {
+  en: { started: "{c} rolls first.", rolled: "{c} rolled {0}", moved: "{c} moved to {0}", taxi: "{c} taxied to the launch area", home: "{c} brought a plane home", pass: "{c} rolled {0}: no move", penalty: "{c} rolled a third six: back to the hangar", turn: "The dice pass to {c}", absent: "{c} is absent: a bot flies the seat", back: "{c} is back", left: "{c} left: a bot flies the seat", over: "Game over: {0}", rolls: "{0} rolls", "c.R": "Red", "c.B": "Blue", "c.Y": "Yellow", "c.G": "Green" },
+  el: { started: "Πρώτος ρίχνει ο {c}.", rolled: "{c} έφερε {0}", moved: "{c} πήγε στο {0}", taxi: "{c} βγήκε στην περιοχή απογείωσης", home: "{c} έφερε ένα αεροπλάνο στο σπίτι", pass: "{c} έφερε {0}: καμία κίνηση", penalty: "{c} έφερε τρίτο εξάρι: πίσω στο υπόστεγο", turn: "Τα ζάρια περνούν στον {c}", absent: "{c} λείπει: ένα μποτ παίζει τη θέση", back: "{c} επέστρεψε", left: "{c} έφυγε: ένα μποτ παίζει τη θέση", over: "Τέλος παιχνιδιού: {0}", rolls: "{0} ζαριές", "c.R": "Κόκκινος", "c.B": "Μπλε", "c.Y": "Κίτρινος", "c.G": "Πράσινος" },
+  hi: { started: "{c} पहले फेंकता है।", rolled: "{c} ने {0} फेंका", moved: "{c} {0} पर गया", taxi: "{c} उड़ान क्षेत्र में पहुँचा", home: "{c} ने एक विमान घर पहुँचाया", pass: "{c} ने {0} फेंका: कोई चाल नहीं", penalty: "{c} ने तीसरा छक्का फेंका: वापस हैंगर में", turn: "पासा {c} के पास जाता है", absent: "{c} अनुपस्थित है: एक बॉट उसकी जगह खेलता है", back: "{c} वापस आ गया", left: "{c} चला गया: एक बॉट उसकी जगह खेलता है", over: "खेल समाप्त: {0}", rolls: "{0} बार फेंका", "c.R": "लाल", "c.B": "नीला", "c.Y": "पीला", "c.G": "हरा" },
+  it: { started: "{c} tira per primo.", rolled: "{c} ha tirato {0}", moved: "{c} è andato al {0}", taxi: "{c} è uscito sulla pista di decollo", home: "{c} ha portato un aereo a casa", pass: "{c} ha tirato {0}: nessuna mossa", penalty: "{c} ha tirato il terzo sei: torna all'hangar", turn: "I dadi passano a {c}", absent: "{c} è assente: un bot gioca al suo posto", back: "{c} è tornato", left: "{c} se n'è andato: un bot gioca al suo posto", over: "Partita finita: {0}", rolls: "{0} tiri", "c.R": "Rosso", "c.B": "Blu", "c.Y": "Giallo", "c.G": "Verde" },
+  pt: { started: "{c} lança primeiro.", rolled: "{c} tirou {0}", moved: "{c} foi para a casa {0}", taxi: "{c} saiu para a área de descolagem", home: "{c} levou um avião para casa", pass: "{c} tirou {0}: sem jogada", penalty: "{c} tirou o terceiro seis: de volta ao hangar", turn: "Os dados passam para {c}", absent: "{c} está ausente: um bot joga no seu lugar", back: "{c} voltou", left: "{c} saiu: um bot joga no seu lugar", over: "Fim do jogo: {0}", rolls: "{0} lançamentos", "c.R": "Vermelho", "c.B": "Azul", "c.Y": "Amarelo", "c.G": "Verde" },
+  ru: { started: "{c} бросает первым.", rolled: "{c}: выпало {0}", moved: "{c} пошёл на {0}", taxi: "{c} вырулил на старт", home: "{c} привёл самолёт домой", pass: "{c}: выпало {0}, ходов нет", penalty: "{c}: третья шестёрка, назад в ангар", turn: "Кубик переходит к: {c}", absent: "{c} отсутствует: за него играет бот", back: "{c} вернулся", left: "{c} ушёл: за него играет бот", over: "Игра окончена: {0}", rolls: "бросков: {0}", "c.R": "Красный", "c.B": "Синий", "c.Y": "Жёлтый", "c.G": "Зелёный" },
+  zh: { started: "{c}先掷。", rolled: "{c}掷出 {0}", moved: "{c}走到 {0}", taxi: "{c}滑行到起飞区", home: "{c}把一架飞机送回了家", pass: "{c}掷出 {0}：无棋可走", penalty: "{c}掷出第三个六：回到机库", turn: "轮到{c}掷骰", absent: "{c}不在：由机器人代打", back: "{c}回来了", left: "{c}离开了：由机器人代打", over: "游戏结束：{0}", rolls: "共 {0} 次", "c.R": "红方", "c.B": "蓝方", "c.Y": "黄方", "c.G": "绿方" },
+};
 const langNames = { en: "English", el: "Ελληνικά", hi: "हिन्दी", it: "Italiano", pt: "Português", ru: "Русский", zh: "中文" };
 
 // chosenLanguage is the one the person picked on this page before (kept in
@@ -35,6 +47,7 @@ function chosenLanguage() {
 }
 const lang = chosenLanguage();
 const t = Object.assign({}, strings[lang], notices[lang], Board.strings[lang]);
+const ev = events[lang];
 document.documentElement.lang = lang;
 
 // Timings of the start, read by the benchmark: ms since navigation start.
@@ -204,6 +217,55 @@ function setupLanguage() {
   document.querySelector("footer").appendChild(label);
 }
 
+// The event log: one line per event the browser's node reports, newest
+// at the bottom, the last 200 kept. The dice panel counts the faces of
+// every roll of this game (its rolls, as the terminal's stats line), by
+// roll index: a roll reported again after a rollback counts once.
+const faces = [0, 0, 0, 0, 0, 0];
+const rolled = new Map(); // roll index → face
+function eventText(line) {
+  const args = line.args || [];
+  let text = ev[line.key] || line.key;
+  if (line.key === "over") return text.replace("{0}", args.map(c => ev["c." + c] || c).join(", "));
+  text = text.replace("{c}", ev["c." + line.colour] || "-");
+  return text.replace(/\{(\d)\}/g, (_, i) => args[+i] || "");
+}
+function showEvents(json) {
+  const log = document.getElementById("eventlog");
+  for (const line of JSON.parse(json)) {
+    const li = document.createElement("li");
+    if (line.colour) li.className = "seat " + line.colour;
+    li.dataset.key = line.key;
+    li.textContent = eventText(line);
+    log.appendChild(li);
+    const face = +(line.args || [])[0];
+    if (line.key === "rolled" && face >= 1 && face <= 6) {
+      const was = rolled.get(line.roll || 0);
+      if (was) faces[was - 1]--;
+      rolled.set(line.roll || 0, face);
+      faces[face - 1]++;
+    }
+  }
+  while (log.children.length > 200) log.firstChild.remove();
+  log.hidden = false;
+  log.scrollTop = log.scrollHeight;
+  showFaces();
+}
+function showFaces() {
+  const n = faces.reduce((a, b) => a + b, 0);
+  const panel = document.getElementById("faces");
+  panel.textContent = faces.map((k, i) => (i + 1) + ":" + k).join(" ") + ", " + ev.rolls.replace("{0}", n);
+  panel.dataset.counts = faces.join(" ");
+  panel.hidden = n === 0;
+}
+function clearEvents() {
+  faces.fill(0);
+  rolled.clear();
+  document.getElementById("eventlog").replaceChildren();
+  document.getElementById("eventlog").hidden = true;
+  document.getElementById("faces").hidden = true;
+}
+
 // claimTab makes this tab the one that plays the kept game: a tab opened
 // later on the same storage takes it, and this one stops (two nodes of
 // one key must never both sign).
@@ -238,6 +300,7 @@ function offerRematch() {
     if (save) save.remove();
     delete document.body.dataset.history;
     delete document.body.dataset.ranking;
+    clearEvents();
     document.body.dataset.game = "joining";
     document.body.dataset.rematch = "yes";
     status.textContent = t.ready;
@@ -310,7 +373,7 @@ window.aeroplaneReady = () => {
     status.textContent = t.over + end.ranking.join(" ");
     saveLink();
     if (end.phase === "over") offerRematch();
-  }, offerMoves, showTable, showChat, offerRoll);
+  }, offerMoves, showTable, showChat, offerRoll, showEvents);
 };
 
 (async () => {

@@ -117,8 +117,8 @@ func main() {
 		// is kept in localStorage as it is played: a page reloaded
 		// mid-game takes its seat again (client.Keeper).
 		"play": js.FuncOf(func(_ js.Value, a []js.Value) any {
-			if len(a) < 3 || len(a) > 6 || id == nil {
-				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable, onChat and onRoll, after newKey")
+			if len(a) < 3 || len(a) > 7 || id == nil {
+				return errValue("play wants onBoard, onEnd, onMoves and optionally onTable, onChat, onRoll and onEvents, after newKey")
 			}
 			onBoard, onEnd, onMoves := a[0], a[1], a[2]
 			var onTable func(client.Table)
@@ -138,11 +138,24 @@ func main() {
 			// page shows the die and answers with roll(); without it the
 			// dice roll at once.
 			var askRoll func(func() error)
-			if len(a) == 6 {
+			if len(a) >= 6 && a[5].Type() == js.TypeFunction {
 				cb := a[5]
 				askRoll = func(r func() error) {
 					roll = r
 					cb.Invoke()
+				}
+			}
+			// onEvents(json), the seventh, sees the game's events as the
+			// event log's lines (client.EventLines: [{key, colour, args}]),
+			// for the page to say in its language.
+			var onEvents func([]lockstep.Event)
+			if len(a) == 7 && a[6].Type() == js.TypeFunction {
+				cb := a[6]
+				onEvents = func(evs []lockstep.Event) {
+					if lines := client.EventLines(evs); len(lines) > 0 {
+						data, _ := json.Marshal(lines) // plain strings
+						cb.Invoke(string(data))
+					}
 				}
 			}
 			run = func(again bool) {
@@ -195,6 +208,9 @@ func main() {
 					if b, ok := client.BoardAfter(rd, rules); ok {
 						data, _ := json.Marshal(b)
 						onBoard.Invoke(string(data))
+					}
+					if onEvents != nil {
+						onEvents(rd.Events)
 					}
 				}
 				s := sock
