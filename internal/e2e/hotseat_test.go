@@ -49,7 +49,7 @@ func hotSeatOverLAN(t *testing.T, kill bool, games int) {
 	lan := netlab.NewLAN(t, 3)
 	think := "20ms"
 	if kill {
-		think = "150ms" // slow enough that the game outlasts the restart (bots fly half the table meanwhile)
+		think = "300ms" // slow enough that the game outlasts the restart under load (bots fly half the table meanwhile; 150ms once let it end first in CI)
 	}
 	ps := startGameWith(t, lan, 3, "hotlan", map[int][]string{1: {"--person", "Bea"}}, "--players", "4", "--think", think, "--games", strconv.Itoa(games))
 	hot := ps[1]
