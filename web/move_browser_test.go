@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/hex"
-	"net"
 	"os"
 	"strings"
 	"testing"
@@ -14,9 +13,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
-	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
-	"aeroplane/p2p"
 	"aeroplane/session"
 	"aeroplane/ui"
 	"aeroplane/web"
@@ -28,18 +25,7 @@ import (
 // player out within half a second's ticks and go on alone.
 func fastProgram(t *testing.T, name string, key int) *session.NetSession {
 	t.Helper()
-	s, err := session.NewNet(session.NetOptions{Name: name, DataDir: t.TempDir(), Key: testkit.Key(key),
-		ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)}, Transport: p2p.TransportConfig{Heartbeat: 100 * time.Millisecond},
-		Linger: 300 * time.Millisecond, AbsentTicks: 5, GoOnAlone: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		s.Close()
-		for range s.Events() {
-		}
-	})
-	return s
+	return newTableProgram(t, name, key, func(o *session.NetOptions) { o.AbsentTicks, o.GoOnAlone = 5, true })
 }
 
 // TestBrowserMovesToAnotherLaptop: chromium plays at a LAN table from the

@@ -86,11 +86,17 @@ type personEnd struct {
 	chats []ui.ChatLine
 }
 
-func newTableProgram(t *testing.T, name string, key int) *session.NetSession {
+// newTableProgram is a program of the table on loopback; more changes
+// its options first.
+func newTableProgram(t *testing.T, name string, key int, more ...func(*session.NetOptions)) *session.NetSession {
 	t.Helper()
-	s, err := session.NewNet(session.NetOptions{Name: name, DataDir: t.TempDir(), Key: testkit.Key(key),
+	o := session.NetOptions{Name: name, DataDir: t.TempDir(), Key: testkit.Key(key),
 		ListenIPs: []net.IP{net.IPv4(127, 0, 0, 1)}, Transport: p2p.TransportConfig{Heartbeat: 100 * time.Millisecond},
-		Linger: 300 * time.Millisecond})
+		Linger: 300 * time.Millisecond}
+	for _, f := range more {
+		f(&o)
+	}
+	s, err := session.NewNet(o)
 	if err != nil {
 		t.Fatal(err)
 	}
