@@ -14,6 +14,9 @@ func TestMain(m *testing.M) {
 	if IsWatcherProcess() {
 		os.Exit(RunWatcherProcess())
 	}
+	if os.Getenv(yieldProbeEnv) == "1" {
+		os.Exit(yieldProbe())
+	}
 	code := m.Run()
 	testkit.RemoveBinaries()
 	os.Exit(code)

@@ -55,7 +55,9 @@ func TestRunTurnsSmoke(t *testing.T) {
 // A whole game with two watchers, in the players' process and in
 // processes of their own on a core of their own: both end with the
 // players' history, having verified every record through the watch
-// server, and the players' process is unpinned after.
+// server, and the players' process is unpinned after. (Watchers at nice
+// 19 are not played here: on a loaded CI machine they could wait
+// minutes for a core; TestYieldCPU checks what they are given.)
 func TestRunTurnsWatchedSmoke(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -181,30 +183,8 @@ func benchTurnsWith(b *testing.B, tr, logs string, policy Sync, wcfg TurnConfig)
 	var all TurnReport
 	var cpu, kids time.Duration
 	for b.Loop() {
-		b.StopTimer()
-		sub, err := os.MkdirTemp(dir, "game-")
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		c0, k0 := ProcessCPU(), ChildrenCPU()
-		rep, err := RunTurns(context.Background(), TurnConfig{Players: 4, LogDir: sub, Transport: tr, IdlePings: 20, Sync: policy,
-			Watchers: watchers, WatchersApart: wcfg.WatchersApart, PlayersCPUs: wcfg.PlayersCPUs, WatchersCPUs: wcfg.WatchersCPUs,
-			Pace: wcfg.Pace})
-		cpu += ProcessCPU() - c0
-		kids += ChildrenCPU() - k0
-		if err != nil {
-			b.Fatal(err)
-		}
-		all.Rolls += rep.Rolls
-		all.RollToApplied = append(all.RollToApplied, rep.RollToApplied...)
-		all.Chosen = append(all.Chosen, rep.Chosen...)
-		all.Turn = append(all.Turn, rep.Turn...)
-		all.PingIdle = append(all.PingIdle, rep.PingIdle...)
-		all.PingGame = append(all.PingGame, rep.PingGame...)
-		all.Conns = rep.Conns
-		all.Syncs += rep.Syncs
-		all.Watched += rep.Watched
+		c, k := playMeasured(b, dir, tr, policy, wcfg, &all)
+		cpu, kids = cpu+c, kids+k
 	}
 	if all.Watched != watchers*b.N {
 		b.Fatalf("%d of %d watchers ended with the players' history", all.Watched, watchers*b.N)
@@ -228,6 +208,92 @@ func benchTurnsWith(b *testing.B, tr, logs string, policy Sync, wcfg TurnConfig)
 	}
 	b.ReportMetric(float64(all.Syncs)/float64(all.Rolls), "fsyncs/roll")
 	b.ReportMetric(0, "ns/op") // a game's length is the dice's, not ours
+	reportLoad(b)
+}
+
+// playMeasured plays one game of BenchmarkTurnLatency's kind in a
+// directory of its own under dir, adds what it measured to all and says
+// the CPU time it took, this process's and its children's.
+func playMeasured(b *testing.B, dir, tr string, policy Sync, wcfg TurnConfig, all *TurnReport) (cpu, kids time.Duration) {
+	b.StopTimer()
+	sub, err := os.MkdirTemp(dir, "game-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.StartTimer()
+	c0, k0 := ProcessCPU(), ChildrenCPU()
+	rep, err := RunTurns(context.Background(), TurnConfig{Players: 4, LogDir: sub, Transport: tr, IdlePings: 20, Sync: policy,
+		Watchers: wcfg.Watchers, WatchersApart: wcfg.WatchersApart, PlayersCPUs: wcfg.PlayersCPUs, WatchersCPUs: wcfg.WatchersCPUs,
+		WatchersYield: wcfg.WatchersYield, Pace: wcfg.Pace})
+	cpu, kids = ProcessCPU()-c0, ChildrenCPU()-k0
+	if err != nil {
+		b.Fatal(err)
+	}
+	all.Rolls += rep.Rolls
+	all.RollToApplied = append(all.RollToApplied, rep.RollToApplied...)
+	all.Chosen = append(all.Chosen, rep.Chosen...)
+	all.Turn = append(all.Turn, rep.Turn...)
+	all.PingIdle = append(all.PingIdle, rep.PingIdle...)
+	all.PingGame = append(all.PingGame, rep.PingGame...)
+	all.Conns = rep.Conns
+	all.Syncs += rep.Syncs
+	all.Watched += rep.Watched
+	return cpu, kids
+}
+
+// BenchmarkTurnLatencyWatchedPairs is the measure of what 8
+// watchers cost the players, made to hold still on a shared machine: one
+// op is a pair of games at a table's pace, one unwatched and one with 8
+// watchers, in alternating order, so that whatever else loads the
+// machine falls on both alike; the metrics are both games' roll→applied
+// p50/p99 and their ratios (watched/unwatched: the goal is ≤ 1.10).
+// The watchers run in processes of their own at nice 19
+// (TurnConfig.WatchersYield), the nearest one machine comes to
+// spectators on laptops of their own: the players' side still serves
+// each of them every record, over a connection and stream of its own.
+// Run it with -benchtime Nx: every pair adds about 350 rolls a side.
+func BenchmarkTurnLatencyWatchedPairs(b *testing.B) {
+	if !netlab.Enter(b) {
+		return
+	}
+	dir := b.TempDir()
+	bare := TurnConfig{Pace: benchPace}
+	watched := TurnConfig{Pace: benchPace, Watchers: 8, WatchersApart: true, WatchersYield: true}
+	var off, on TurnReport
+	var cpuOff, cpuOn time.Duration
+	i := 0
+	for b.Loop() {
+		order := []bool{false, true}
+		if i%2 == 1 {
+			order = []bool{true, false}
+		}
+		i++
+		for _, w := range order {
+			if w {
+				c, _ := playMeasured(b, dir, "tcp", SyncLazy, watched, &on)
+				cpuOn += c
+			} else {
+				c, _ := playMeasured(b, dir, "tcp", SyncLazy, bare, &off)
+				cpuOff += c
+			}
+		}
+	}
+	if on.Watched != 8*b.N {
+		b.Fatalf("%d of %d watchers ended with the players' history", on.Watched, 8*b.N)
+	}
+	a, w := Summarize(off.RollToApplied), Summarize(on.RollToApplied)
+	b.Logf("roll→applied\n unwatched  %v\n 8 watchers %v", a, w)
+	b.ReportMetric(us(a.P50), "p50-µs")
+	b.ReportMetric(us(a.P99), "p99-µs")
+	b.ReportMetric(us(w.P50), "watched-p50-µs")
+	b.ReportMetric(us(w.P99), "watched-p99-µs")
+	if a.P50 > 0 && a.P99 > 0 {
+		b.ReportMetric(float64(w.P50)/float64(a.P50), "p50-ratio")
+		b.ReportMetric(float64(w.P99)/float64(a.P99), "p99-ratio")
+	}
+	b.ReportMetric(float64(cpuOff.Nanoseconds())/float64(off.Rolls), "cpu-ns/roll")
+	b.ReportMetric(float64(cpuOn.Nanoseconds())/float64(on.Rolls), "watched-cpu-ns/roll")
+	b.ReportMetric(0, "ns/op")
 	reportLoad(b)
 }
 

@@ -63,6 +63,13 @@ type TurnConfig struct {
 	// machine comes to the players and the watchers on laptops of their
 	// own. WatchersCPUs needs WatchersApart.
 	PlayersCPUs, WatchersCPUs uint64
+	// WatchersYield runs the watcher processes at nice 19 (YieldCPU): they
+	// get a core mostly when the players leave it idle, which is what one
+	// machine can do for spectators on laptops of their own (theirs
+	// verify on their own cores), while the players' side still serves
+	// every watcher its records, connections and streams. Needs
+	// WatchersApart.
+	WatchersYield bool
 	// Pace, when set, is how long each player takes to roll (Roll called
 	// that long after EventYourRoll, as a person presses the key): a game
 	// at a table's pace, not flat out. Unset, every roll is automatic
@@ -125,8 +132,8 @@ func RunTurns(ctx context.Context, cfg TurnConfig) (TurnReport, error) {
 	if cfg.PingEvery <= 0 {
 		cfg.PingEvery = 50 * time.Millisecond
 	}
-	if cfg.WatchersCPUs != 0 && !cfg.WatchersApart {
-		return TurnReport{}, errors.New("perf: watchers in this process cannot have cores of their own")
+	if (cfg.WatchersCPUs != 0 || cfg.WatchersYield) && !cfg.WatchersApart {
+		return TurnReport{}, errors.New("perf: watchers in this process cannot have cores or a scheduling policy of their own")
 	}
 	if cfg.PlayersCPUs != 0 {
 		was := CPUMask()
@@ -543,7 +550,7 @@ func startWatchers(ctx context.Context, cfg TurnConfig, peers []*labPeer, gid lo
 		pl := peers[w%len(peers)].h
 		name := fmt.Sprintf("w%d", w)
 		if cfg.WatchersApart {
-			if err := startWatcherProcess(ctx, pl, gid, name, cfg.WatchersCPUs, ready, out); err != nil {
+			if err := startWatcherProcess(ctx, pl, gid, name, cfg.WatchersCPUs, cfg.WatchersYield, ready, out); err != nil {
 				return nil, fmt.Errorf("perf: starting a watcher process: %w", err)
 			}
 			continue

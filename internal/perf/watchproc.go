@@ -35,6 +35,10 @@ const watcherEnv = "AEROPLANE_PERF_WATCHER"
 // any).
 const watcherCPUsEnv = "AEROPLANE_PERF_WATCHER_CPUS"
 
+// watcherYieldEnv, when "1", makes a watcher process yield the CPU to
+// the players (YieldCPU).
+const watcherYieldEnv = "AEROPLANE_PERF_WATCHER_YIELD"
+
 // IsWatcherProcess says whether this process was started as a watcher.
 func IsWatcherProcess() bool { return os.Getenv(watcherEnv) != "" }
 
@@ -46,6 +50,16 @@ func RunWatcherProcess() int {
 	if cpus, _ := strconv.ParseUint(os.Getenv(watcherCPUsEnv), 10, 64); cpus != 0 {
 		if err := PinThreads(cpus); err != nil {
 			fmt.Fprintln(os.Stderr, "perf watcher:", err)
+			return 1
+		}
+	}
+	if os.Getenv(watcherYieldEnv) == "1" {
+		if err := YieldCPU(); err != nil {
+			fmt.Fprintln(os.Stderr, "perf watcher:", err)
+			return 1
+		}
+		if n, err := Nice(0); err != nil || n != yieldNice {
+			fmt.Fprintf(os.Stderr, "perf watcher: nice %d (%v) after YieldCPU, want %d\n", n, err, yieldNice)
 			return 1
 		}
 	}
@@ -107,15 +121,19 @@ func watchOne(ctx context.Context, info peer.AddrInfo, gid lockstep.GameID, name
 }
 
 // startWatcherProcess starts the test binary again as a watcher of game
-// gid read from player pl, pinned to the CPUs of cpus (0: any); it sends
-// on ready once the process is connected, and its end on out.
-func startWatcherProcess(ctx context.Context, pl host.Host, gid lockstep.GameID, name string, cpus uint64, ready chan<- struct{}, out chan<- watchEnd) error {
+// gid read from player pl, pinned to the CPUs of cpus (0: any) and, if
+// yield, yielding the CPU to the players (YieldCPU); it sends on ready
+// once the process is connected, and its end on out.
+func startWatcherProcess(ctx context.Context, pl host.Host, gid lockstep.GameID, name string, cpus uint64, yield bool, ready chan<- struct{}, out chan<- watchEnd) error {
 	spec := []string{hex.EncodeToString(gid[:]), pl.ID().String(), name}
 	for _, a := range filterAddrs(pl.Addrs(), "tcp") {
 		spec = append(spec, a.String())
 	}
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), watcherEnv+"="+strings.Join(spec, " "), fmt.Sprintf("%s=%d", watcherCPUsEnv, cpus))
+	if yield {
+		cmd.Env = append(cmd.Env, watcherYieldEnv+"=1")
+	}
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
