@@ -89,7 +89,8 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		defer s.findPaused()
 		// The others still hold our seat: no lobby, just the game. They
 		// dial us as a member once discovery finds us again.
-		s.t.SetMembers(p.resume.Setup.Players())
+		// A newcomer seated before the game stopped is one of them.
+		s.t.SetMembers(p.resume.Members())
 		if err := s.play(ctx, p, lobby.Result{Setup: p.resume.Setup}); err != nil && ctx.Err() == nil {
 			s.log.Error("resumed game", "err", err)
 			s.q.push(ui.NoticeOf(explain(err)))
@@ -158,7 +159,8 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	if p.resume != nil {
 		// No lobby tells the names again after a crash: the game's own
 		// file does (savegame.SaveNames, written when it started).
-		known = s.dir.Names(gid)
+		// A newcomer's game-take-… log has its own beside it.
+		known = s.dir.NamesBeside(p.resume.Path)
 	}
 	s.mu.Lock()
 	for id, n := range known {
@@ -213,6 +215,14 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		hotIDs = append(hotIDs, h.id)
 	}
 	tr.SetHotSeats(hotIDs...)
+	var taken []lockstep.SeatOwner // the seats newcomers took before a resumed game stopped
+	if p.resume != nil {
+		taken = takenSeats(p.resume.Seats)
+	}
+	for _, o := range taken {
+		tr.SetName(o.Player, seatName(o.Player, s.self, s.name, names))
+		tr.SeatTaken(o.Colour, o.Player)
+	}
 	catchUps := &reconnects{tr: tr, names: names, push: s.q.push}
 	rollWithin := s.rollWithin()
 	info := GameInfo{Setup: res.Setup, Log: logPath, Resumed: p.resume != nil, Records: len(g.Records)}
@@ -226,6 +236,9 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	setup := newSetupWatch(s.setupWait(), stopGame)
 	defer setup.stop()
 	takers := &seatNames{log: logPath, setup: res.Setup, names: names}
+	for _, o := range taken {
+		takers.keep(o.Player, seatName(o.Player, s.self, s.name, names))
+	}
 	var table ui.TableUpdate // the game's table as pushed (set before Run)
 	var seatLost error       // a newcomer's seat taken by another (driver goroutine, read after Run)
 	stall := newTakeStall(p.take, stopGame)
@@ -337,6 +350,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
 	table = s.setupTable(res.Setup, names, p.hosting)
+	for _, o := range taken {
+		table = tableTaken(table, lockstep.Event{Colour: o.Colour, Peer: o.Player}, seatName(o.Player, s.self, s.name, names), s.self)
+		if o.Player == s.self {
+			s.myColour = o.Colour
+		}
+	}
 	s.markOurs(&table)
 	markWebSeats(&table, res.Setup, res.Phones)
 	table.BotPace, table.BotPaceSet = res.Pace.Delay, res.Pace.Set

@@ -62,7 +62,7 @@ func runHeadless(e *env) error {
 	fs.StringVar(&o.lobby, "lobby", "", "game to join, or to create if nobody hosts it (required)")
 	fs.StringVar(&o.spectate, "spectate", "", "watch the running game of this lobby on the LAN, verifying it, and print its result (instead of --lobby)")
 	fs.StringVar(&o.takeSeat, "take-seat", "", "ask the players of the running game of this lobby on the LAN for a seat a bot flies\n(the first free in seat order, or LOBBY:COLOUR), fly it with --bot once they agree, and print its result")
-	fs.BoolVar(&o.cont, "continue", false, "continue the newest unfinished game of --lobby saved in --data, however old\n(the automatic resume after a crash takes only the last hour's)")
+	fs.BoolVar(&o.cont, "continue", false, "continue the newest unfinished game of --lobby (or the seat taken in --take-seat's) saved in --data,\nhowever old (the automatic resume after a crash takes only the last hour's)")
 	fs.Uint64Var(&o.pauseAt, "pause-at", 0, "ask to pause the game for everyone on reaching `ROLL`; once every player paused,\nprint \"paused ROLL log=PATH\" and exit (continue it with --continue)")
 	fs.BoolVar(&o.noWatchChat, "no-watch-chat", false, "creator only: the game's watchers may not chat")
 	fs.IntVar(&o.players, "players", 2, "creator only: peers the game waits for")
@@ -236,6 +236,27 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		}
 		return fe.wait(ctx)
 	}
+	if o.cont {
+		// A player's game, or a seat this program took as a newcomer
+		// (--take-seat LOBBY --continue): both are continued from this
+		// program's own log, however old.
+		g, err := pausedGame(dir, s.ID(), fe.lobby, out)
+		if err != nil {
+			return err
+		}
+		out.printf("game %s continuing after %d rolls, saved %s", g.Setup.GameID(), g.Rolls, g.At.UTC().Format(time.RFC3339))
+		if g.Take != nil {
+			out.printf("game %s continuing in the seat %s taken, from %s", g.Setup.GameID(), g.Take.Colour, g.Path)
+		}
+		fe.game = 1
+		if run, err := dir.Run(fe.lobby); err == nil && run.Game == g.Setup.GameID().String() {
+			fe.game = run.Number // its place in a --games run
+		}
+		if err := s.Resume(g); err != nil {
+			return err
+		}
+		return fe.wait(ctx)
+	}
 	if fe.taking {
 		fe.game = 1
 		// A seat taken before a crash is resumed from its own log, as a
@@ -252,21 +273,6 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return fe.wait(ctx)
 		}
 		if err := s.TakeSeat(takeName, takeColour); err != nil {
-			return err
-		}
-		return fe.wait(ctx)
-	}
-	if o.cont {
-		g, err := pausedGame(dir, s.ID(), fe.lobby, out)
-		if err != nil {
-			return err
-		}
-		out.printf("game %s continuing after %d rolls, saved %s", g.Setup.GameID(), g.Rolls, g.At.UTC().Format(time.RFC3339))
-		fe.game = 1
-		if run, err := dir.Run(fe.lobby); err == nil && run.Game == g.Setup.GameID().String() {
-			fe.game = run.Number // its place in a --games run
-		}
-		if err := s.Resume(g); err != nil {
 			return err
 		}
 		return fe.wait(ctx)
@@ -387,6 +393,9 @@ type frontEnd struct {
 	history    [32]byte
 	halted     string
 	pauseAsked bool // --pause-at: this peer asked to pause
+	// pauseRefused counts the asks refused (the first is said): a
+	// newcomer asks again until it holds its seat.
+	pauseRefused int
 }
 
 func (f *frontEnd) finish(err error) {
@@ -454,7 +463,7 @@ func (f *frontEnd) started(g session.GameInfo) error {
 		return nil
 	}
 	switch {
-	case f.taking:
+	case f.taking && !g.Resumed:
 		f.out.printf("game %s taking a seat: %s", id, seatsLine(g.Setup, nil))
 	case g.Resumed:
 		f.out.printf("game %s resuming from %s (%d records)", id, g.Log, g.Records)
@@ -497,7 +506,15 @@ func (f *frontEnd) ready(g session.GameInfo, rd lockstep.Ready) {
 		f.out.printf("pause asked at roll %d", st.Roll)
 		go func() { // PauseTogether waits for the driver, which runs this
 			if err := f.s.PauseTogether(); err != nil {
-				f.out.printf("pause refused: %v", err)
+				// Asked again at a later Ready: a newcomer not seated
+				// yet (or just seated) may pause once it flies its seat.
+				f.mu.Lock()
+				f.pauseAsked, f.pauseRefused = false, f.pauseRefused+1
+				n := f.pauseRefused
+				f.mu.Unlock()
+				if n == 1 {
+					f.out.printf("pause refused: %v", err)
+				}
 			}
 		}()
 	}
