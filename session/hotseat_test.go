@@ -1,12 +1,15 @@
 package session
 
 import (
+	"errors"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"testing"
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
 
@@ -118,5 +121,61 @@ func TestTranslatorHotSeatAsks(t *testing.T) {
 		if w == nil || w.YouRoll != tc.want || w.ToMove != engine.Blue {
 			t.Errorf("%s: %+v, want YouRoll %v for Blue", tc.name, w, tc.want)
 		}
+	}
+}
+
+// A person's key press that reaches their seat's node before that node
+// asks for it (the screen, fed by the first seat's node, asked first) is
+// the normal race of a hot seat: it is tried again when the node asks,
+// for hotAskWait at most, and nothing of it is logged at WARN or above
+// (the rotating log is for faults). Here bob's or cat's node is never
+// asked while ann is to roll, so the press is tried and then refused.
+func TestHotSeatEarlyPressNotWarned(t *testing.T) {
+	logs := p2ptest.NewCapture()
+	s, err := NewLocal(LocalOptions{Name: "ann", DataDir: t.TempDir(), People: []string{"bob", "cat"},
+		Entropy: rand.NewChaCha8([32]byte{15}), Logger: slog.New(logs),
+		Clock: &tickClock{ticks: make(chan time.Time)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		for range s.Events() {
+		}
+	})
+	if err := s.CreateGame(engine.DefaultRules()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var asked ui.DiceWaiting
+	for e := range s.Events() {
+		if w, ok := e.(ui.DiceWaiting); ok && w.YouRoll {
+			asked = w
+			break
+		}
+	}
+	s.mu.Lock()
+	drv, tr, hot := s.drv, s.tr, s.hot
+	s.mu.Unlock()
+	var other *hotSeat
+	for _, h := range hot {
+		if h.colour != asked.ToMove {
+			other = h
+		}
+	}
+	if other == nil {
+		t.Fatalf("the hot seats %v: none but the one to move (%s)", hot, asked.ToMove)
+	}
+	tries := 0
+	roll := func(tr *Translator, n *lockstep.Node) error { tries++; return tr.Roll(n) }
+	answered := false
+	err = actHot(drv, tr, other, roll, func(*Translator) { answered = true })
+	if !errors.Is(err, ErrNotYourRoll) || answered || tries == 0 {
+		t.Fatalf("%s's early roll: %v after %d tries (answered %v), want refused as not their roll after trying", other.colour, err, tries, answered)
+	}
+	if warned := logs.AtLeast(slog.LevelWarn); len(warned) > 0 {
+		t.Errorf("an early key press logged %q at WARN or above", warned)
 	}
 }
