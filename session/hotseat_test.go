@@ -16,17 +16,12 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// Three people at one laptop play an offline game to the end against a
-// bot: the screen asks each of them, by seat, for their own rolls and
-// choices, and the log verifies with three seats of three distinct keys,
-// each with its own dice chain (every roll hashes three links).
-func TestLocalHotSeatThreePeople(t *testing.T) {
-	dir := t.TempDir()
-	s, err := NewLocal(LocalOptions{Name: "ann", DataDir: dir, People: []string{"bob", "cat"},
-		Entropy: rand.NewChaCha8([32]byte{14}),
-		// No tick: status frames would change the nodes' counters while
-		// playToEnd checks that a refused command changed nothing.
-		Clock: &tickClock{ticks: make(chan time.Time)}})
+// localTable is a LocalSession of o in a data dir of t's, a new game
+// created at its table; it is closed when t ends.
+func localTable(t *testing.T, o LocalOptions) *LocalSession {
+	t.Helper()
+	o.DataDir = t.TempDir()
+	s, err := NewLocal(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +33,19 @@ func TestLocalHotSeatThreePeople(t *testing.T) {
 	if err := s.CreateGame(engine.DefaultRules()); err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// Three people at one laptop play an offline game to the end against a
+// bot: the screen asks each of them, by seat, for their own rolls and
+// choices, and the log verifies with three seats of three distinct keys,
+// each with its own dice chain (every roll hashes three links).
+func TestLocalHotSeatThreePeople(t *testing.T) {
+	s := localTable(t, LocalOptions{Name: "ann", People: []string{"bob", "cat"},
+		Entropy: rand.NewChaCha8([32]byte{14}),
+		// No tick: status frames would change the nodes' counters while
+		// playToEnd checks that a refused command changed nothing.
+		Clock: &tickClock{ticks: make(chan time.Time)}})
 	c := &checker{t: t, you: engine.Red}
 	people := map[string]engine.Colour{}
 	for col, st := range s.table.Seats {
@@ -132,20 +140,9 @@ func TestTranslatorHotSeatAsks(t *testing.T) {
 // asked while ann is to roll, so the press is tried and then refused.
 func TestHotSeatEarlyPressNotWarned(t *testing.T) {
 	logs := p2ptest.NewCapture()
-	s, err := NewLocal(LocalOptions{Name: "ann", DataDir: t.TempDir(), People: []string{"bob", "cat"},
+	s := localTable(t, LocalOptions{Name: "ann", People: []string{"bob", "cat"},
 		Entropy: rand.NewChaCha8([32]byte{15}), Logger: slog.New(logs),
 		Clock: &tickClock{ticks: make(chan time.Time)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		s.Close()
-		for range s.Events() {
-		}
-	})
-	if err := s.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +168,7 @@ func TestHotSeatEarlyPressNotWarned(t *testing.T) {
 	tries := 0
 	roll := func(tr *Translator, n *lockstep.Node) error { tries++; return tr.Roll(n) }
 	answered := false
-	err = actHot(drv, tr, other, roll, func(*Translator) { answered = true })
+	err := actHot(drv, tr, other, roll, func(*Translator) { answered = true })
 	if !errors.Is(err, ErrNotYourRoll) || answered || tries == 0 {
 		t.Fatalf("%s's early roll: %v after %d tries (answered %v), want refused as not their roll after trying", other.colour, err, tries, answered)
 	}
