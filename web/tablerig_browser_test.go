@@ -5,6 +5,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"os/exec"
@@ -208,7 +209,9 @@ func (p *pageTab) sit() {
 
 // readyUntilStart says ready, again whenever a change of the table
 // cleared it, until the game has left the table (playing, or an end the
-// test's checks then report).
+// test's checks then report). A tap waits 5 s at most for the button:
+// the game may start (the table hidden) between the look and the tap,
+// and the next look then sees it started.
 func (p *pageTab) readyUntilStart() {
 	p.tb.Helper()
 	for {
@@ -220,7 +223,12 @@ func (p *pageTab) readyUntilStart() {
 		if state == "started" {
 			return
 		}
-		p.do(chromedp.Click("#readybtn"))
+		tctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		err = chromedp.Do(tctx, chromedp.Click("#readybtn"))
+		cancel()
+		if err != nil && !(errors.Is(err, context.DeadlineExceeded) && p.ctx.Err() == nil) {
+			p.tb.Fatal(err)
+		}
 		time.Sleep(5 * p.every) // the table's answer
 	}
 }
