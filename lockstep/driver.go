@@ -304,7 +304,7 @@ func (d *Driver) Run(ctx context.Context) (State, error) {
 		case r := <-d.do:
 			err := r.f(d.n)
 			if err != nil {
-				d.log.Warn("game action refused", "err", err)
+				d.log.Debug("game action refused", "err", err) // the caller has the error and words it for its user
 			}
 			r.done <- err
 		case r := <-d.cfg.Link.Reach():
