@@ -23,6 +23,7 @@ const (
 )
 
 func soak() bool { return *soakFlag || os.Getenv(soakEnv) == "1" }
+
 // long: -e2e.long, or the module's one switch (testkit.Long, AEROPLANE_LONG=1).
 func long() bool { return *longFlag || os.Getenv(longEnv) == "1" || testkit.Long() }
 

@@ -29,7 +29,7 @@ func TestRows(t *testing.T) {
 		}
 		return n
 	}
-	isLong := func(r row) bool { return r.long }
+	isLong := func(i int) bool { return rows[i].long }
 	t.Setenv(LongEnv, "")
 	if got := names(Rows(rows, isLong)); !slices.Equal(got, []string{"a", "c"}) {
 		t.Errorf("default run plays %v, want [a c]", got)
