@@ -309,6 +309,14 @@ func (f *frontEnd) wait(ctx context.Context) error {
 			}
 			f.show(ev)
 		case err := <-f.done:
+			// What the session queued before the end is shown before
+			// the program exits (a watcher's "verified … to the end" was
+			// once lost so under load): Close delivers the queue, then
+			// closes it.
+			_ = s.Close()
+			for ev := range s.Events() {
+				f.show(ev)
+			}
 			return err
 		case <-ctx.Done():
 			return ctx.Err()
