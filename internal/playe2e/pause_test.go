@@ -19,6 +19,9 @@ var pausedOut = regexp.MustCompile(`(?m)^paused ([0-9]+) log=\S+$`)
 var (
 	continueWaitLine = regexp.MustCompile(`notice Waiting for [^\n]*alice[^\n]* to continue the game too`)
 	absentEvent      = regexp.MustCompile(`event absent [^\n]*`)
+	// runningAndSaved: the lobby lists the peers' running game and then
+	// the saved one to continue, numbered after it.
+	runningAndSaved = regexp.MustCompile(`(?s)Running games.*\d\) p0, p1, alice — roll.*Saved games to continue.*\d\) continue: `)
 )
 
 // A person plays with two headless peers that ask to pause at roll 12
@@ -96,9 +99,13 @@ func TestPlayLANPauseTogether(t *testing.T) {
 	// lobby's list of saved games.
 	host = startHeadlessIn(t, lan, 0, dirs[0], append(both, "--continue")...)
 	guest = startHeadlessIn(t, lan, 1, dirs[1], append(both, "--continue")...)
-	// Its number follows the running games listed (the peers' own,
-	// once they play it again): read it off the screen.
-	lobbyScreen := tm.waitFor("the game to continue in the lobby", 600, contains("Saved games to continue", ") continue: "), peers)
+	// Its number follows the running games listed: the peers', which
+	// they hold paused for alice, is listed too once her lobby asked
+	// them (its line can come a second after the saved game's, and a
+	// number read before it would watch their game instead); read the
+	// number off a screen with both.
+	lobbyScreen := tm.waitFor("the game to continue in the lobby", 600,
+		func(s string) bool { return runningAndSaved.MatchString(s) }, peers)
 	tm.keys(regexp.MustCompile(`(\d)\) continue: `).FindStringSubmatch(lobbyScreen)[1])
 	end, _ := playUntil(tm, 0, peers)
 	hostOrder, hash := host.result(t, 2*time.Minute)
