@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -75,10 +76,17 @@ func hotSeatOverLAN(t *testing.T, kill bool, games int) {
 		// slow machines, never stopped as long as a heartbeat: the game
 		// then outlasts any restart that is not a stall by minutes.
 		slow := throttle(t, ps[0], ps[2])
+		from := []int{len(ps[0].stderr.String()), len(ps[2].stderr.String())}
 		hot.start()
-		returned := regexp.MustCompile(`event returned peer=` + regexp.QuoteMeta(shortID(bea)))
-		for _, p := range []*peer{ps[0], ps[2]} {
-			p.mustLog(returned, 2*time.Minute)
+		// Back in each other's game: readmitted (returned), or its
+		// alone branch undone by the return (the 2-2 residual: rolled
+		// back to before the absence, so no returned line), the game
+		// then waiting for Bea's own input again. Before, the test
+		// waited for p0's returned line, which a roll-back never logs.
+		for k, p := range []*peer{ps[0], ps[2]} {
+			if err := waitBack(p, from[k], shortID(bea), 2*time.Minute); err != nil {
+				t.Fatalf("%v\n%s", err, p.report())
+			}
 		}
 		slow()
 	}
@@ -204,4 +212,23 @@ func throttle(t *testing.T, ps ...*peer) (stop func()) {
 	}
 	t.Cleanup(stop)
 	return stop
+}
+
+// waitBack waits until p's stderr past from shows the seat short back in
+// play: a returned line for it, or a roll-back followed by the game
+// waiting for its input (a seat a bot flies is never waited for).
+func waitBack(p *peer, from int, short string, within time.Duration) error {
+	returned := regexp.MustCompile(`event returned peer=` + regexp.QuoteMeta(short) + ` `)
+	undone := regexp.MustCompile(`(?s)event rolled-back.*event waiting roll=\d+ for=\S*` + regexp.QuoteMeta(short))
+	deadline := time.Now().Add(within)
+	for {
+		s := p.stderr.String()[from:]
+		if returned.MatchString(s) || undone.MatchString(s) {
+			return nil
+		}
+		if p.exited() || time.Now().After(deadline) {
+			return fmt.Errorf("peer %d never had %s back (no returned line, nor a roll-back and a wait for its input) within %v (exited: %v)", p.i, short, within, p.exited())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
