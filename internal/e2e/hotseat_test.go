@@ -52,7 +52,7 @@ func hotSeatOverLAN(t *testing.T, kill bool, games int) {
 	lan := netlab.NewLAN(t, 3)
 	think := "20ms"
 	if kill {
-		think = "300ms" // the game lasts ≈70 s after the kill, the return ≈2 s
+		think = "150ms" // the game lasts ≈35 s after the kill (slowed while it is away), the return ≈2-5 s
 	}
 	ps := startGameWith(t, lan, 3, "hotlan", map[int][]string{1: {"--person", "Bea"}}, "--players", "4", "--think", think, "--games", strconv.Itoa(games))
 	hot := ps[1]
