@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -243,6 +244,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	var seatLost error       // a newcomer's seat taken by another (driver goroutine, read after Run)
 	stall := newTakeStall(p.take, stopGame)
 	defer stall.stop()
+	// A game paused together continues with its people (continuewait.go).
+	holdWait := time.Duration(0)
+	if p.resume != nil && p.resume.Paused {
+		holdWait = s.continueWait()
+	}
+	pw := newPauseWatch(holdWait > 0)
 	var take *lockstep.Take
 	var past []lockstep.Record
 	var pastFrom peer.ID
@@ -269,6 +276,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		OnPeer:    catchUps.onPeer,
 		SeatHosts: res.SeatHosts, Relay: s.relaySeats(res.Setup, hot),
 		AcceptSeats: true, SeatMoves: seatMoves, OnSeatMoved: s.seatMoved(res.Setup),
+		HoldPause: holdWait > 0,
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {
@@ -278,6 +286,10 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			runMu.Unlock()
 			setup.saw(rd.State)
 			stall.saw(rd.State)
+			if pw.saw(rd) {
+				s.log.Info("the others continued the paused game after this player left it: this run stops; continue it from the saved games", "game", gid)
+				stopGame()
+			}
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventSeatTaken {
 					name := s.seated(tr, e)
@@ -382,7 +394,24 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		}
 	}
 	s.log.Info("game started", "game", gid, "log", logPath)
+	if holdWait > 0 {
+		var want []peer.ID
+		for _, id := range res.Setup.Players() {
+			if !slices.ContainsFunc(hot, func(h *hotSeat) bool { return h.id == id }) && id != s.self {
+				want = append(want, id)
+			}
+		}
+		absent := func() []peer.ID {
+			runMu.Lock()
+			defer runMu.Unlock()
+			return runAt.Absent
+		}
+		go s.liftWhenBack(gctx, pw, sess, hot, want, absent, names, holdWait)
+	}
 	st, err := sess.Run(gctx)
+	if paused, ok := pw.leftPaused(); ok && ctx.Err() == nil {
+		st, err = paused, nil // this player's run ended at the pause
+	}
 	close(done)
 	s.flown.Store(nil)
 	s.tablePace.Store(nil)
