@@ -56,9 +56,9 @@ func TestRunTurnsSmoke(t *testing.T) {
 // A whole game with two watchers, in the players' process and in
 // processes of their own on a core of their own: both end with the
 // players' history, having verified every record through the watch
-// server, and the players' process is unpinned after. (Watchers at nice
-// 19 are not played here: on a loaded CI machine they could wait
-// minutes for a core; TestYieldCPU checks what they are given.)
+// server, and the players' process is unpinned after. (Watchers under
+// SCHED_IDLE are not played here: on a loaded CI machine they could
+// wait minutes for an idle core; TestYieldCPU checks the policy.)
 func TestRunTurnsWatchedSmoke(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -250,7 +250,7 @@ func playMeasured(b *testing.B, dir, tr string, policy Sync, wcfg TurnConfig, al
 // p50/p99 over all pairs and their ratios (watched/unwatched: the goal
 // is ≤ 1.10), and the median over the pairs of each pair's own ratios,
 // which a burst of load on one game cannot move.
-// The watchers run in processes of their own at nice 19
+// The watchers run in processes of their own under SCHED_IDLE
 // (TurnConfig.WatchersYield), the nearest one machine comes to
 // spectators on laptops of their own: the players' side still serves
 // each of them every record, over a connection and stream of its own.
