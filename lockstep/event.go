@@ -15,7 +15,7 @@ type EventKind uint8
 const (
 	EventSetupConfirmed EventKind = iota + 1 // every player confirmed the Setup
 	EventGameStarted                         // roll 0 chose the first player (Colour)
-	EventWaiting                             // the game waits for Peers' input for roll Roll
+	EventWaiting                             // the game waits for Peers' input for roll Roll (told when that changes, after a restore, and when a paused game goes on)
 	EventYourRoll                            // the local player is to roll: call Roll (not sent with AutoRoll)
 	EventRolled                              // roll Roll came up Value for Colour
 	EventYourMove                            // the local player must Choose one of Moves

@@ -653,7 +653,8 @@ func (g *game) awaiting() uint8 {
 func (g *game) reportWaiting() {
 	n := g.n
 	mask := g.awaiting()
-	key := waitKey{g.phase, g.k, mask}
+	paused := g.gamePaused()
+	key := waitKey{g.phase, g.k, mask, paused}
 	if key == n.lastWait {
 		return
 	}
@@ -661,15 +662,19 @@ func (g *game) reportWaiting() {
 	for _, p := range n.players {
 		p.waited = 0
 	}
-	if mask != 0 && g.phase != PhaseSetup {
+	// A paused game waits for nobody's input; once it goes on, what it
+	// waits for is news again (a screen shown the pause, or one restored
+	// since, asks anew).
+	if mask != 0 && g.phase != PhaseSetup && !paused {
 		n.emit(Event{Kind: EventWaiting, Roll: g.k, Peers: n.ids(mask)})
 	}
 }
 
 type waitKey struct {
-	phase Phase
-	k     uint64
-	mask  uint8
+	phase  Phase
+	k      uint64
+	mask   uint8
+	paused bool
 }
 
 // onEquivocation stops the game: with two signed versions of one input in

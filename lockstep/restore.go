@@ -31,6 +31,10 @@ func Restore(cfg Config, records []Record) (*Node, error) {
 	}
 	n.restoring = false
 	n.msgs, n.entries, n.events = nil, nil, nil
+	// The events of the replay are dropped, so what the game waits for
+	// now is reported again: a screen that starts with this node (another
+	// person's turn at a hot seat) learns it from nothing else.
+	n.lastWait = waitKey{}
 	if n.self >= 0 && n.mySeq == 0 {
 		// The crash came before our own Confirm reached the log. It is
 		// the same bytes again (the anchor comes from the entropy, and

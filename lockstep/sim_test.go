@@ -64,7 +64,8 @@ type simPeer struct {
 	down    bool
 	cheater bool
 	events  []Event
-	at      []int // the tick of each event
+	at      []int   // the tick of each event
+	waits   []Event // its EventWaiting, kept apart from events
 	// rollDelay > 0 makes a manual player (AutoRoll off, see setManual) that
 	// rolls 1..rollDelay ticks after it is asked; rolled[k] is the tick it
 	// rolled roll k.
@@ -291,6 +292,8 @@ func (s *sim) drain() {
 				if e.Kind != EventWaiting {
 					p.events = append(p.events, e)
 					p.at = append(p.at, s.now)
+				} else {
+					p.waits = append(p.waits, e)
 				}
 			}
 			p.node.Advance(rd)
