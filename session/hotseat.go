@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -133,23 +132,22 @@ func (s *LocalSession) localSeats() ([]engine.Colour, []peer.ID) {
 }
 
 // startHotSeats makes the nodes and drivers of the other people's seats
-// over hub; s.mu is held.
-func (s *LocalSession) startHotSeats(setup lockstep.Setup, hub *lockstep.Hub, names map[peer.ID]string, cs []engine.Colour, ids []peer.ID) ([]*hotSeat, error) {
+// over hub, with their dice secrets, restored from res's log when the
+// game is continued; s.mu is held.
+func (s *LocalSession) startHotSeats(setup lockstep.Setup, hub *lockstep.Hub, names map[peer.ID]string, cs []engine.Colour, ids []peer.ID, secrets map[peer.ID][32]byte, res *localResume) ([]*hotSeat, error) {
 	var hot []*hotSeat
 	for i := 1; i < len(ids); i++ {
-		cfg := lockstep.Config{Setup: setup, Self: ids[i], Key: s.keys[ids[i]]}
-		if _, err := io.ReadFull(s.opts.Entropy, cfg.Entropy[:]); err != nil {
-			return nil, fmt.Errorf("cannot draw the dice entropy: %w", err)
-		}
-		node, err := lockstep.NewNode(cfg)
+		cfg := lockstep.Config{Setup: setup, Self: ids[i], Key: s.keys[ids[i]], Entropy: secrets[ids[i]]}
+		node, err := newLocalNode(cfg, res)
 		if err != nil {
 			return nil, fmt.Errorf("cannot seat %s: %w", names[ids[i]], err)
 		}
 		h := &hotSeat{colour: cs[i], id: ids[i], tr: NewTranslator(setup, ids[i], names, ""), asks: make(chan struct{}, 1)}
 		// Its log is the first seat's: that one holds every seat's
-		// messages (a local game is never resumed).
+		// messages, and a continued game restores every node from it.
 		h.drv, err = lockstep.NewDriver(node, lockstep.DriverConfig{Link: hub.Link(ids[i]), Log: discardLog{},
 			Tick: s.opts.Tick, Linger: -1, Logger: s.opts.Logger, Clock: s.opts.Clock,
+			StopWhenPaused: true, ContinuePaused: true,
 			OnReady: func(rd lockstep.Ready) {
 				h.tr.Translate(rd.Events, rd.State)
 				if h.tr.CanRoll() || len(h.tr.choice) > 0 {
