@@ -481,9 +481,7 @@ func (s *LocalSession) run(setup lockstep.Setup, res *localResume) error {
 		if err := lg.Close(); err != nil {
 			s.opts.Logger.Error("game log", "err", err)
 		}
-		if st.Paused && err == nil {
-			s.pausedNow()
-		}
+		s.runEnded(st.Paused && err == nil)
 	}()
 	return nil
 }

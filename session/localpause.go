@@ -100,15 +100,19 @@ func (s *LocalSession) continuable() []ui.SavedGame {
 	return out
 }
 
-// pausedNow runs once a paused game's run has ended: the lobby offers it.
-func (s *LocalSession) pausedNow() {
+// runEnded runs once a game's run has ended and its log is closed: the
+// lobby's list of games to continue is read again (a paused game is on
+// it, one played to its end or left is not).
+func (s *LocalSession) runEnded(paused bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return
 	}
-	s.opts.Logger.Info("local game paused: kept to continue another day", "game", s.gid)
-	s.table = nil
+	if paused {
+		s.opts.Logger.Info("local game paused: kept to continue another day", "game", s.gid)
+	}
+	s.findLocalPaused()
 	s.emitLobby()
 }
 
