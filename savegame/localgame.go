@@ -10,16 +10,19 @@ import (
 	"time"
 
 	"aeroplane/lockstep"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// An offline game (every player at this program, with bots) keeps one
-// log, game-DATE-TIME-ID.log (its nodes share one in-process network, so
-// the first seat's log holds every seat's messages), and beside it each
-// person's dice secret, game-DATE-TIME-ID-seat-PEER.secret (0600), and
-// the players' names, game-DATE-TIME-ID.names. With these it can be
-// continued another day (PausedLocal, then Resume): every seat's node is
-// restored from that one log. Find never reads it (the automatic resume
+// An offline game (every player at this program, with bots) keeps its
+// log, game-DATE-TIME-ID.log (the first seat's node's: its nodes share one
+// in-process network, so it holds every seat's messages and is the one
+// verify and replay read), and beside it each person's dice secret,
+// game-DATE-TIME-ID-seat-PEER.secret (0600), each other person's node's
+// own log, seat-DATE-TIME-ID-PEER.log (not a game-*.log: it is that
+// node's account, which it is restored from), and the players' names,
+// game-DATE-TIME-ID.names. With these it can be continued another day
+// (PausedLocal, then Resume and OpenLocalSeatLog). Find never reads it (the automatic resume
 // after a crash is the LAN's), so the one-hour limit does not apply.
 
 // LocalSaved is an offline game PausedLocal found.
@@ -34,6 +37,19 @@ type LocalSaved struct {
 // localSecretPath names the dice secret of seat beside an offline log.
 func localSecretPath(logPath string, seat peer.ID) string {
 	return strings.TrimSuffix(logPath, ".log") + "-seat-" + seat.String() + ".secret"
+}
+
+// LocalSeatLogPath names the log of seat's node beside the offline game
+// log logPath (a person's but the first player's).
+func LocalSeatLogPath(logPath string, seat peer.ID) string {
+	base := strings.TrimPrefix(strings.TrimSuffix(filepath.Base(logPath), ".log"), "game-")
+	return filepath.Join(filepath.Dir(logPath), "seat-"+base+"-"+seat.String()+".log")
+}
+
+// OpenLocalSeatLog opens (or starts) the log of seat's node beside the
+// offline game log logPath, with the records already in it.
+func OpenLocalSeatLog(logPath string, seat peer.ID) (*Log, []lockstep.Record, error) {
+	return OpenLog(LocalSeatLogPath(logPath, seat))
 }
 
 // CreateLocalGame starts the files of a new offline game that can be
@@ -134,6 +150,14 @@ func (d *Dir) loadLocal(logPath string, self peer.ID) (*LocalSaved, error) {
 		s.Secrets[id] = sec
 	}
 	s.Entropy = s.Secrets[self]
+	for _, id := range setup.Players() {
+		if id == self {
+			continue
+		}
+		if _, err := os.Stat(LocalSeatLogPath(logPath, id)); err != nil {
+			return nil, fmt.Errorf("the log of seat %s is missing: %w", lockstep.ShortID(id), err)
+		}
+	}
 	s.Names = map[peer.ID]string{}
 	if f, err := os.Open(strings.TrimSuffix(logPath, ".log") + ".names"); err == nil {
 		s.Names = ParseNames(io.LimitReader(f, maxNamesFile))

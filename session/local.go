@@ -392,7 +392,11 @@ func (s *LocalSession) run(setup lockstep.Setup, res *localResume) error {
 	// People at the keys are waited for: nobody else is there to vote
 	// one of them absent (with one person, nobody votes at all).
 	cfg := lockstep.Config{Setup: setup, Self: s.self, Key: s.key, AbsentTicks: -1, Entropy: secrets[s.self]}
-	node, err := newLocalNode(cfg, res)
+	var past []lockstep.Record
+	if res != nil {
+		past = res.records
+	}
+	node, err := newLocalNode(cfg, past)
 	if err != nil {
 		res.close()
 		return ui.Errorf("err.start", err)
@@ -413,11 +417,6 @@ func (s *LocalSession) run(setup lockstep.Setup, res *localResume) error {
 		res.close()
 		return fmt.Errorf("cannot start the game: %w", err)
 	}
-	hot, err := s.startHotSeats(setup, hub, names, cs, ids, secrets, res)
-	if err != nil {
-		res.close()
-		return err
-	}
 	var lg *savegame.Log
 	if res != nil {
 		lg = res.log
@@ -428,6 +427,11 @@ func (s *LocalSession) run(setup lockstep.Setup, res *localResume) error {
 		if err := s.dir.SaveNamesBeside(lg.Path(), setup, names); err != nil {
 			s.opts.Logger.Warn("players' names not saved: the game cannot be continued with its people", "err", err)
 		}
+	}
+	hot, err := s.startHotSeats(setup, hub, names, cs, ids, secrets, lg.Path())
+	if err != nil {
+		lg.Close()
+		return err
 	}
 	tr := NewTranslator(setup, s.self, names, lg.Path())
 	tr.SetHotSeats(ids...)
@@ -450,7 +454,7 @@ func (s *LocalSession) run(setup lockstep.Setup, res *localResume) error {
 				s.over, s.paused = wasPaused, wasPaused
 				s.mu.Unlock()
 			}
-			s.q.push(evs...)
+			s.q.push(dropPauseAsks(evs)...)
 		}})
 	if err != nil {
 		lg.Close()
@@ -472,8 +476,13 @@ func (s *LocalSession) run(setup lockstep.Setup, res *localResume) error {
 	})
 	go func() {
 		defer close(done)
-		defer hotDone()
 		st, err := drv.Run(ctx)
+		hotDone()
+		for _, h := range hot {
+			if err := h.glog.Close(); err != nil {
+				s.opts.Logger.Error("a hot seat's log", "err", err)
+			}
+		}
 		if err != nil && !errors.Is(err, context.Canceled) {
 			s.opts.Logger.Error("local game", "err", err)
 			s.q.push(ui.Notice{Msg: ui.M("note.stopped", err)})

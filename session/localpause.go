@@ -36,12 +36,13 @@ func (r *localResume) close() {
 	}
 }
 
-// newLocalNode is a seat's node: new, or restored from r's log.
-func newLocalNode(cfg lockstep.Config, r *localResume) (*lockstep.Node, error) {
-	if r == nil {
+// newLocalNode is a seat's node: new, or restored from its own log's
+// records (a continued game).
+func newLocalNode(cfg lockstep.Config, records []lockstep.Record) (*lockstep.Node, error) {
+	if len(records) == 0 {
 		return lockstep.NewNode(cfg)
 	}
-	return lockstep.Restore(cfg, r.records)
+	return lockstep.Restore(cfg, records)
 }
 
 // history is what the screen shows first of a continued game (nothing
@@ -145,6 +146,21 @@ func (s *LocalSession) PauseTogether() error {
 	}
 	s.opts.Logger.Info("pausing the local game for everyone here", "game", s.gid)
 	return nil
+}
+
+// dropPauseAsks leaves out the pause requests of the seats here: they
+// come from the one answer PauseTogether gave for all of them, and no
+// person here has anything to answer to them.
+func dropPauseAsks(evs []ui.Event) []ui.Event {
+	out := evs[:0:0]
+	for _, e := range evs {
+		switch e.(type) {
+		case ui.PauseAsked, ui.PauseLifted:
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // PlayOn implements ui.TablePauser. PauseTogether pauses every seat at

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -70,11 +71,16 @@ func answer(t *testing.T, s *LocalSession, e ui.Event) {
 func next[E ui.Event](t *testing.T, s *LocalSession, ok func(E) bool) E {
 	t.Helper()
 	timeout := time.After(60 * time.Second) // a hang guard
+	var last []string                       // for the guard's message
 	for {
 		select {
 		case e, open := <-s.Events():
 			if !open {
 				t.Fatal("events closed")
+			}
+			last = append(last, fmt.Sprintf("%T %+v", e, e))
+			if len(last) > 6 {
+				last = last[1:]
 			}
 			answer(t, s, e)
 			if x, is := e.(E); is && (ok == nil || ok(x)) {
@@ -82,7 +88,7 @@ func next[E ui.Event](t *testing.T, s *LocalSession, ok func(E) bool) E {
 			}
 		case <-timeout:
 			var zero E
-			t.Fatalf("no %T came", zero)
+			t.Fatalf("no %T came; the last events:\n%s", zero, strings.Join(last, "\n"))
 		}
 	}
 }
