@@ -122,6 +122,11 @@ type DriverConfig struct {
 	// recovery: the game is taken up. A pause made during the run is not
 	// lifted.
 	ContinuePaused bool
+	// HoldPaused, with ContinuePaused, leaves the lift to the caller
+	// (Do with Node.Continue, once the players it waits for are back):
+	// the restored pause stays until then, and StopWhenPaused does not
+	// stop the run on it.
+	HoldPaused bool
 	// Clock is the driver's time (ticks and the linger); nil is the
 	// machine's. Tests pass one they advance by hand.
 	Clock Clock
@@ -225,7 +230,11 @@ func (d *Driver) Run(ctx context.Context) (State, error) {
 	told := false                  // our last status frame, holding every pause, is sent
 	lifted := !d.cfg.ContinuePaused || !d.n.paused()
 	for {
-		if !lifted && d.n.rec == nil && !d.n.restoring {
+		switch {
+		case lifted:
+		case d.cfg.HoldPaused:
+			lifted = !d.n.paused()
+		case d.n.rec == nil && !d.n.restoring:
 			lifted = true
 			if err := d.n.Continue(); err != nil {
 				d.log.Warn("the paused game could not be continued", "err", err)
@@ -304,7 +313,7 @@ func (d *Driver) Run(ctx context.Context) (State, error) {
 		case r := <-d.do:
 			err := r.f(d.n)
 			if err != nil {
-				d.log.Warn("game action refused", "err", err)
+				d.log.Debug("game action refused", "err", err) // the caller has the error and words it for its user
 			}
 			r.done <- err
 		case r := <-d.cfg.Link.Reach():

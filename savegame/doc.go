@@ -50,6 +50,12 @@
 //     cannot use are skipped and said why. A newcomer's log counts when its
 //     own account seats this player (lockstep's Seats): it resumes the seat
 //     it took (Saved.Take) with the secret beside that log.
+//   - Paused lists every unfinished game of this player's to continue
+//     another day, its take logs among them on the same terms as Find's
+//     (the log seats this player; the secret beside it), each game once;
+//     Saved.Players are who held a seat when the log stopped (a newcomer
+//     in place of the bot or the player who left), Saved.Members the
+//     peers a game taken up admits.
 //   - CreateTaken writes the newcomer's secret before its log, as Create
 //     does a player's: a newcomer killed mid-game resumes its seat.
 //
@@ -66,7 +72,8 @@
 //	log.go      Log: the append-only game log, torn-tail repair, lazy fsync
 //	secret.go   the 0600 dice secret, created exclusively (write, fsync, link)
 //	game.go     Create (a new game) and Resume (a saved one); MarkClosed
-//	find.go     Find: the game to resume
+//	find.go     Find: the game to resume; Saved, its players and members
+//	paused.go   Paused: the games to continue another day
 //	seatgame.go CreateSeat, ResumeSeat: a hot-seat person's own log and secret
 //	playernames.go  the players' names beside the log (game-ID.names), so a
 //	            resumed game shows people by name; read bounded, bad lines skipped

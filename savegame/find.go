@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"aeroplane/engine"
 	"aeroplane/lockstep"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -36,6 +37,52 @@ type Saved struct {
 	// and was seated in before the log stopped; nil for a seat of the
 	// Setup. Its log is a game-take-….log, its secret beside it.
 	Take *lockstep.Take
+	// Players are the people who held a seat when the log stopped, in
+	// the order of lockstep's Seats: the Setup's players who did not
+	// leave, each newcomer seated (Take) in place of the seat's earlier
+	// owner. They are whom a continued game expects back.
+	Players []peer.ID
+	// Seats are who flew each seat from which roll (lockstep's Seats),
+	// the newcomers seated among them (From > 0).
+	Seats []lockstep.SeatOwner
+}
+
+// Members are everyone who may speak in the game when it is taken up:
+// the Setup's players and the newcomers seated since (Players).
+func (s *Saved) Members() []peer.ID {
+	out := s.Setup.Players()
+	for _, id := range s.Players {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// holders are the people flying a seat at the end of a verified log
+// (Saved.Players): each seat's last owner, unless a bot or gone for good.
+func holders(v *lockstep.Verification) []peer.ID {
+	left := map[peer.ID]bool{}
+	for _, e := range v.Events {
+		if e.Kind == lockstep.EventLeft {
+			left[e.Peer] = true
+		}
+	}
+	last := map[engine.Colour]lockstep.SeatOwner{}
+	var order []engine.Colour
+	for _, o := range v.Seats {
+		if _, ok := last[o.Colour]; !ok {
+			order = append(order, o.Colour)
+		}
+		last[o.Colour] = o // later owners come later
+	}
+	var out []peer.ID
+	for _, c := range order {
+		if o := last[c]; !o.Bot && o.Player != "" && !left[o.Player] && !slices.Contains(out, o.Player) {
+			out = append(out, o.Player)
+		}
+	}
+	return out
 }
 
 // Query says which game Find looks for.
@@ -135,7 +182,7 @@ func (d *Dir) load(logPath string, q Query) (*Saved, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Saved{Setup: setup, Path: logPath, Rolls: v.Rolls, Paused: v.Paused}
+	s := &Saved{Setup: setup, Path: logPath, Rolls: v.Rolls, Paused: v.Paused, Players: holders(v), Seats: v.Seats}
 	switch {
 	case v.Phase == lockstep.PhaseHalted:
 		return nil, nil

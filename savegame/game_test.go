@@ -259,6 +259,9 @@ func TestCreateTaken(t *testing.T) {
 	if got[setup.Players()[0]] != "ann" || got[newcomer] != "zoe" || got[stranger] != "" {
 		t.Errorf("names beside the taken log: %v", got)
 	}
+	if again := d.NamesBeside(g.Log.Path()); again[newcomer] != "zoe" || len(again) != len(got) {
+		t.Errorf("NamesBeside the taken log: %v, want %v", again, got)
+	}
 	if err := d.SaveNamesBeside(filepath.Join(t.TempDir(), "game-x.log"), setup, names); err == nil {
 		t.Error("names saved beside a log outside the directory")
 	}

@@ -20,9 +20,17 @@ import (
 // copy of another player's game ("not a game of ours"), a log whose
 // content is another game than its name says (copied over), a damaged
 // log, a missing secret. Saved.At is when each was last written.
+//
+// A seat self took as a newcomer (a game-take-….log) is listed as Find
+// resumes it: only while its log's own account seats self in it
+// (Saved.Take), with the secret beside that log; a take log of a seat
+// never given, or taken from self again, or copied from another
+// newcomer, is refused saying "holds no seat it took".
 func (d *Dir) Paused(self peer.ID, lobby string) ([]*Saved, []error) {
 	idLen := len(lockstep.GameID{}.String())
 	paths, _ := filepath.Glob(filepath.Join(d.path, "game-"+strings.Repeat("[0-9a-f]", idLen)+".log"))
+	taken, _ := filepath.Glob(filepath.Join(d.path, "game-take-*-"+strings.Repeat("[0-9a-f]", idLen)+".log"))
+	paths = append(paths, taken...)
 	var out []*Saved
 	var skipped []error
 	for _, p := range paths {
@@ -41,5 +49,13 @@ func (d *Dir) Paused(self peer.ID, lobby string) ([]*Saved, []error) {
 		}
 	}
 	slices.SortFunc(out, func(a, b *Saved) int { return b.At.Compare(a.At) })
+	// One game once: the newest log of it (a seat taken twice over).
+	seen := map[lockstep.GameID]bool{}
+	out = slices.DeleteFunc(out, func(s *Saved) bool {
+		gid := s.Setup.GameID()
+		dup := seen[gid]
+		seen[gid] = true
+		return dup
+	})
 	return out, skipped
 }

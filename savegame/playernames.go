@@ -61,8 +61,20 @@ func (d *Dir) saveNames(path string, setup lockstep.Setup, names map[peer.ID]str
 }
 
 // Names are the names SaveNames recorded for game gid (empty if none).
-func (d *Dir) Names(gid lockstep.GameID) map[peer.ID]string {
-	f, err := os.Open(d.namesPath(gid))
+func (d *Dir) Names(gid lockstep.GameID) map[peer.ID]string { return d.namesAt(d.namesPath(gid)) }
+
+// NamesBeside are the names saved beside the game log at logPath
+// (SaveNamesBeside: a newcomer's game-take-… log has its own), empty if
+// none or if logPath is no game log of this directory.
+func (d *Dir) NamesBeside(logPath string) map[peer.ID]string {
+	if filepath.Dir(logPath) != d.path || !strings.HasSuffix(logPath, ".log") {
+		return map[peer.ID]string{}
+	}
+	return d.namesAt(strings.TrimSuffix(logPath, ".log") + ".names")
+}
+
+func (d *Dir) namesAt(path string) map[peer.ID]string {
+	f, err := os.Open(path)
 	if err != nil {
 		return map[peer.ID]string{}
 	}

@@ -33,7 +33,11 @@ func (s *NetSession) findPaused() {
 
 // continuable are the saved games to list (s.mu held): those with at
 // least one other of their players advertised on the LAN now, and those
-// this player played alone against bots, which need nobody else.
+// this player played alone against bots, which need nobody else. A
+// game's players are those holding a seat when it stopped
+// (savegame.Saved.Players): a newcomer seated in it, not the bot or the
+// player who left before it; a seat this player took as a newcomer is
+// listed as the setup's players' are.
 func (s *NetSession) continuable(ads []p2p.Advert) []ui.SavedGame {
 	here := map[peer.ID]bool{}
 	for _, ad := range ads {
@@ -41,12 +45,12 @@ func (s *NetSession) continuable(ads []p2p.Advert) []ui.SavedGame {
 	}
 	var out []ui.SavedGame
 	for _, g := range s.paused {
-		players := g.Setup.Players()
+		players := g.Players
 		alone := len(players) == 1 && players[0] == s.self
 		if !alone && !slices.ContainsFunc(players, func(id peer.ID) bool { return id != s.self && here[id] }) {
 			continue
 		}
-		names := s.dir.Names(g.Setup.GameID())
+		names := s.dir.NamesBeside(g.Path)
 		sg := ui.SavedGame{Lobby: g.Setup.Name, Roll: g.Rolls, Saved: g.At}
 		for _, id := range players {
 			n := names[id]

@@ -34,7 +34,7 @@ func TestContinuableGames(t *testing.T) {
 		}
 	}
 	s := &NetSession{dir: dir, self: players[0], name: "ann",
-		paused: []*savegame.Saved{{Setup: setup, Rolls: v.Rolls, At: at}, {Setup: solo, Rolls: 12, At: at}}}
+		paused: []*savegame.Saved{{Setup: setup, Rolls: v.Rolls, At: at, Players: players}, {Setup: solo, Rolls: 12, At: at, Players: players[:1]}}}
 	for _, c := range []struct {
 		name string
 		ads  []p2p.Advert

@@ -53,6 +53,9 @@
 //	              game protocol by a take request (takewire.go; the players'
 //	              watch server admits it as a p2p guest) and plays the seat
 //	              as lockstep's newcomer; the players name it once seated
+//	resumeseats.go  a game taken up from its log (after a crash, or
+//	              continued another day) shows, names and admits the
+//	              newcomers its log seats (savegame.Saved.Seats)
 //	webseat.go    NetSession.ServeWeb: the browsers of package web sit at
 //	              this program's table as people of their own (their lobby
 //	              commands said through lobby.Control's *Via calls), and in

@@ -249,8 +249,22 @@ func actSeats(drv *lockstep.Driver, tr *Translator, hot []*hotSeat, f func(*Tran
 // translator (tr on drv) having checked it asks for it, and then tells
 // that translator (done) so it asks no more.
 func actHot(drv *lockstep.Driver, tr *Translator, h *hotSeat, f func(*Translator, *lockstep.Node) error, done func(*Translator)) error {
+	// do runs f on h's node. A refusal that only says the node has not
+	// asked yet is kept from the driver, which logs every refused action
+	// at WARN: here it is the normal race, and f changed nothing.
 	do := func() error {
-		return h.drv.Do(func(n *lockstep.Node) error { return f(h.tr, n) })
+		var early error
+		err := h.drv.Do(func(n *lockstep.Node) error {
+			err := f(h.tr, n)
+			if notAskedYet(err) {
+				early, err = err, nil
+			}
+			return err
+		})
+		if err == nil {
+			err = early
+		}
+		return err
 	}
 	select {
 	case <-h.asks: // an ask already answered or about to be: do sees it
@@ -258,7 +272,7 @@ func actHot(drv *lockstep.Driver, tr *Translator, h *hotSeat, f func(*Translator
 	}
 	err := do()
 	deadline := time.After(hotAskWait)
-	for errors.Is(err, ErrNotYourRoll) || errors.Is(err, ErrAlreadyRolled) || errors.Is(err, ErrNoChoice) {
+	for notAskedYet(err) {
 		// The screen asked before this seat's node did (or while it
 		// still held the roll before): it does in a moment, once it has
 		// applied what the first seat's node has.
@@ -277,6 +291,13 @@ func actHot(drv *lockstep.Driver, tr *Translator, h *hotSeat, f func(*Translator
 		_ = drv.Do(func(*lockstep.Node) error { done(tr); return nil })
 	}
 	return err
+}
+
+// notAskedYet says whether err is a translator's refusal of a command its
+// node has not asked for (yet): the screen's node may ask a moment before
+// a hot seat's does.
+func notAskedYet(err error) bool {
+	return errors.Is(err, ErrNotYourRoll) || errors.Is(err, ErrAlreadyRolled) || errors.Is(err, ErrNoChoice)
 }
 
 var _ ui.PersonAdder = (*LocalSession)(nil)

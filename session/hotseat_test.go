@@ -1,29 +1,27 @@
 package session
 
 import (
+	"errors"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"testing"
 	"time"
 
 	"aeroplane/engine"
+	"aeroplane/internal/p2ptest"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// Three people at one laptop play an offline game to the end against a
-// bot: the screen asks each of them, by seat, for their own rolls and
-// choices, and the log verifies with three seats of three distinct keys,
-// each with its own dice chain (every roll hashes three links).
-func TestLocalHotSeatThreePeople(t *testing.T) {
-	dir := t.TempDir()
-	s, err := NewLocal(LocalOptions{Name: "ann", DataDir: dir, People: []string{"bob", "cat"},
-		Entropy: rand.NewChaCha8([32]byte{14}),
-		// No tick: status frames would change the nodes' counters while
-		// playToEnd checks that a refused command changed nothing.
-		Clock: &tickClock{ticks: make(chan time.Time)}})
+// localTable is a LocalSession of o in a data dir of t's, a new game
+// created at its table; it is closed when t ends.
+func localTable(t *testing.T, o LocalOptions) *LocalSession {
+	t.Helper()
+	o.DataDir = t.TempDir()
+	s, err := NewLocal(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +33,19 @@ func TestLocalHotSeatThreePeople(t *testing.T) {
 	if err := s.CreateGame(engine.DefaultRules()); err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// Three people at one laptop play an offline game to the end against a
+// bot: the screen asks each of them, by seat, for their own rolls and
+// choices, and the log verifies with three seats of three distinct keys,
+// each with its own dice chain (every roll hashes three links).
+func TestLocalHotSeatThreePeople(t *testing.T) {
+	s := localTable(t, LocalOptions{Name: "ann", People: []string{"bob", "cat"},
+		Entropy: rand.NewChaCha8([32]byte{14}),
+		// No tick: status frames would change the nodes' counters while
+		// playToEnd checks that a refused command changed nothing.
+		Clock: &tickClock{ticks: make(chan time.Time)}})
 	c := &checker{t: t, you: engine.Red}
 	people := map[string]engine.Colour{}
 	for col, st := range s.table.Seats {
@@ -118,5 +129,50 @@ func TestTranslatorHotSeatAsks(t *testing.T) {
 		if w == nil || w.YouRoll != tc.want || w.ToMove != engine.Blue {
 			t.Errorf("%s: %+v, want YouRoll %v for Blue", tc.name, w, tc.want)
 		}
+	}
+}
+
+// A person's key press that reaches their seat's node before that node
+// asks for it (the screen, fed by the first seat's node, asked first) is
+// the normal race of a hot seat: it is tried again when the node asks,
+// for hotAskWait at most, and nothing of it is logged at WARN or above
+// (the rotating log is for faults). Here bob's or cat's node is never
+// asked while ann is to roll, so the press is tried and then refused.
+func TestHotSeatEarlyPressNotWarned(t *testing.T) {
+	logs := p2ptest.NewCapture()
+	s := localTable(t, LocalOptions{Name: "ann", People: []string{"bob", "cat"},
+		Entropy: rand.NewChaCha8([32]byte{15}), Logger: slog.New(logs),
+		Clock: &tickClock{ticks: make(chan time.Time)}})
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var asked ui.DiceWaiting
+	for e := range s.Events() {
+		if w, ok := e.(ui.DiceWaiting); ok && w.YouRoll {
+			asked = w
+			break
+		}
+	}
+	s.mu.Lock()
+	drv, tr, hot := s.drv, s.tr, s.hot
+	s.mu.Unlock()
+	var other *hotSeat
+	for _, h := range hot {
+		if h.colour != asked.ToMove {
+			other = h
+		}
+	}
+	if other == nil {
+		t.Fatalf("the hot seats %v: none but the one to move (%s)", hot, asked.ToMove)
+	}
+	tries := 0
+	roll := func(tr *Translator, n *lockstep.Node) error { tries++; return tr.Roll(n) }
+	answered := false
+	err := actHot(drv, tr, other, roll, func(*Translator) { answered = true })
+	if !errors.Is(err, ErrNotYourRoll) || answered || tries == 0 {
+		t.Fatalf("%s's early roll: %v after %d tries (answered %v), want refused as not their roll after trying", other.colour, err, tries, answered)
+	}
+	if warned := logs.AtLeast(slog.LevelWarn); len(warned) > 0 {
+		t.Errorf("an early key press logged %q at WARN or above", warned)
 	}
 }

@@ -272,6 +272,11 @@ type GameConfig struct {
 	// the driver's goroutine (act on the node through Do, from another).
 	OnReady func(lockstep.Ready)
 	Logger  *slog.Logger
+	// HoldPause keeps the pause a restored node holds from its own log
+	// until Continue is called on it (liftWhenBack), instead of lifting it
+	// once recovered.
+	HoldPause bool
+
 	// Take makes this program a newcomer asking for that seat of a
 	// running game it holds none in (lockstep.Config.Take); Past are the
 	// records of a player's log it read (Setup first), checked and
@@ -339,6 +344,8 @@ type Game struct {
 	relays  map[peer.ID]context.CancelFunc
 	run     *gameRun // while Run runs
 	onMoved func(SeatMoved)
+	// holdPause: the people's nodes keep a restored pause too.
+	holdPause bool
 }
 
 // NewGame creates (or restores) the node and its driver over t.
@@ -387,11 +394,11 @@ func NewGame(t *p2p.Transport, cfg GameConfig) (*Game, error) {
 		}
 		own, g.relay = g.hub.Link(t.Host().ID()), cfg.Relay
 	}
-	g.onMoved = cfg.OnSeatMoved
+	g.onMoved, g.holdPause = cfg.OnSeatMoved, cfg.HoldPause
 	// A game every player paused ends its run, its log unfinished, to
 	// be continued from the lobby; continued, it lifts our pause.
 	d, err := lockstep.NewDriver(n, lockstep.DriverConfig{Link: own, Log: cfg.Log, Tick: cfg.Tick, Linger: cfg.Linger,
-		OnReady: cfg.OnReady, Logger: cfg.Logger, StopWhenPaused: true, ContinuePaused: true})
+		OnReady: cfg.OnReady, Logger: cfg.Logger, StopWhenPaused: true, ContinuePaused: true, HoldPaused: cfg.HoldPause})
 	if err != nil {
 		return nil, err
 	}

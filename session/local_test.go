@@ -472,18 +472,7 @@ func TestLocalOpensNoSocket(t *testing.T) {
 // rest lazily, on the next tick, not one fsync per Ready as before.
 func TestLocalLogLazyFsync(t *testing.T) {
 	clk := &tickClock{ticks: make(chan time.Time)}
-	s, err := NewLocal(LocalOptions{Name: "Ann", DataDir: t.TempDir(), Clock: clk, Entropy: rand.NewChaCha8([32]byte{9})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		s.Close()
-		for range s.Events() {
-		}
-	}()
-	if err := s.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
+	s := localTable(t, LocalOptions{Name: "Ann", Clock: clk, Entropy: rand.NewChaCha8([32]byte{9})})
 	if err := s.Start(); err != nil {
 		t.Fatal(err)
 	}

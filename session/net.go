@@ -63,6 +63,14 @@ type NetOptions struct {
 	// is no majority (GameConfig.GoOnAlone); without it the interface
 	// asks (ui.AloneDecision, GoOn, EndGame).
 	GoOnAlone bool
+	// ContinueWait is how long a game paused together and continued
+	// (Continue, Resume of a log holding this player's pause) keeps its
+	// pause until every other player present at the pause has taken it
+	// up too, its program restored from its own log: nobody is voted
+	// absent meanwhile. Past it the pause is lifted and the absence rules
+	// fly the seats of those not back. 0: DefaultContinueWait; negative:
+	// lift at once.
+	ContinueWait time.Duration
 	// SetupWait bounds how long a game may wait in its setup for every
 	// seated player's Confirm (default DefaultSetupWait; below 0, for
 	// ever): a player that sat down and never confirms (a stranger, or a

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -89,7 +90,8 @@ func (s *NetSession) runPlan(p lobbyPlan) {
 		defer s.findPaused()
 		// The others still hold our seat: no lobby, just the game. They
 		// dial us as a member once discovery finds us again.
-		s.t.SetMembers(p.resume.Setup.Players())
+		// A newcomer seated before the game stopped is one of them.
+		s.t.SetMembers(p.resume.Members())
 		if err := s.play(ctx, p, lobby.Result{Setup: p.resume.Setup}); err != nil && ctx.Err() == nil {
 			s.log.Error("resumed game", "err", err)
 			s.q.push(ui.NoticeOf(explain(err)))
@@ -158,7 +160,8 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	if p.resume != nil {
 		// No lobby tells the names again after a crash: the game's own
 		// file does (savegame.SaveNames, written when it started).
-		known = s.dir.Names(gid)
+		// A newcomer's game-take-… log has its own beside it.
+		known = s.dir.NamesBeside(p.resume.Path)
 	}
 	s.mu.Lock()
 	for id, n := range known {
@@ -213,6 +216,14 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		hotIDs = append(hotIDs, h.id)
 	}
 	tr.SetHotSeats(hotIDs...)
+	var taken []lockstep.SeatOwner // the seats newcomers took before a resumed game stopped
+	if p.resume != nil {
+		taken = takenSeats(p.resume.Seats)
+	}
+	for _, o := range taken {
+		tr.SetName(o.Player, seatName(o.Player, s.self, s.name, names))
+		tr.SeatTaken(o.Colour, o.Player)
+	}
 	catchUps := &reconnects{tr: tr, names: names, push: s.q.push}
 	rollWithin := s.rollWithin()
 	info := GameInfo{Setup: res.Setup, Log: logPath, Resumed: p.resume != nil, Records: len(g.Records)}
@@ -226,10 +237,19 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	setup := newSetupWatch(s.setupWait(), stopGame)
 	defer setup.stop()
 	takers := &seatNames{log: logPath, setup: res.Setup, names: names}
+	for _, o := range taken {
+		takers.keep(o.Player, seatName(o.Player, s.self, s.name, names))
+	}
 	var table ui.TableUpdate // the game's table as pushed (set before Run)
 	var seatLost error       // a newcomer's seat taken by another (driver goroutine, read after Run)
 	stall := newTakeStall(p.take, stopGame)
 	defer stall.stop()
+	// A game paused together continues with its people (continuewait.go).
+	holdWait := time.Duration(0)
+	if p.resume != nil && p.resume.Paused {
+		holdWait = s.continueWait()
+	}
+	pw := newPauseWatch(holdWait > 0)
 	var take *lockstep.Take
 	var past []lockstep.Record
 	var pastFrom peer.ID
@@ -256,6 +276,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		OnPeer:    catchUps.onPeer,
 		SeatHosts: res.SeatHosts, Relay: s.relaySeats(res.Setup, hot),
 		AcceptSeats: true, SeatMoves: seatMoves, OnSeatMoved: s.seatMoved(res.Setup),
+		HoldPause: holdWait > 0,
 		// OnReady runs on the driver's goroutine, as do the Roll and
 		// Choose closures: the translator is only ever touched there.
 		OnReady: func(rd lockstep.Ready) {
@@ -265,6 +286,10 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 			runMu.Unlock()
 			setup.saw(rd.State)
 			stall.saw(rd.State)
+			if pw.saw(rd) {
+				s.log.Info("the others continued the paused game after this player left it: this run stops; continue it from the saved games", "game", gid)
+				stopGame()
+			}
 			for _, e := range rd.Events {
 				if e.Kind == lockstep.EventSeatTaken {
 					name := s.seated(tr, e)
@@ -337,6 +362,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	s.mode = modeGame
 	s.myColour = tr.ColourOf(s.self)
 	table = s.setupTable(res.Setup, names, p.hosting)
+	for _, o := range taken {
+		table = tableTaken(table, lockstep.Event{Colour: o.Colour, Peer: o.Player}, seatName(o.Player, s.self, s.name, names), s.self)
+		if o.Player == s.self {
+			s.myColour = o.Colour
+		}
+	}
 	s.markOurs(&table)
 	markWebSeats(&table, res.Setup, res.Phones)
 	table.BotPace, table.BotPaceSet = res.Pace.Delay, res.Pace.Set
@@ -363,7 +394,24 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 		}
 	}
 	s.log.Info("game started", "game", gid, "log", logPath)
+	if holdWait > 0 {
+		var want []peer.ID
+		for _, id := range res.Setup.Players() {
+			if !slices.ContainsFunc(hot, func(h *hotSeat) bool { return h.id == id }) && id != s.self {
+				want = append(want, id)
+			}
+		}
+		absent := func() []peer.ID {
+			runMu.Lock()
+			defer runMu.Unlock()
+			return runAt.Absent
+		}
+		go s.liftWhenBack(gctx, pw, sess, hot, want, absent, names, holdWait)
+	}
 	st, err := sess.Run(gctx)
+	if paused, ok := pw.leftPaused(); ok && ctx.Err() == nil {
+		st, err = paused, nil // this player's run ended at the pause
+	}
 	close(done)
 	s.flown.Store(nil)
 	s.tablePace.Store(nil)

@@ -291,7 +291,7 @@ func (s *NetSession) startPeople(g *Game, setup lockstep.Setup, names map[peer.I
 		}
 		chosen := int64(-1)
 		h.drv, err = lockstep.NewDriver(n, lockstep.DriverConfig{Link: l, Log: h.glog, Tick: s.opts.Tick, Linger: s.opts.Linger,
-			Logger: s.log.With("seat", p2p.ShortID(h.id)), StopWhenPaused: true, ContinuePaused: true,
+			Logger: s.log.With("seat", p2p.ShortID(h.id)), StopWhenPaused: true, ContinuePaused: true, HoldPaused: g.holdPause,
 			OnReady: func(rd lockstep.Ready) {
 				h.tr.Translate(rd.Events, rd.State)
 				if h.tr.CanRoll() || len(h.tr.choice) > 0 {

@@ -9,6 +9,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
 	"aeroplane/ui"
 
@@ -95,10 +96,15 @@ func TestNetHotSeatLAN(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	for _, tc := range []struct {
+	// "at a guest's" is the long form's (testkit.Long): Bea at a guest's
+	// program is played by "a guest's program leaves" up to its leave, and
+	// to the end by internal/e2e's TestHotSeatOverLAN and playe2e's
+	// TestPlayLANHotSeat (both seat the person at a guest's program).
+	rows := []struct {
 		name              string
 		byCreator, leaves bool
-	}{{"at the creator's", true, false}, {"at a guest's", false, false}, {"a guest's program leaves", false, true}} {
+	}{{"at the creator's", true, false}, {"at a guest's", false, false}, {"a guest's program leaves", false, true}}
+	for _, tc := range testkit.Rows(rows, func(i int) bool { return !rows[i].byCreator && !rows[i].leaves }) {
 		t.Run(tc.name, func(t *testing.T) { netHotSeat(t, tc.byCreator, tc.leaves) })
 	}
 }

@@ -1,11 +1,13 @@
 package session
 
 import (
+	"flag"
 	"os"
 	"reflect"
 	"testing"
 
 	"aeroplane/engine"
+	"aeroplane/internal/testkit"
 	"aeroplane/lockstep"
 
 	"pgregory.net/rapid"
@@ -14,7 +16,18 @@ import (
 // Whatever a person presses, in any order, a local session never breaks:
 // a refused command changes nothing, an accepted one is what the state
 // allowed, and the log on disk verifies as far as the game went.
+//
+// The default run checks 30 random command sequences, the long form
+// (testkit.Long) rapid's 100 (under -race on a loaded machine, 100 took
+// 109 s); -rapid.checks given on the command line decides over both.
 func TestLocalAnyCommandsProperty(t *testing.T) {
+	if f := flag.Lookup("rapid.checks"); f != nil && !testkit.Long() && !flagGiven("rapid.checks") {
+		was := f.Value.String()
+		if err := f.Value.Set("30"); err != nil {
+			t.Fatal(err)
+		}
+		defer f.Value.Set(was)
+	}
 	base := t.TempDir()
 	var rolls, chosen, logs int
 	defer func() { t.Logf("accepted %d rolls and %d choices; verified %d logs", rolls, chosen, logs) }()
@@ -117,4 +130,11 @@ func TestLocalAnyCommandsProperty(t *testing.T) {
 		}
 		logs++
 	})
+}
+
+// flagGiven reports whether the command line set the named flag.
+func flagGiven(name string) bool {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }

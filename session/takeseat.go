@@ -514,6 +514,18 @@ func (n *seatNames) add(s *NetSession, id peer.ID, name string) bool {
 	return true
 }
 
+// keep counts newcomer id, named in the names file already (a game taken
+// up from its log), among those a later save names.
+func (n *seatNames) keep(id peer.ID, name string) {
+	if name == "" || slices.Contains(n.takers, id) || len(n.takers) >= maxNewcomerNames {
+		return
+	}
+	if n.more == nil {
+		n.more = map[peer.ID]string{}
+	}
+	n.takers, n.more[id] = append(n.takers, id), name
+}
+
 // tableTaken is the game's table with the seat a newcomer took shown as
 // its: a person's, by name, the player's own if it is self.
 func tableTaken(t ui.TableUpdate, e lockstep.Event, name string, self peer.ID) ui.TableUpdate {

@@ -180,6 +180,21 @@ func (t *Translator) SetName(id peer.ID, name string) {
 	}
 }
 
+// SeatTaken notes that newcomer id flies seat c from now on (lockstep's
+// Take): a person's seat, no longer a bot's, and id's colour. Translate
+// calls it on EventSeatTaken; a game taken up from its log calls it for
+// the seats its log says were taken (savegame.Saved.Seats) before the
+// first Translate, since a restored node tells no past event.
+func (t *Translator) SeatTaken(c engine.Colour, id peer.ID) {
+	if c >= engine.NumColours {
+		return
+	}
+	t.flown[c] = false
+	if len(t.colours) < maxTranslatorNames {
+		t.colours[id] = c
+	}
+}
+
 // maxTranslatorNames bounds the names SetName adds: the setup's players
 // and a few newcomers.
 const maxTranslatorNames = 32
@@ -333,9 +348,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 		case lockstep.EventSeatTaken:
 			// A newcomer flies the seat from now on (lockstep's Take):
 			// a person's, no longer a bot's.
-			if e.Colour < engine.NumColours {
-				t.flown[e.Colour] = false
-			}
+			t.SeatTaken(e.Colour, e.Peer)
 			out = append(out, ui.Notice{Msg: ui.M("note.seat.taken", t.name(e.Peer), e.Colour, e.Roll)})
 		case lockstep.EventSeatRefused:
 			if e.Peer == t.self && t.self != "" {

@@ -180,13 +180,7 @@ func TestBrowserPlaysAGame(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
-	defer cancel()
-	assets, _ := builtClient(t)
-	table := newTestTable(t, ctx, Options{Assets: assets})
-	tab := newBrowser(t)
-	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
-	defer tcancel()
+	table, tctx := tabAtTestTable(t)
 	taps, err := playByTapping(tctx, table.url)
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +205,7 @@ func TestBrowserPlaysAGame(t *testing.T) {
 	var host tableResult
 	select {
 	case host = <-table.result:
-	case <-ctx.Done():
+	case <-tctx.Done():
 		t.Fatal("the program's player never finished")
 	}
 	if host.err != nil {
@@ -232,11 +226,7 @@ func TestBrowserPlaysAGame(t *testing.T) {
 	}
 	// The page's log, exported, verifies as `aeroplane verify` checks a
 	// laptop's, to the same end.
-	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := base64.StdEncoding.DecodeString(b64)
+	data, err := pageLog(tctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,6 +267,30 @@ func TestBrowserPlaysAGame(t *testing.T) {
 		t.Errorf("dice panel counts %q, %d rolls in the log; the verified game's %q, %d rolls", ev.Counts, ev.Rolled, want, rolls)
 	}
 	t.Logf("the browser's game: over, ranking %s, history %s, %d planes tapped; its log %d bytes verifies; event log %d lines, dice %s (%d rolls)", got.Ranking, got.History[:16], taps, len(data), ev.Lines, ev.Counts, rolls)
+}
+
+// pageLog is the open page's game log as its save link gives it
+// (aeroplane.exportLog, base64).
+func pageLog(ctx context.Context) ([]byte, error) {
+	b64, err := chromedp.Run(ctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
+	if err != nil {
+		return nil, err
+	}
+	return base64.StdEncoding.DecodeString(b64)
+}
+
+// tabAtTestTable is a test table (newTestTable) serving the built client
+// and a tab of a fresh chromium (newBrowser), each for five minutes at
+// most: a stuck game, not a slow one.
+func tabAtTestTable(tb testing.TB) (*testTable, context.Context) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	tb.Cleanup(cancel)
+	assets, _ := builtClient(tb)
+	table := newTestTable(tb, ctx, Options{Assets: assets})
+	tctx, tcancel := context.WithTimeout(newBrowser(tb), 5*time.Minute)
+	tb.Cleanup(tcancel)
+	return table, tctx
 }
 
 // playByTapping opens the page and plays its game as a person does: each
@@ -322,13 +336,7 @@ func TestBrowserTapsLandingSquares(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
-	defer cancel()
-	assets, _ := builtClient(t)
-	table := newTestTable(t, ctx, Options{Assets: assets})
-	tab := newBrowser(t)
-	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
-	defer tcancel()
+	table, tctx := tabAtTestTable(t)
 	if err := chromedp.Do(tctx, chromedp.Navigate(table.url)); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ var (
 	BuiltClient = builtClient
 	NewBrowser  = newBrowser
 	TapUntilEnd = tapUntilEnd
+	PageLog     = pageLog
 )
 
 // GoCmd is the go command that builds the client (GOROOT's own).

@@ -3,18 +3,13 @@
 package web_test
 
 import (
-	"context"
-	"encoding/base64"
 	"fmt"
-	"net/http"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"aeroplane/internal/netlab"
-	"aeroplane/internal/testout"
 	"aeroplane/lockstep"
 	"aeroplane/web"
 
@@ -35,51 +30,21 @@ func TestBrowserBackThroughAnotherLaptopAfterKill9(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
 	}
-	_, clientDir := web.BuiltClient(t)
-	bin := buildAeroplane(t, clientDir)
-	lan := netlab.NewLAN(t, 2)
-	lan.JoinHere()
-	type run struct {
-		cmd    *exec.Cmd
-		stdout testout.Buffer
-		stderr testout.Buffer
-	}
-	var runs []*run
+	lan, bin := headlessLAN(t)
+	var runs []*headlessRun
 	for i, name := range []string{"Ann", "Bob"} {
 		dir := t.TempDir()
 		args := []string{"--headless", "--name", name, "--identity", filepath.Join(dir, "id.key"), "--data", filepath.Join(dir, "data"),
 			"--lobby", "phones", "--players", "3", "--bots", "1", "--bot", "random", "--think", "150ms",
 			"--web", lan.Addr(i).String() + ":8080"}
-		r := &run{cmd: lan.Command(i, bin, args...)}
-		r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
-		if err := r.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { r.cmd.Process.Kill(); r.cmd.Wait() })
-		runs = append(runs, r)
+		runs = append(runs, startHeadless(t, lan, i, bin, args...))
 	}
 	pages := []string{fmt.Sprintf("http://%s:8080/", lan.Addr(0)), fmt.Sprintf("http://%s:8080/", lan.Addr(1))}
 	for i, page := range pages {
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-			if res, err := http.Get(page); err == nil {
-				res.Body.Close()
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the page at %s never answered:\n%s", page, runs[i].stderr.String())
-			}
-		}
+		waitPage(t, page, runs[i])
 	}
-	tab := web.NewBrowser(t)
-	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute) // a stuck game, not a slow one
-	defer tcancel()
-	poll := func(what, js string, within time.Duration) {
-		t.Helper()
-		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(within))); err != nil {
-			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset)`))
-			t.Fatalf("%s: %v (page: %s)\nBob: %s", what, err, state, tail(runs[1].stderr.String()))
-		}
-	}
+	tab := openTab(t, web.NewBrowser(t), 20*time.Millisecond)
+	tab.also = func() string { return "Bob: " + tail(runs[1].stderr.String()) }
 	// waitBob waits for a line of Bob's program's events.
 	waitBob := func(what, line string, within time.Duration) {
 		t.Helper()
@@ -89,29 +54,10 @@ func TestBrowserBackThroughAnotherLaptopAfterKill9(t *testing.T) {
 			}
 		}
 	}
-	if err := chromedp.Do(tctx, chromedp.Navigate(pages[0])); err != nil {
-		t.Fatal(err)
-	}
-	poll("Ann's table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`, time.Minute)
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
-		t.Fatal(err)
-	}
-	poll("seated", `!!document.body.dataset.seated`, time.Minute)
-	for {
-		state, err := chromedp.Run(tctx, chromedp.Poll[string](`document.body.dataset.game !== "table" ? "started" : (document.body.dataset.ready === "no" ? "unready" : false)`,
-			chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if state == "started" {
-			break
-		}
-		if err := chromedp.Do(tctx, chromedp.Click("#readybtn")); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	idText, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.peerID()`))
+	tab.openTable(pages[0])
+	tab.sit()
+	tab.readyUntilStart()
+	idText, err := chromedp.Run(tab.ctx, chromedp.Evaluate[string](`aeroplane.peerID()`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,16 +66,9 @@ func TestBrowserBackThroughAnotherLaptopAfterKill9(t *testing.T) {
 		t.Fatal(err)
 	}
 	short := lockstep.ShortID(id)
-	// The person taps every plane offered, at once, all game long.
-	if _, err := chromedp.Run(tctx, chromedp.Evaluate[int](`setInterval(() => { const p = document.querySelector(".movable");
-		if (p) p.dispatchEvent(new MouseEvent("click", {bubbles: true})); }, 20)`)); err != nil {
-		t.Fatal(err)
-	}
-	poll("playing", `document.body.dataset.game === "playing" && !document.getElementById("moveform").hidden`, time.Minute)
+	tab.tapAllGameLong()
 	time.Sleep(time.Second)
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#movehost", "127.0.0.1:1"), chromedp.Click("#movego")); err != nil {
-		t.Fatal(err)
-	}
+	tab.playOnThere("127.0.0.1:1")
 	// Voted absent: within AbsentTicks, or a person's time to choose if
 	// she was to move (ChooseTicks: 100 s by default).
 	waitBob("the web player voted absent", "event absent peer="+short, 2*time.Minute)
@@ -137,15 +76,10 @@ func TestBrowserBackThroughAnotherLaptopAfterKill9(t *testing.T) {
 		t.Fatal(err)
 	}
 	bobAddr := lan.Addr(1).String() + ":8080"
-	if _, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.getElementById("movehost").value = ""`)); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#movehost", bobAddr), chromedp.Click("#movego")); err != nil {
-		t.Fatal(err)
-	}
+	tab.playOnThere(bobAddr)
 	waitBob("the web player back through Bob's program", "event returned peer="+short, 2*time.Minute)
-	poll("the page's game over", `["over", "halted", "none", "left"].includes(document.body.dataset.game)`, 3*time.Minute)
-	got, err := chromedp.Run(tctx, chromedp.Evaluate[map[string]string](`({game: document.body.dataset.game, history: document.body.dataset.history || "", error: document.body.dataset.gameError || ""})`))
+	tab.pollWithin("the page's game over", `["over", "halted", "none", "left"].includes(document.body.dataset.game)`, 3*time.Minute)
+	got, err := chromedp.Run(tab.ctx, chromedp.Evaluate[map[string]string](`({game: document.body.dataset.game, history: document.body.dataset.history || "", error: document.body.dataset.gameError || ""})`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,11 +100,7 @@ func TestBrowserBackThroughAnotherLaptopAfterKill9(t *testing.T) {
 	if m == nil || m[2] != got["history"] {
 		t.Fatalf("Bob's program printed %q; the page ended on %s", runs[1].stdout.String(), got["history"])
 	}
-	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := base64.StdEncoding.DecodeString(b64)
+	raw, err := web.PageLog(tab.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

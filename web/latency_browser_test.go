@@ -183,25 +183,16 @@ func latencyProgram(b *testing.B, name string) (s *session.NetSession, closeIt f
 // latencyPerson is a person at a laptop who rolls and moves at once:
 // each roll's time goes to log.made, each Rolled it sees to its screen.
 func latencyPerson(s, joinHost *session.NetSession, name string, log *rollLog, done chan<- error) {
-	joined := false
+	goer := tableGoer{s: s, host: joinHost}
 	me := engine.NoColour
 	screen := log.screen(name)
 	for e := range s.Events() {
+		_ = goer.see(e)
 		switch e := e.(type) {
-		case ui.LobbyUpdate:
-			for _, g := range e.Games {
-				if joinHost != nil && !joined && g.Host.ID == joinHost.ID().String() {
-					joined = true
-					_ = s.Join(g.ID)
-				}
-			}
 		case ui.TableUpdate:
 			for c, st := range e.Seats {
 				if st.You {
 					me = engine.Colour(c)
-					if st.Kind == ui.SeatHuman && !st.Ready && !e.Started {
-						_ = s.SetReady(true) // a table seen late is refused: harmless
-					}
 				}
 			}
 		case ui.DiceWaiting:
@@ -231,65 +222,29 @@ func latencyPerson(s, joinHost *session.NetSession, name string, log *rollLog, d
 func playLatencyGame(b *testing.B, tab context.Context) latencyGame {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
 	defer cancel()
-	assets, _ := web.BuiltClient(b)
 	a, closeA := latencyProgram(b, "Ann")
 	defer closeA()
 	bob, closeB := latencyProgram(b, "Bob")
 	defer closeB()
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: a.ServeWeb})
-	if err != nil {
-		b.Fatal(err)
-	}
+	srv := hostTable(b, a, nil, engine.Yellow)
 	defer srv.Close()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
-		b.Fatal(err)
-	}
-	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
-		b.Fatal(err)
-	}
 	log := &rollLog{made: map[engine.Colour][]float64{}, owner: map[engine.Colour]string{}, shown: map[string]map[engine.Colour][]float64{}}
 	done := make(chan error, 2)
 	go latencyPerson(a, nil, "Ann", log, done)
 	go latencyPerson(bob, a, "Bob", log, done)
 
-	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
-	defer tcancel()
-	poll := func(what, js string) {
-		b.Helper()
-		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-			b.Fatalf("%s: %v", what, err)
-		}
-	}
-	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
-		b.Fatal(err)
-	}
-	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
-	pageToTable, err := chromedp.Run(tctx, chromedp.Evaluate[float64](`window.aeroplaneTimes.table`))
+	pt := openTab(b, tab, 5*time.Millisecond)
+	pt.openTable(srv.URLs()[0])
+	pageToTable, err := chromedp.Run(pt.ctx, chromedp.Evaluate[float64](`window.aeroplaneTimes.table`))
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`window.tappedRolls = []; true`)); err != nil {
+	if _, err := chromedp.Run(pt.ctx, chromedp.Evaluate[bool](`window.tappedRolls = []; true`)); err != nil {
 		b.Fatal(err)
 	}
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
-		b.Fatal(err)
-	}
-	poll("seated", `!!document.body.dataset.seated`)
-	for {
-		state, err := chromedp.Run(tctx, chromedp.Poll[string](`document.body.dataset.game !== "table" ? "started" : (document.body.dataset.ready === "no" ? "unready" : false)`,
-			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if state == "started" {
-			break
-		}
-		if err := chromedp.Do(tctx, chromedp.Click("#readybtn")); err != nil {
-			b.Fatal(err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	seated, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.dataset.seated`))
+	pt.sit()
+	pt.readyUntilStart()
+	seated, err := chromedp.Run(pt.ctx, chromedp.Evaluate[string](`document.body.dataset.seated`))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -300,7 +255,7 @@ func playLatencyGame(b *testing.B, tab context.Context) latencyGame {
 	// The person at the phone: a tap on the die when it shines (its time
 	// kept), the first plane when planes do.
 	for {
-		state, err := chromedp.Run(tctx, chromedp.Poll[string](`["over", "halted", "none", "left"].includes(document.body.dataset.game) ? "end" : (document.querySelector(".movable") ? "tap" : false)`,
+		state, err := chromedp.Run(pt.ctx, chromedp.Poll[string](`["over", "halted", "none", "left"].includes(document.body.dataset.game) ? "end" : (document.querySelector(".movable") ? "tap" : false)`,
 			chromedp.WithPollingInterval(time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
 		if err != nil {
 			b.Fatal(err)
@@ -308,7 +263,7 @@ func playLatencyGame(b *testing.B, tab context.Context) latencyGame {
 		if state == "end" {
 			break
 		}
-		if _, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`(() => { const p = document.querySelector(".movable");
+		if _, err := chromedp.Run(pt.ctx, chromedp.Evaluate[bool](`(() => { const p = document.querySelector(".movable");
 			if (!p) return false; if (p.id === "die") tappedRolls.push(performance.timeOrigin + performance.now());
 			p.dispatchEvent(new MouseEvent("click", {bubbles: true})); return true; })()`)); err != nil {
 			b.Fatal(err)
@@ -332,7 +287,7 @@ func playLatencyGame(b *testing.B, tab context.Context) latencyGame {
 			At     float64
 		}
 	}
-	pg, err := chromedp.Run(tctx, chromedp.Evaluate[page](`({game: document.body.dataset.game, tapped: tappedRolls, shown: window.aeroplaneTimes.rolls || []})`))
+	pg, err := chromedp.Run(pt.ctx, chromedp.Evaluate[page](`({game: document.body.dataset.game, tapped: tappedRolls, shown: window.aeroplaneTimes.rolls || []})`))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,7 +4,6 @@ package web_test
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/hex"
 	"os"
 	"strings"
@@ -44,43 +43,23 @@ func TestBrowserMovesToAnotherLaptop(t *testing.T) {
 	defer cancel()
 	assets, _ := web.BuiltClient(t)
 	a, b := fastProgram(t, "Ann", 94), fastProgram(t, "Bob", 95)
-	srvA, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: a.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srvA := hostTable(t, a, nil, engine.Yellow)
 	defer srvA.Close()
 	srvB, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: b.ServeWeb})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srvB.Close()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
-		t.Fatal(err)
-	}
 	annEnds := make(chan personEnd, 1)
-	go netPerson(t, a, nil, annEnds)
+	go netPerson(t, a, nil, 1, annEnds)
 	absent, back := make(chan struct{}), make(chan struct{})
 	bobEnd := make(chan ui.GameOver, 1)
 	go func() { // Bob: slow while the web player is away, so the game is on when she is back
-		joined, away, gone := false, false, false
+		goer := tableGoer{s: b, host: a}
+		away, gone := false, false
 		for e := range b.Events() {
+			_ = goer.see(e)
 			switch e := e.(type) {
-			case ui.LobbyUpdate:
-				for _, g := range e.Games {
-					if !joined && g.Host.ID == a.ID().String() {
-						joined = true
-						_ = b.Join(g.ID)
-					}
-				}
-			case ui.TableUpdate:
-				for _, st := range e.Seats {
-					if st.You && st.Kind == ui.SeatHuman && !st.Ready && !e.Started {
-						_ = b.SetReady(true)
-					}
-				}
 			case ui.Presence:
 				if e.Name == "Wendy" && !e.Present && !away {
 					away = true
@@ -107,49 +86,14 @@ func TestBrowserMovesToAnotherLaptop(t *testing.T) {
 		}
 	}()
 
-	tab := web.NewBrowser(t)
-	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
-	defer tcancel()
-	poll := func(what, js string) {
-		t.Helper()
-		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset)`))
-			t.Fatalf("%s: %v (page: %s)", what, err, state)
-		}
-	}
-	if err := chromedp.Do(tctx, chromedp.Navigate(srvA.URLs()[0])); err != nil {
-		t.Fatal(err)
-	}
-	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
-		t.Fatal(err)
-	}
-	poll("seated", `!!document.body.dataset.seated`)
-	for {
-		state, err := chromedp.Run(tctx, chromedp.Poll[string](`document.body.dataset.game !== "table" ? "started" : (document.body.dataset.ready === "no" ? "unready" : false)`,
-			chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if state == "started" {
-			break
-		}
-		if err := chromedp.Do(tctx, chromedp.Click("#readybtn")); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	// The person taps every plane offered, at once, all game long.
-	if _, err := chromedp.Run(tctx, chromedp.Evaluate[int](`setInterval(() => { const p = document.querySelector(".movable");
-		if (p) p.dispatchEvent(new MouseEvent("click", {bubbles: true})); }, 20)`)); err != nil {
-		t.Fatal(err)
-	}
-	poll("playing", `document.body.dataset.game === "playing" && !document.getElementById("moveform").hidden`)
+	tab := openTab(t, web.NewBrowser(t), 10*time.Millisecond)
+	tab.openTable(srvA.URLs()[0])
+	tab.sit()
+	tab.readyUntilStart()
+	tab.tapAllGameLong()
 	time.Sleep(time.Second)
 	// A wrong address first: Ann's socket closes, nothing answers.
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#movehost", "127.0.0.1:1"), chromedp.Click("#movego")); err != nil {
-		t.Fatal(err)
-	}
+	tab.playOnThere("127.0.0.1:1")
 	select {
 	case <-absent:
 	case <-ctx.Done():
@@ -158,13 +102,8 @@ func TestBrowserMovesToAnotherLaptop(t *testing.T) {
 	a.Close() // Ann's laptop is gone, and the page it served stays open
 	srvA.Close()
 	bobAddr := strings.TrimSuffix(strings.TrimPrefix(srvB.URLs()[0], "http://"), "/")
-	if _, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.getElementById("movehost").value = ""`)); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#movehost", bobAddr), chromedp.Click("#movego")); err != nil {
-		t.Fatal(err)
-	}
-	poll("moved", `document.body.dataset.movedTo === "`+bobAddr+`" && !document.body.dataset.moveError`)
+	tab.playOnThere(bobAddr)
+	tab.poll("moved", `document.body.dataset.movedTo === "`+bobAddr+`" && !document.body.dataset.moveError`)
 	var over ui.GameOver
 	select {
 	case over = <-bobEnd:
@@ -176,9 +115,9 @@ func TestBrowserMovesToAnotherLaptop(t *testing.T) {
 	default:
 		t.Fatal("Bob never saw the web player back")
 	}
-	poll("the page's game over", `["over", "halted", "none", "left"].includes(document.body.dataset.game)`)
+	tab.poll("the page's game over", `["over", "halted", "none", "left"].includes(document.body.dataset.game)`)
 	type end struct{ Game, History, Error string }
-	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", error: document.body.dataset.gameError || ""})`))
+	got, err := chromedp.Run(tab.ctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", error: document.body.dataset.gameError || ""})`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,11 +132,7 @@ func TestBrowserMovesToAnotherLaptop(t *testing.T) {
 	if got.Game != "over" || got.History != hex.EncodeToString(vb.History[:]) {
 		t.Fatalf("the page's game ended %q on %s (%s), Bob's on %x", got.Game, got.History, got.Error, vb.History)
 	}
-	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := base64.StdEncoding.DecodeString(b64)
+	raw, err := web.PageLog(tab.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ package web_test
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"net"
@@ -27,13 +26,17 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// netPerson is a person at a program of the table: ready whenever its
-// seat is not, the first move of every choice; joinHost, if set, is the
-// program whose game it joins when the lobby lists it.
-func netPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession, done chan<- personEnd) {
-	joined := false
+// netPerson is a person at a program of the table (a tableGoer of
+// joinHost's game, nil at the host) for games games: the first move of
+// every choice; at each end but the last it asks for the rematch (the
+// terminal's r). At the host it says "good luck" as each game starts.
+func netPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession, games int, done chan<- personEnd) {
+	goer := tableGoer{s: s, host: joinHost}
 	var chats []ui.ChatLine
 	for e := range s.Events() {
+		if err := goer.see(e); err != nil {
+			t.Errorf("join: %v", err)
+		}
 		switch e := e.(type) {
 		case ui.ChatLine:
 			chats = append(chats, e)
@@ -43,21 +46,6 @@ func netPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession
 					t.Errorf("chat: %v", err)
 				}
 			}
-		case ui.LobbyUpdate:
-			for _, g := range e.Games {
-				if joinHost != nil && !joined && g.Host.ID == joinHost.ID().String() {
-					joined = true
-					if err := s.Join(g.ID); err != nil {
-						t.Errorf("join: %v", err)
-					}
-				}
-			}
-		case ui.TableUpdate:
-			for _, st := range e.Seats {
-				if st.You && st.Kind == ui.SeatHuman && !st.Ready && !e.Started {
-					_ = s.SetReady(true) // a table seen late is refused: harmless
-				}
-			}
 		case ui.Rolled:
 			if e.YouChoose {
 				if err := s.Choose(e.Moves[0]); err != nil && !closedUnder(err) {
@@ -65,8 +53,13 @@ func netPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession
 				}
 			}
 		case ui.GameOver:
-			done <- personEnd{e, chats}
-			return
+			if games--; games == 0 {
+				done <- personEnd{e, chats}
+				return
+			}
+			if err := s.Rematch(); err != nil {
+				t.Errorf("rematch: %v", err)
+			}
 		}
 	}
 	done <- personEnd{chats: chats}
@@ -141,103 +134,52 @@ func TestBrowserSitsAtLANTable(t *testing.T) {
 func browserAtLANTable(t *testing.T, reloadAfter int, newTab bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a stuck game, not a slow one
 	defer cancel()
-	assets, _ := web.BuiltClient(t)
-	a, b := newTableProgram(t, "Ann", 90), newTableProgram(t, "Bob", 91)
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: a.ServeWeb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
-		t.Fatal(err)
-	}
-	ends := make(chan personEnd, 2)
-	go netPerson(t, a, nil, ends)
-	go netPerson(t, b, a, ends)
-
-	tab := web.NewBrowser(t)
-	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
-	defer tcancel()
-	poll := func(what, js string) {
-		t.Helper()
-		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent + " table=" + !document.getElementById("table").hidden + " chat=" + !document.getElementById("chat").hidden + " log=" + document.getElementById("chatlog").textContent`))
-			t.Fatalf("%s: %v (page: %s)", what, err, state)
-		}
-	}
-	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
-		t.Fatal(err)
-	}
-	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
-		t.Fatal(err)
-	}
-	poll("seated", `!!document.body.dataset.seated`)
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#chatline", "hi from chromium"), chromedp.Click("#chatsay")); err != nil {
-		t.Fatal(err)
-	}
-	poll("its own line shown back", `document.getElementById("chatlog").textContent.includes("Wendy: hi from chromium")`)
-	// Ready, again whenever a change of the table clears it, until the
-	// game starts.
-	for {
-		state, err := chromedp.Run(tctx, chromedp.Poll[string](`document.body.dataset.game !== "table" ? "started" : (document.body.dataset.ready === "no" ? "unready" : false)`,
-			chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if state == "started" {
-			break
-		}
-		if err := chromedp.Do(tctx, chromedp.Click("#readybtn")); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(50 * time.Millisecond) // the table's answer
-	}
-	seated, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.dataset.seated`))
+	srv, ends := playAtAnnsTable(t, 90, 1)
+	tab := openTab(t, web.NewBrowser(t), 10*time.Millisecond)
+	tab.openTable(srv.URLs()[0])
+	tab.sit()
+	tab.do(chromedp.SendKeys("#chatline", "hi from chromium"), chromedp.Click("#chatsay"))
+	tab.poll("its own line shown back", `document.getElementById("chatlog").textContent.includes("Wendy: hi from chromium")`)
+	tab.readyUntilStart()
+	seated, err := chromedp.Run(tab.ctx, chromedp.Evaluate[string](`document.body.dataset.seated`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	taps := 0
 	if reloadAfter > 0 {
-		if taps, err = tapTimes(tctx, reloadAfter); err != nil {
+		if taps, err = tapTimes(tab.ctx, reloadAfter); err != nil {
 			t.Fatal(err)
 		}
-		kept, err := chromedp.Run(tctx, chromedp.Evaluate[int](`Object.keys(localStorage).filter(k => k.startsWith("aeroplane.log.")).length`))
+		kept, err := chromedp.Run(tab.ctx, chromedp.Evaluate[int](`Object.keys(localStorage).filter(k => k.startsWith("aeroplane.log.")).length`))
 		if err != nil || kept == 0 {
 			t.Fatalf("before the reload the browser keeps %d parts of the log (%v)", kept, err)
 		}
 		if newTab {
-			first := tctx
-			tab2, cancel2 := chromedp.NewContext(tctx) // a tab of the same browser: the same storage
+			first := tab.ctx
+			tab2, cancel2 := chromedp.NewContext(tab.ctx) // a tab of the same browser: the same storage
 			defer cancel2()
-			tctx, tcancel = context.WithTimeout(tab2, 5*time.Minute)
-			defer tcancel()
-			if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
-				t.Fatal(err)
-			}
+			tab = openTab(t, tab2, tab.every)
+			tab.do(chromedp.Navigate(srv.URLs()[0]))
 			stopped, err := chromedp.Run(first, chromedp.Poll[string](`document.body.dataset.endKind === "suspended" ? document.getElementById("status").textContent : false`,
 				chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
 			if err != nil {
 				t.Fatalf("the first tab did not stop: %v", err)
 			}
 			t.Logf("the first tab says: %s", stopped)
-		} else if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
-			t.Fatal(err)
+		} else {
+			tab.do(chromedp.Reload())
 		}
 		back := time.Now()
-		poll("the reloaded page back in its game", `document.body.dataset.game === "playing"`)
+		tab.poll("the reloaded page back in its game", `document.body.dataset.game === "playing"`)
 		t.Logf("the page back in its game %v after the reload (or the second tab) loaded", time.Since(back).Round(time.Millisecond))
 	}
-	more, err := web.TapUntilEnd(tctx)
+	more, err := web.TapUntilEnd(tab.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	taps += more
 	type end struct{ Game, History, Error string }
-	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", error: document.body.dataset.gameError || ""})`))
+	got, err := chromedp.Run(tab.ctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", error: document.body.dataset.gameError || ""})`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,14 +212,10 @@ func browserAtLANTable(t *testing.T, reloadAfter int, newTab bool) {
 	if hist[0] != hist[1] || got.History != hex.EncodeToString(hist[0][:]) {
 		t.Fatalf("the page ended on %s, the programs on %x and %x", got.History, hist[0], hist[1])
 	}
-	if log, err := chromedp.Run(tctx, chromedp.Text("#chatlog")); reloadAfter == 0 && (err != nil || !strings.Contains(log, "Ann: good luck")) {
+	if log, err := chromedp.Run(tab.ctx, chromedp.Text("#chatlog")); reloadAfter == 0 && (err != nil || !strings.Contains(log, "Ann: good luck")) {
 		t.Errorf("the page's chat %q (%v) lacks Ann's line", log, err)
 	}
-	b64, err := chromedp.Run(tctx, chromedp.Evaluate[string](`aeroplane.exportLog()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := base64.StdEncoding.DecodeString(b64)
+	data, err := web.PageLog(tab.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +224,7 @@ func browserAtLANTable(t *testing.T, reloadAfter int, newTab bool) {
 		t.Fatalf("the page's log: %v, %v", v, err)
 	}
 	if reloadAfter > 0 {
-		left, err := chromedp.Run(tctx, chromedp.Evaluate[[]string](`Object.keys(localStorage).filter(k => k.startsWith("aeroplane.log.") || k === "aeroplane.entropy")`))
+		left, err := chromedp.Run(tab.ctx, chromedp.Evaluate[[]string](`Object.keys(localStorage).filter(k => k.startsWith("aeroplane.log.") || k === "aeroplane.entropy")`))
 		if err != nil || len(left) != 0 {
 			t.Fatalf("after the game the browser keeps %v (%v), want the game forgotten", left, err)
 		}
@@ -312,46 +250,6 @@ func tapTimes(ctx context.Context, n int) (taps int, err error) {
 	return taps, nil
 }
 
-// rematchPerson is netPerson for two games: at the first's end it asks
-// for the rematch (the terminal's r), and it is done at the second's.
-func rematchPerson(t *testing.T, s *session.NetSession, joinHost *session.NetSession, done chan<- personEnd) {
-	joined, games := false, 0
-	for e := range s.Events() {
-		switch e := e.(type) {
-		case ui.LobbyUpdate:
-			for _, g := range e.Games {
-				if joinHost != nil && !joined && g.Host.ID == joinHost.ID().String() {
-					joined = true
-					if err := s.Join(g.ID); err != nil {
-						t.Errorf("join: %v", err)
-					}
-				}
-			}
-		case ui.TableUpdate:
-			for _, st := range e.Seats {
-				if st.You && st.Kind == ui.SeatHuman && !st.Ready && !e.Started {
-					_ = s.SetReady(true)
-				}
-			}
-		case ui.Rolled:
-			if e.YouChoose {
-				if err := s.Choose(e.Moves[0]); err != nil && !closedUnder(err) {
-					t.Errorf("choose: %v", err)
-				}
-			}
-		case ui.GameOver:
-			if games++; games == 2 {
-				done <- personEnd{over: e}
-				return
-			}
-			if err := s.Rematch(); err != nil {
-				t.Errorf("rematch: %v", err)
-			}
-		}
-	}
-	done <- personEnd{}
-}
-
 // TestBrowserRematch: chromium plays a game at Ann's LAN table (with Bob
 // of another program and a bot), and at its end taps Rematch while Ann
 // and Bob press r: the page sits down at the reopened table under the
@@ -364,79 +262,29 @@ func TestBrowserRematch(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	assets, _ := web.BuiltClient(t)
-	a, b := newTableProgram(t, "Ann", 92), newTableProgram(t, "Bob", 93)
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: a.ServeWeb})
-	if err != nil {
+	srv, ends := playAtAnnsTable(t, 92, 2)
+	tab := openTab(t, web.NewBrowser(t), 10*time.Millisecond)
+	tab.openTable(srv.URLs()[0])
+	tab.sit()
+	tab.readyUntilStart()
+	if _, err := web.TapUntilEnd(tab.ctx); err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.SetSeat(engine.Yellow, "random"); err != nil {
-		t.Fatal(err)
-	}
-	ends := make(chan personEnd, 2)
-	go rematchPerson(t, a, nil, ends)
-	go rematchPerson(t, b, a, ends)
-	tab := web.NewBrowser(t)
-	tctx, tcancel := context.WithTimeout(tab, 5*time.Minute)
-	defer tcancel()
-	poll := func(what, js string) {
-		t.Helper()
-		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent + " " + document.getElementById("status").textContent`))
-			t.Fatalf("%s: %v (page: %s)", what, err, state)
-		}
-	}
-	// readyUntilStart says ready whenever a change of the table cleared it.
-	readyUntilStart := func() {
-		t.Helper()
-		for {
-			state, err := chromedp.Run(tctx, chromedp.Poll[string](`document.body.dataset.game === "playing" ? "started" : (document.body.dataset.game === "table" && document.body.dataset.seated && document.body.dataset.ready === "no" ? "unready" : false)`,
-				chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if state == "started" {
-				return
-			}
-			if err := chromedp.Do(tctx, chromedp.Click("#readybtn")); err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(50 * time.Millisecond) // the table's answer
-		}
-	}
-	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
-		t.Fatal(err)
-	}
-	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
-		t.Fatal(err)
-	}
-	poll("seated", `!!document.body.dataset.seated`)
-	readyUntilStart()
-	if _, err := web.TapUntilEnd(tctx); err != nil {
-		t.Fatal(err)
-	}
-	first, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.body.dataset.game + " " + document.body.dataset.seated`))
+	first, err := chromedp.Run(tab.ctx, chromedp.Evaluate[string](`document.body.dataset.game + " " + document.body.dataset.seated`))
 	if err != nil || !strings.HasPrefix(first, "over ") {
 		t.Fatalf("the first game ended %q (%v)", first, err)
 	}
 	colour := strings.TrimPrefix(first, "over ")
-	poll("the rematch offered", `!!document.getElementById("rematch")`)
-	if err := chromedp.Do(tctx, chromedp.Click("#rematch")); err != nil {
-		t.Fatal(err)
-	}
-	poll("seated again", `document.body.dataset.game === "table" && !!document.body.dataset.seated`)
-	readyUntilStart()
-	taps, err := web.TapUntilEnd(tctx)
+	tab.poll("the rematch offered", `!!document.getElementById("rematch")`)
+	tab.do(chromedp.Click("#rematch"))
+	tab.poll("seated again", `document.body.dataset.game === "table" && !!document.body.dataset.seated`)
+	tab.readyUntilStart()
+	taps, err := web.TapUntilEnd(tab.ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	type end struct{ Game, History, Seated string }
-	got, err := chromedp.Run(tctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", seated: document.body.dataset.seated})`))
+	got, err := chromedp.Run(tab.ctx, chromedp.Evaluate[end](`({game: document.body.dataset.game, history: document.body.dataset.history || "", seated: document.body.dataset.seated})`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,17 +334,10 @@ func TestBrowserReloadAtTheTable(t *testing.T) {
 }
 
 func browserBackAtTheTable(t *testing.T, dropped bool) {
-	assets, _ := web.BuiltClient(t)
 	a, b := newTableProgram(t, "Ann", 94), newTableProgram(t, "Bob", 95)
 	conns := make(chan *web.Conn, 8) // the page's sockets, as Ann's program took them
-	srv, err := web.Listen(web.Options{Addr: "127.0.0.1:0", Assets: assets, Players: func(c *web.Conn) { conns <- c; a.ServeWeb(c) }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := hostTable(t, a, func(c *web.Conn) { conns <- c; a.ServeWeb(c) })
 	defer srv.Close()
-	if err := a.CreateGame(engine.DefaultRules()); err != nil {
-		t.Fatal(err)
-	}
 	go func() {
 		for range a.Events() { // Ann's person only watches
 		}
@@ -531,28 +372,12 @@ func browserBackAtTheTable(t *testing.T, dropped bool) {
 			}
 		}
 	}()
-	tab := web.NewBrowser(t)
-	tctx, tcancel := context.WithTimeout(tab, 2*time.Minute)
-	defer tcancel()
-	poll := func(what, js string) {
-		t.Helper()
-		if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(time.Minute))); err != nil {
-			state, _ := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(document.body.dataset) + " " + document.getElementById("players").textContent`))
-			t.Fatalf("%s: %v (page: %s)", what, err, state)
-		}
-	}
-	if err := chromedp.Do(tctx, chromedp.Navigate(srv.URLs()[0])); err != nil {
-		t.Fatal(err)
-	}
-	poll("the table with Bob at it", `document.body.dataset.game === "table" && document.getElementById("players").textContent.includes("Bob")`)
-	if err := chromedp.Do(tctx, chromedp.SendKeys("#name", "Wendy"), chromedp.Click("#sit")); err != nil {
-		t.Fatal(err)
-	}
-	poll("seated at the first free colour", `document.body.dataset.seated === "Y"`)
-	if err := chromedp.Do(tctx, chromedp.Click(`#colours button[data-colour="G"]`)); err != nil {
-		t.Fatal(err)
-	}
-	poll("at Green", `document.body.dataset.seated === "G"`)
+	tab := openTab(t, web.NewBrowser(t), 10*time.Millisecond)
+	tab.openTable(srv.URLs()[0])
+	tab.sit()
+	tab.poll("seated at the first free colour", `document.body.dataset.seated === "Y"`)
+	tab.do(chromedp.Click(`#colours button[data-colour="G"]`))
+	tab.poll("at Green", `document.body.dataset.seated === "G"`)
 	if dropped {
 		var last *web.Conn
 		for len(conns) > 0 {
@@ -562,11 +387,11 @@ func browserBackAtTheTable(t *testing.T, dropped bool) {
 			t.Fatal("Ann's program never took the page's socket")
 		}
 		last.Close()
-		poll("the page told its socket closed", `document.body.dataset.endKind === "closed"`)
-	} else if err := chromedp.Do(tctx, chromedp.Reload()); err != nil {
-		t.Fatal(err)
+		tab.poll("the page told its socket closed", `document.body.dataset.endKind === "closed"`)
+	} else {
+		tab.do(chromedp.Reload())
 	}
-	poll("the reloaded page seated again at Green", `document.body.dataset.state === "board" && document.body.dataset.seated === "G" && document.getElementById("sitform").hidden`)
+	tab.poll("the reloaded page seated again at Green", `document.body.dataset.state === "board" && document.body.dataset.seated === "G" && document.getElementById("sitform").hidden`)
 	deadline := time.Now().Add(time.Minute)
 	for {
 		mu.Lock()

@@ -29,7 +29,7 @@ import (
 func init() {
 	register(command{
 		name:    "headless",
-		usage:   "(--lobby LOBBY | --spectate LOBBY | --take-seat LOBBY[:COLOUR]) --bot KIND --name NAME [--players N] [--bots K] [--person NAME]... [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--setup-bot] [--no-watch-chat] [--continue] [--pause-at ROLL] [--web ADDR | --no-web]",
+		usage:   "(--lobby LOBBY | --spectate LOBBY | --take-seat LOBBY[:COLOUR]) --bot KIND --name NAME [--players N] [--bots K] [--person NAME]... [--rules R] [--identity FILE] [--data DIR] [--connect ADDR] [--think DURATION] [--games N] [--setup-bot] [--no-watch-chat] [--continue [--continue-wait DURATION]] [--pause-at ROLL] [--web ADDR | --no-web]",
 		summary: "play games over the LAN as a bot, without a screen (also: aeroplane --headless ...)",
 		run:     runHeadless,
 	})
@@ -42,7 +42,7 @@ type headlessOpts struct {
 	connect, people                         multiFlag
 	players, bots, games                    int
 	pauseAt                                 uint64
-	think, findFor                          time.Duration
+	think, findFor, continueWait            time.Duration
 	verbose, setupBot                       bool
 	web                                     *webFlags
 }
@@ -62,7 +62,8 @@ func runHeadless(e *env) error {
 	fs.StringVar(&o.lobby, "lobby", "", "game to join, or to create if nobody hosts it (required)")
 	fs.StringVar(&o.spectate, "spectate", "", "watch the running game of this lobby on the LAN, verifying it, and print its result (instead of --lobby)")
 	fs.StringVar(&o.takeSeat, "take-seat", "", "ask the players of the running game of this lobby on the LAN for a seat a bot flies\n(the first free in seat order, or LOBBY:COLOUR), fly it with --bot once they agree, and print its result")
-	fs.BoolVar(&o.cont, "continue", false, "continue the newest unfinished game of --lobby saved in --data, however old\n(the automatic resume after a crash takes only the last hour's)")
+	fs.BoolVar(&o.cont, "continue", false, "continue the newest unfinished game of --lobby (or the seat taken in --take-seat's) saved in --data,\nhowever old (the automatic resume after a crash takes only the last hour's)")
+	fs.DurationVar(&o.continueWait, "continue-wait", session.DefaultContinueWait, "a game paused together and continued (--continue) waits this long for every other\nplayer of it to continue it too, nobody voted absent meanwhile; then it goes on, bots\nflying the seats of those not back until they are (0: go on at once)")
 	fs.Uint64Var(&o.pauseAt, "pause-at", 0, "ask to pause the game for everyone on reaching `ROLL`; once every player paused,\nprint \"paused ROLL log=PATH\" and exit (continue it with --continue)")
 	fs.BoolVar(&o.noWatchChat, "no-watch-chat", false, "creator only: the game's watchers may not chat")
 	fs.IntVar(&o.players, "players", 2, "creator only: peers the game waits for")
@@ -202,9 +203,13 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 	opts := session.NetOptions{Name: o.name, DataDir: o.data, Key: key, Connect: o.connect, FindFor: o.findFor,
 		Logger: logger, Observer: fe.observer(), NoResume: true, AutoReady: true, NoWatchChat: o.noWatchChat,
 		SetupBot: o.setupBot, People: o.people,
-		PersonMove: func(st lockstep.State, rules engine.Rules) engine.Move { return chooseMove(bot, st, rules) },
-		GoOnAlone:  true, // nobody watches: a peer gone for good never holds it hostage
-		OwnPace:    true} // nor the bots' pace a table's creator set for people
+		PersonMove:   func(st lockstep.State, rules engine.Rules) engine.Move { return chooseMove(bot, st, rules) },
+		GoOnAlone:    true, // nobody watches: a peer gone for good never holds it hostage
+		ContinueWait: o.continueWait,
+		OwnPace:      true} // nor the bots' pace a table's creator set for people
+	if o.continueWait <= 0 {
+		opts.ContinueWait = -1 // at once
+	}
 	s, err := session.NewNet(opts)
 	if err != nil && len(o.connect) > 0 {
 		out.printf("discovery off: %v", err)
@@ -236,6 +241,27 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 		}
 		return fe.wait(ctx)
 	}
+	if o.cont {
+		// A player's game, or a seat this program took as a newcomer
+		// (--take-seat LOBBY --continue): both are continued from this
+		// program's own log, however old.
+		g, err := pausedGame(dir, s.ID(), fe.lobby, out)
+		if err != nil {
+			return err
+		}
+		out.printf("game %s continuing after %d rolls, saved %s", g.Setup.GameID(), g.Rolls, g.At.UTC().Format(time.RFC3339))
+		if g.Take != nil {
+			out.printf("game %s continuing in the seat %s taken, from %s", g.Setup.GameID(), g.Take.Colour, g.Path)
+		}
+		fe.game = 1
+		if run, err := dir.Run(fe.lobby); err == nil && run.Game == g.Setup.GameID().String() {
+			fe.game = run.Number // its place in a --games run
+		}
+		if err := s.Resume(g); err != nil {
+			return err
+		}
+		return fe.wait(ctx)
+	}
 	if fe.taking {
 		fe.game = 1
 		// A seat taken before a crash is resumed from its own log, as a
@@ -252,21 +278,6 @@ func headless(ctx context.Context, e *env, o headlessOpts, bot engine.Bot, rules
 			return fe.wait(ctx)
 		}
 		if err := s.TakeSeat(takeName, takeColour); err != nil {
-			return err
-		}
-		return fe.wait(ctx)
-	}
-	if o.cont {
-		g, err := pausedGame(dir, s.ID(), fe.lobby, out)
-		if err != nil {
-			return err
-		}
-		out.printf("game %s continuing after %d rolls, saved %s", g.Setup.GameID(), g.Rolls, g.At.UTC().Format(time.RFC3339))
-		fe.game = 1
-		if run, err := dir.Run(fe.lobby); err == nil && run.Game == g.Setup.GameID().String() {
-			fe.game = run.Number // its place in a --games run
-		}
-		if err := s.Resume(g); err != nil {
 			return err
 		}
 		return fe.wait(ctx)
@@ -304,6 +315,14 @@ func (f *frontEnd) wait(ctx context.Context) error {
 			}
 			f.show(ev)
 		case err := <-f.done:
+			// What the session queued before the end is shown before
+			// the program exits (a watcher's "verified … to the end" was
+			// once lost so under load): Close delivers the queue, then
+			// closes it.
+			_ = s.Close()
+			for ev := range s.Events() {
+				f.show(ev)
+			}
 			return err
 		case <-ctx.Done():
 			return ctx.Err()
@@ -387,6 +406,9 @@ type frontEnd struct {
 	history    [32]byte
 	halted     string
 	pauseAsked bool // --pause-at: this peer asked to pause
+	// pauseRefused counts the asks refused (the first is said): a
+	// newcomer asks again until it holds its seat.
+	pauseRefused int
 }
 
 func (f *frontEnd) finish(err error) {
@@ -454,7 +476,7 @@ func (f *frontEnd) started(g session.GameInfo) error {
 		return nil
 	}
 	switch {
-	case f.taking:
+	case f.taking && !g.Resumed:
 		f.out.printf("game %s taking a seat: %s", id, seatsLine(g.Setup, nil))
 	case g.Resumed:
 		f.out.printf("game %s resuming from %s (%d records)", id, g.Log, g.Records)
@@ -497,7 +519,15 @@ func (f *frontEnd) ready(g session.GameInfo, rd lockstep.Ready) {
 		f.out.printf("pause asked at roll %d", st.Roll)
 		go func() { // PauseTogether waits for the driver, which runs this
 			if err := f.s.PauseTogether(); err != nil {
-				f.out.printf("pause refused: %v", err)
+				// Asked again at a later Ready: a newcomer not seated
+				// yet (or just seated) may pause once it flies its seat.
+				f.mu.Lock()
+				f.pauseAsked, f.pauseRefused = false, f.pauseRefused+1
+				n := f.pauseRefused
+				f.mu.Unlock()
+				if n == 1 {
+					f.out.printf("pause refused: %v", err)
+				}
 			}
 		}()
 	}

@@ -23,7 +23,9 @@ const (
 )
 
 func soak() bool { return *soakFlag || os.Getenv(soakEnv) == "1" }
-func long() bool { return *longFlag || os.Getenv(longEnv) == "1" }
+
+// long: -e2e.long, or the module's one switch (testkit.Long, AEROPLANE_LONG=1).
+func long() bool { return *longFlag || os.Getenv(longEnv) == "1" || testkit.Long() }
 
 // TestMain builds the real aeroplane binary once for the whole run; the
 // inner runs in namespaces inherit its path through the environment.

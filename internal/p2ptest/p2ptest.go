@@ -169,6 +169,19 @@ func (h Capture) Len() int {
 	return len(*h.recs)
 }
 
+// AtLeast is what the records at level or above say, in order.
+func (h Capture) AtLeast(level slog.Level) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var msgs []string
+	for _, r := range *h.recs {
+		if r.Level >= level {
+			msgs = append(msgs, r.Message)
+		}
+	}
+	return msgs
+}
+
 // Count is how many records say msg, and the sum of the "suppressed"
 // counts of p2p's "log lines suppressed" summaries.
 func (h Capture) Count(msg string) (n, sum int) {

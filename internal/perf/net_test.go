@@ -3,6 +3,7 @@ package perf
 import (
 	"context"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -55,9 +56,9 @@ func TestRunTurnsSmoke(t *testing.T) {
 // A whole game with two watchers, in the players' process and in
 // processes of their own on a core of their own: both end with the
 // players' history, having verified every record through the watch
-// server, and the players' process is unpinned after. (Watchers at nice
-// 19 are not played here: on a loaded CI machine they could wait
-// minutes for a core; TestYieldCPU checks what they are given.)
+// server, and the players' process is unpinned after. (Watchers under
+// SCHED_IDLE are not played here: on a loaded CI machine they could
+// wait minutes for an idle core; TestYieldCPU checks the policy.)
 func TestRunTurnsWatchedSmoke(t *testing.T) {
 	if !netlab.Enter(t) {
 		return
@@ -245,9 +246,11 @@ func playMeasured(b *testing.B, dir, tr string, policy Sync, wcfg TurnConfig, al
 // watchers cost the players, made to hold still on a shared machine: one
 // op is a pair of games at a table's pace, one unwatched and one with 8
 // watchers, in alternating order, so that whatever else loads the
-// machine falls on both alike; the metrics are both games' roll→applied
-// p50/p99 and their ratios (watched/unwatched: the goal is ≤ 1.10).
-// The watchers run in processes of their own at nice 19
+// machine falls on both alike; the metrics are both sides' roll→applied
+// p50/p99 over all pairs and their ratios (watched/unwatched: the goal
+// is ≤ 1.10), and the median over the pairs of each pair's own ratios,
+// which a burst of load on one game cannot move.
+// The watchers run in processes of their own under SCHED_IDLE
 // (TurnConfig.WatchersYield), the nearest one machine comes to
 // spectators on laptops of their own: the players' side still serves
 // each of them every record, over a connection and stream of its own.
@@ -261,6 +264,9 @@ func BenchmarkTurnLatencyWatchedPairs(b *testing.B) {
 	watched := TurnConfig{Pace: benchPace, Watchers: 8, WatchersApart: true, WatchersYield: true}
 	var off, on TurnReport
 	var cpuOff, cpuOn time.Duration
+	// Each pair's own ratios: their median is what a burst of load on
+	// one game of a pair cannot move.
+	var r50, r99 []float64
 	i := 0
 	for b.Loop() {
 		order := []bool{false, true}
@@ -268,14 +274,25 @@ func BenchmarkTurnLatencyWatchedPairs(b *testing.B) {
 			order = []bool{true, false}
 		}
 		i++
+		var pair [2]TurnReport
 		for _, w := range order {
 			if w {
-				c, _ := playMeasured(b, dir, "tcp", SyncLazy, watched, &on)
+				c, _ := playMeasured(b, dir, "tcp", SyncLazy, watched, &pair[1])
 				cpuOn += c
 			} else {
-				c, _ := playMeasured(b, dir, "tcp", SyncLazy, bare, &off)
+				c, _ := playMeasured(b, dir, "tcp", SyncLazy, bare, &pair[0])
 				cpuOff += c
 			}
+		}
+		pa, pw := Summarize(pair[0].RollToApplied), Summarize(pair[1].RollToApplied)
+		if pa.P50 > 0 && pa.P99 > 0 {
+			r50 = append(r50, float64(pw.P50)/float64(pa.P50))
+			r99 = append(r99, float64(pw.P99)/float64(pa.P99))
+		}
+		for k, into := range []*TurnReport{&off, &on} {
+			into.Rolls += pair[k].Rolls
+			into.RollToApplied = append(into.RollToApplied, pair[k].RollToApplied...)
+			into.Watched += pair[k].Watched
 		}
 	}
 	if on.Watched != 8*b.N {
@@ -291,10 +308,26 @@ func BenchmarkTurnLatencyWatchedPairs(b *testing.B) {
 		b.ReportMetric(float64(w.P50)/float64(a.P50), "p50-ratio")
 		b.ReportMetric(float64(w.P99)/float64(a.P99), "p99-ratio")
 	}
+	if len(r99) > 0 {
+		b.ReportMetric(median(r50), "pair-p50-ratio-median")
+		b.ReportMetric(median(r99), "pair-p99-ratio-median")
+		b.Logf("pairs' p50 ratios %.3f\npairs' p99 ratios %.3f", r50, r99)
+	}
 	b.ReportMetric(float64(cpuOff.Nanoseconds())/float64(off.Rolls), "cpu-ns/roll")
 	b.ReportMetric(float64(cpuOn.Nanoseconds())/float64(on.Rolls), "watched-cpu-ns/roll")
 	b.ReportMetric(0, "ns/op")
 	reportLoad(b)
+}
+
+// median is the middle of xs (the mean of the two middle ones).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // BenchmarkDiscovery: three peers run mDNS discovery on loopback in a

@@ -145,22 +145,25 @@ func pinAll(mask uint64) error {
 	})
 }
 
-// yieldNice is the nice value YieldCPU gives: the lowest priority of
-// the normal policy. (SCHED_IDLE would yield more, but on a loaded
-// machine it starves a watcher for minutes; at nice 19 a thread still
-// gets about 1.5 % of a core beside one at nice 0, and a nice-0 thread
-// that wakes takes the core from it at once.)
-const yieldNice = 19
+// schedIdle is Linux's SCHED_IDLE policy: a thread under it runs only
+// when no thread of a normal policy wants the core, and one of those
+// that wakes takes the core from it at once. (At nice 19 instead, a
+// thread keeps the core for the rest of its slice, up to a few ms, when
+// a player's thread wakes: the players' p99 then shows the watchers'
+// verification after all.)
+const schedIdle = 5
 
-// YieldCPU sets every thread of this process to nice 19 (threads started
-// later inherit it): a benchmark's watcher processes then use mostly the
-// cores' idle time, as spectators on laptops of their own use their
-// own, and the players' turns meet mostly what serving them costs.
+// YieldCPU puts every thread of this process under SCHED_IDLE (threads
+// started later inherit it): a benchmark's watcher processes then use
+// only the cores' idle time, as spectators on laptops of their own use
+// their own, and the players' turns meet only what serving them costs.
+// On a machine others load, such a process may wait minutes for a core.
 func YieldCPU() error {
 	for range 2 { // as in PinThreads
 		err := eachThread(func(tid int) error {
-			if err := syscall.Setpriority(syscall.PRIO_PROCESS, tid, yieldNice); err != nil && err != syscall.ESRCH {
-				return fmt.Errorf("perf: thread %d to nice %d: %w", tid, yieldNice, err)
+			var param struct{ priority int32 }
+			if _, _, e := syscall.RawSyscall(syscall.SYS_SCHED_SETSCHEDULER, uintptr(tid), schedIdle, uintptr(unsafe.Pointer(&param))); e != 0 && e != syscall.ESRCH {
+				return fmt.Errorf("perf: thread %d to SCHED_IDLE: %w", tid, e)
 			}
 			return nil
 		})
@@ -171,11 +174,14 @@ func YieldCPU() error {
 	return nil
 }
 
-// Nice is a thread's nice value (tid 0: the calling thread).
-func Nice(tid int) (int, error) {
-	// The system call answers 20 - nice, so that it is never negative.
-	p, err := syscall.Getpriority(syscall.PRIO_PROCESS, tid)
-	return 20 - p, err
+// SchedPolicy is a thread's scheduling policy (tid 0: the calling
+// thread; 0 is the normal policy, schedIdle the idle one).
+func SchedPolicy(tid int) (int, error) {
+	r, _, e := syscall.RawSyscall(syscall.SYS_SCHED_GETSCHEDULER, uintptr(tid), 0, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(r), nil
 }
 
 // eachThread calls f with the ID of every thread of this process.

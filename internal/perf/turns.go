@@ -63,12 +63,12 @@ type TurnConfig struct {
 	// machine comes to the players and the watchers on laptops of their
 	// own. WatchersCPUs needs WatchersApart.
 	PlayersCPUs, WatchersCPUs uint64
-	// WatchersYield runs the watcher processes at nice 19 (YieldCPU): they
-	// get a core mostly when the players leave it idle, which is what one
-	// machine can do for spectators on laptops of their own (theirs
-	// verify on their own cores), while the players' side still serves
-	// every watcher its records, connections and streams. Needs
-	// WatchersApart.
+	// WatchersYield runs the watcher processes under SCHED_IDLE
+	// (YieldCPU): they get a core only when the players leave it idle,
+	// which is what one machine can do for spectators on laptops of their
+	// own (theirs verify on their own cores), while the players' side
+	// still serves every watcher its records, connections and streams.
+	// Needs WatchersApart, and a machine nobody else loads.
 	WatchersYield bool
 	// Pace, when set, is how long each player takes to roll (Roll called
 	// that long after EventYourRoll, as a person presses the key): a game

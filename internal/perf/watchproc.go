@@ -58,8 +58,8 @@ func RunWatcherProcess() int {
 			fmt.Fprintln(os.Stderr, "perf watcher:", err)
 			return 1
 		}
-		if n, err := Nice(0); err != nil || n != yieldNice {
-			fmt.Fprintf(os.Stderr, "perf watcher: nice %d (%v) after YieldCPU, want %d\n", n, err, yieldNice)
+		if p, err := SchedPolicy(0); err != nil || p != schedIdle {
+			fmt.Fprintf(os.Stderr, "perf watcher: scheduling policy %d (%v) after YieldCPU, want SCHED_IDLE\n", p, err)
 			return 1
 		}
 	}

@@ -13,9 +13,9 @@ import (
 // yieldProbeEnv makes the test binary a YieldCPU probe (yieldProbe).
 const yieldProbeEnv = "AEROPLANE_PERF_YIELD_PROBE"
 
-// YieldCPU sets every thread of the process to nice 19, threads started
-// after it too, and only that process's: the benchmarks' watcher
-// processes rely on it to stand for laptops of their own.
+// YieldCPU puts every thread of the process under SCHED_IDLE, threads
+// started after it too, and only that process's: the benchmarks'
+// watcher processes rely on it to stand for laptops of their own.
 func TestYieldCPU(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), yieldProbeEnv+"=1")
@@ -24,16 +24,16 @@ func TestYieldCPU(t *testing.T) {
 		t.Fatalf("probe: %v\n%s", err, out)
 	}
 	var threads int
-	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "nice 19 threads=%d", &threads); err != nil || threads < 2 {
-		t.Fatalf("probe said %q, want every one of its threads at nice 19", out)
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(out)), "idle threads=%d", &threads); err != nil || threads < 2 {
+		t.Fatalf("probe said %q, want every one of its threads under SCHED_IDLE", out)
 	}
-	if n, err := Nice(0); err != nil || n == yieldNice {
-		t.Errorf("the test process's own nice is %d (%v): YieldCPU reached past its process", n, err)
+	if p, err := SchedPolicy(0); err != nil || p != 0 {
+		t.Errorf("the test process's own policy is %d (%v), want the normal 0: YieldCPU reached past its process", p, err)
 	}
 }
 
 // yieldProbe calls YieldCPU, starts a thread of its own after it, and
-// prints "nice 19 threads=N" if every thread then has that nice value.
+// prints "idle threads=N" if every thread is then under SCHED_IDLE.
 func yieldProbe() int {
 	if err := YieldCPU(); err != nil {
 		fmt.Println(err)
@@ -52,12 +52,12 @@ func yieldProbe() int {
 	defer close(release)
 	n := 0
 	err := eachThread(func(tid int) error {
-		nice, err := Nice(tid)
+		p, err := SchedPolicy(tid)
 		if err == syscall.ESRCH {
 			return nil // the thread ended
 		}
-		if err != nil || nice != yieldNice {
-			return fmt.Errorf("thread %d: nice %d (%v)", tid, nice, err)
+		if err != nil || p != schedIdle {
+			return fmt.Errorf("thread %d: policy %d (%v)", tid, p, err)
 		}
 		n++
 		return nil
@@ -66,6 +66,6 @@ func yieldProbe() int {
 		fmt.Println(err)
 		return 1
 	}
-	fmt.Printf("nice %d threads=%d\n", yieldNice, n)
+	fmt.Printf("idle threads=%d\n", n)
 	return 0
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"aeroplane/internal/netlab"
+	"aeroplane/internal/testkit"
 )
 
 // A person runs `aeroplane` on a LAN where two headless peers have opened
@@ -25,10 +26,13 @@ func TestPlayLANHotSeat(t *testing.T) {
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}
-	for _, tc := range []struct {
+	// "to the end" is the long form's (testkit.Long): killed and resumed,
+	// the two people also play every move to the end and the logs verify.
+	rows := []struct {
 		name string
 		kill bool
-	}{{"to the end", false}, {"killed and resumed", true}} {
+	}{{"to the end", false}, {"killed and resumed", true}}
+	for _, tc := range testkit.Rows(rows, func(i int) bool { return !rows[i].kill }) {
 		t.Run(tc.name, func(t *testing.T) { playLANHotSeat(t, tc.kill) })
 	}
 }

@@ -14,16 +14,27 @@ import (
 
 var pausedOut = regexp.MustCompile(`(?m)^paused ([0-9]+) log=\S+$`)
 
+// continueWaitLine is a headless peer's notice that the continued game
+// waits for alice; absentEvent a player voted absent.
+var (
+	continueWaitLine = regexp.MustCompile(`notice Waiting for [^\n]*alice[^\n]* to continue the game too`)
+	absentEvent      = regexp.MustCompile(`event absent [^\n]*`)
+	// runningAndSaved: the lobby lists the peers' running game and then
+	// the saved one to continue, numbered after it.
+	runningAndSaved = regexp.MustCompile(`(?s)Running games.*\d\) p0, p1, alice — roll.*Saved games to continue.*\d\) continue: `)
+)
+
 // A person plays with two headless peers that ask to pause at roll 12
 // (--pause-at): the person's screen says "p0 asks to pause — press p to
 // pause too"; p asks "Pause the game?", y pauses; the game stops for
 // everyone at one roll: the screen says it is paused and is back in the
 // lobby, both peers print their paused line at that roll and exit, and
 // aeroplane verify says the person's log is unfinished, paused there.
-// Then the peers start again with --continue: the person's lobby lists
-// "continue: …" under the saved games, its number takes the game up, and
-// all three finish it with one history, the person's log verifying to
-// the peers' hash.
+// Then the peers start again with --continue: they keep the game paused,
+// saying they wait for alice; the person's lobby lists "continue: …"
+// under the saved games, its number takes the game up, and all three
+// finish it with one history, nobody voted absent, the person's log
+// verifying to the peers' hash.
 func TestPlayLANPauseTogether(t *testing.T) {
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
@@ -88,13 +99,28 @@ func TestPlayLANPauseTogether(t *testing.T) {
 	// lobby's list of saved games.
 	host = startHeadlessIn(t, lan, 0, dirs[0], append(both, "--continue")...)
 	guest = startHeadlessIn(t, lan, 1, dirs[1], append(both, "--continue")...)
-	// Its number follows the running games listed (the peers' own,
-	// once they play it again): read it off the screen.
-	lobbyScreen := tm.waitFor("the game to continue in the lobby", 600, contains("Saved games to continue", ") continue: "), peers)
+	// Its number follows the running games listed: the peers', which
+	// they hold paused for alice, is listed too once her lobby asked
+	// them (its line can come a second after the saved game's, and a
+	// number read before it would watch their game instead); read the
+	// number off a screen with both.
+	lobbyScreen := tm.waitFor("the game to continue in the lobby", 600,
+		func(s string) bool { return runningAndSaved.MatchString(s) }, peers)
 	tm.keys(regexp.MustCompile(`(\d)\) continue: `).FindStringSubmatch(lobbyScreen)[1])
 	end, _ := playUntil(tm, 0, peers)
 	hostOrder, hash := host.result(t, 2*time.Minute)
 	guestOrder, guestHash := guest.result(t, 2*time.Minute)
+	// The peers kept their pauses until alice took the game up too:
+	// they said whom they waited for, and nobody was voted absent (a
+	// continue that went on without her replaced her with a bot).
+	for _, h := range []*headless{host, guest} {
+		if !continueWaitLine.MatchString(h.stderr.String()) {
+			t.Errorf("%s never said it waited for alice:\n%s", h.name, tail(h.stderr.String(), 20))
+		}
+		if m := absentEvent.FindString(h.stderr.String()); m != "" {
+			t.Errorf("%s voted a player absent in the continued game: %q\n%s", h.name, m, tail(h.stderr.String(), 20))
+		}
+	}
 	if hostOrder != guestOrder || hash != guestHash || finishOrder(end) != hostOrder {
 		t.Fatalf("continued: p0 %s %s, p1 %s %s, the screen %s", hostOrder, hash, guestOrder, guestHash, finishOrder(end))
 	}
