@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -32,9 +31,9 @@ type hotSeat struct {
 	id     peer.ID
 	drv    *lockstep.Driver
 	tr     *Translator
-	// key, game and glog are a LAN game's person's (netpeople.go): its
-	// seat key, its files, and its node's own log (nil offline, where
-	// the first seat's log holds the whole game)
+	// key and game are a LAN game's person's (netpeople.go): its seat
+	// key and its files; glog is its node's own log (offline too:
+	// savegame.LocalSeatLogPath)
 	key  crypto.PrivKey
 	game *savegame.Game
 	glog *savegame.Log
@@ -133,23 +132,36 @@ func (s *LocalSession) localSeats() ([]engine.Colour, []peer.ID) {
 }
 
 // startHotSeats makes the nodes and drivers of the other people's seats
-// over hub; s.mu is held.
-func (s *LocalSession) startHotSeats(setup lockstep.Setup, hub *lockstep.Hub, names map[peer.ID]string, cs []engine.Colour, ids []peer.ID) ([]*hotSeat, error) {
-	var hot []*hotSeat
-	for i := 1; i < len(ids); i++ {
-		cfg := lockstep.Config{Setup: setup, Self: ids[i], Key: s.keys[ids[i]]}
-		if _, err := io.ReadFull(s.opts.Entropy, cfg.Entropy[:]); err != nil {
-			return nil, fmt.Errorf("cannot draw the dice entropy: %w", err)
-		}
-		node, err := lockstep.NewNode(cfg)
+// over hub, with their dice secrets, each node with its own log beside
+// the game's logPath, from which it is restored when the game is
+// continued; s.mu is held. On an error every log opened is closed.
+func (s *LocalSession) startHotSeats(setup lockstep.Setup, hub *lockstep.Hub, names map[peer.ID]string, cs []engine.Colour, ids []peer.ID, secrets map[peer.ID][32]byte, logPath string) (hot []*hotSeat, err error) {
+	defer func() {
 		if err != nil {
-			return nil, fmt.Errorf("cannot seat %s: %w", names[ids[i]], err)
+			for _, h := range hot {
+				h.glog.Close()
+			}
 		}
-		h := &hotSeat{colour: cs[i], id: ids[i], tr: NewTranslator(setup, ids[i], names, ""), asks: make(chan struct{}, 1)}
-		// Its log is the first seat's: that one holds every seat's
-		// messages (a local game is never resumed).
-		h.drv, err = lockstep.NewDriver(node, lockstep.DriverConfig{Link: hub.Link(ids[i]), Log: discardLog{},
+	}()
+	for i := 1; i < len(ids); i++ {
+		cfg := lockstep.Config{Setup: setup, Self: ids[i], Key: s.keys[ids[i]], Entropy: secrets[ids[i]]}
+		glog, past, err := savegame.OpenLocalSeatLog(logPath, ids[i])
+		if err != nil {
+			return hot, fmt.Errorf("cannot seat %s: %w", names[ids[i]], err)
+		}
+		node, err := newLocalNode(cfg, past)
+		if err != nil {
+			glog.Close()
+			return hot, fmt.Errorf("cannot seat %s: %w", names[ids[i]], err)
+		}
+		h := &hotSeat{colour: cs[i], id: ids[i], glog: glog, tr: NewTranslator(setup, ids[i], names, ""), asks: make(chan struct{}, 1)}
+		hot = append(hot, h)
+		// Its own log, as a LAN seat's node has: what it is restored
+		// from (the game's log, the first seat's, holds every seat's
+		// messages too, for verify).
+		h.drv, err = lockstep.NewDriver(node, lockstep.DriverConfig{Link: hub.Link(ids[i]), Log: glog,
 			Tick: s.opts.Tick, Linger: -1, Logger: s.opts.Logger, Clock: s.opts.Clock,
+			StopWhenPaused: true, ContinuePaused: true,
 			OnReady: func(rd lockstep.Ready) {
 				h.tr.Translate(rd.Events, rd.State)
 				if h.tr.CanRoll() || len(h.tr.choice) > 0 {
@@ -160,9 +172,8 @@ func (s *LocalSession) startHotSeats(setup lockstep.Setup, hub *lockstep.Hub, na
 				}
 			}})
 		if err != nil {
-			return nil, fmt.Errorf("cannot seat %s: %w", names[ids[i]], err)
+			return hot, fmt.Errorf("cannot seat %s: %w", names[ids[i]], err)
 		}
-		hot = append(hot, h)
 	}
 	return hot, nil
 }
@@ -194,8 +205,8 @@ func runHotSeats(ctx context.Context, hub *lockstep.Hub, hot []*hotSeat, report 
 	}
 }
 
-// discardLog is the log of a hot seat's own node: the first seat's log
-// holds the whole game.
+// discardLog is a log that keeps nothing (a node whose records another
+// node's log holds).
 type discardLog struct{}
 
 func (discardLog) Write([]lockstep.Record) error { return nil }

@@ -67,15 +67,19 @@ type LocalSession struct {
 	name  string
 	table *ui.TableUpdate
 	rules engine.Rules
-	// The game being played: its driver (the only goroutine that touches
+	// The game being played (dir is opened by NewLocal): its driver (the only goroutine that touches
 	// the node and tr), its log, and whether it is over (set by the
 	// driver before the GameOver event is shown).
 	drv  *lockstep.Driver
 	gid  lockstep.GameID
 	tr   *Translator
-	dir  *savegame.Dir // opened at the first game
+	dir  *savegame.Dir
 	log  *savegame.Log // closed by the driver's goroutine when it is done
 	over bool
+	// paused: the game being played was paused together (localpause.go):
+	// over for the commands, and offered in the lobby (saved) to continue
+	paused bool
+	saved  []*savegame.LocalSaved
 	// keys are the seat keys of the people at this laptop by seat ID;
 	// hot the other people's seats of the game being played (hotseat.go)
 	keys    map[peer.ID]crypto.PrivKey
@@ -109,24 +113,34 @@ func NewLocal(opts LocalOptions) (*LocalSession, error) {
 	if opts.Tick <= 0 {
 		opts.Tick = 100 * time.Millisecond
 	}
-	if opts.Entropy == nil {
-		opts.Entropy = rand.Reader
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	dir, err := savegame.Open(opts.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("local game: %w", err)
+	}
 	key := opts.Key
-	if key == nil {
-		var err error
+	switch {
+	case key == nil && opts.Entropy == nil:
+		// The same name is the same seat on every later day: its games
+		// can be continued (localpause.go).
+		if key, err = dir.SeatKey(opts.Name); err != nil {
+			return nil, fmt.Errorf("local game: %w", err)
+		}
+	case key == nil:
 		if key, _, err = crypto.GenerateEd25519Key(opts.Entropy); err != nil {
 			return nil, fmt.Errorf("local game: cannot make a key: %w", err)
 		}
+	}
+	if opts.Entropy == nil {
+		opts.Entropy = rand.Reader
 	}
 	self, err := peer.IDFromPrivateKey(key)
 	if err != nil {
 		return nil, fmt.Errorf("local game: %w", err)
 	}
-	s := &LocalSession{opts: opts, key: key, self: self, name: opts.Name, keys: map[peer.ID]crypto.PrivKey{self: key}}
+	s := &LocalSession{opts: opts, key: key, self: self, name: opts.Name, dir: dir, keys: map[peer.ID]crypto.PrivKey{self: key}}
 	var people [engine.NumColours]bool // colours a person here plays, for the pace
 	s.q = newQueue(func(e ui.Event) time.Duration {
 		switch e := e.(type) {
@@ -141,15 +155,19 @@ func NewLocal(opts LocalOptions) (*LocalSession, error) {
 		}
 		return 0
 	})
+	s.mu.Lock()
+	s.findLocalPaused()
 	s.emitLobby()
+	s.mu.Unlock()
 	return s, nil
 }
 
 // Events implements ui.Session.
 func (s *LocalSession) Events() <-chan ui.Event { return s.q.out }
 
+// emitLobby shows the lobby with the games to continue (s.mu held).
 func (s *LocalSession) emitLobby() {
-	s.q.push(ui.LobbyUpdate{Me: ui.Peer{ID: s.self.String(), Name: s.name}})
+	s.q.push(ui.LobbyUpdate{Me: ui.Peer{ID: s.self.String(), Name: s.name}, Continue: s.continuable()})
 }
 
 func (s *LocalSession) playing() bool { return s.drv != nil && !s.over }
@@ -314,7 +332,7 @@ func (s *LocalSession) Rematch() error {
 	switch {
 	case s.closed:
 		err = errClosed
-	case s.drv == nil || s.playing():
+	case s.drv == nil || s.playing() || s.paused:
 		err = errRematch
 	default:
 		err = s.start()
@@ -353,50 +371,90 @@ func (s *LocalSession) start() error {
 	if err != nil {
 		return err
 	}
+	return s.run(setup, nil)
+}
+
+// run plays setup with the seats of s.table: a new game, or with res the
+// saved game taken up from its log (localpause.go); s.mu is held.
+func (s *LocalSession) run(setup lockstep.Setup, res *localResume) error {
+	cs, ids := s.localSeats()
+	secrets := map[peer.ID][32]byte{}
+	for _, id := range ids {
+		var e [32]byte
+		if res != nil {
+			e = res.saved.Secrets[id]
+		} else if _, err := io.ReadFull(s.opts.Entropy, e[:]); err != nil {
+			res.close()
+			return ui.Errorf("err.start", err)
+		}
+		secrets[id] = e
+	}
 	// People at the keys are waited for: nobody else is there to vote
 	// one of them absent (with one person, nobody votes at all).
-	cfg := lockstep.Config{Setup: setup, Self: s.self, Key: s.key, AbsentTicks: -1}
-	if _, err := io.ReadFull(s.opts.Entropy, cfg.Entropy[:]); err != nil {
-		return ui.Errorf("err.start", err)
+	cfg := lockstep.Config{Setup: setup, Self: s.self, Key: s.key, AbsentTicks: -1, Entropy: secrets[s.self]}
+	var past []lockstep.Record
+	if res != nil {
+		past = res.records
 	}
-	node, err := lockstep.NewNode(cfg)
+	node, err := newLocalNode(cfg, past)
 	if err != nil {
+		res.close()
 		return ui.Errorf("err.start", err)
 	}
 	if s.runDone != nil {
 		<-s.runDone
 	}
 	if err := s.openDir(); err != nil {
+		res.close()
 		return err
 	}
-	cs, ids := s.localSeats()
 	names := map[peer.ID]string{}
 	for i, id := range ids {
 		names[id] = s.table.Seats[cs[i]].Name
 	}
 	hub, err := lockstep.NewHub(noLink{}, ids...)
 	if err != nil {
+		res.close()
 		return fmt.Errorf("cannot start the game: %w", err)
 	}
-	hot, err := s.startHotSeats(setup, hub, names, cs, ids)
-	if err != nil {
-		return err
+	var lg *savegame.Log
+	if res != nil {
+		lg = res.log
+	} else {
+		if lg, err = s.dir.CreateLocalGame(setup, time.Now(), secrets); err != nil {
+			return err
+		}
+		if err := s.dir.SaveNamesBeside(lg.Path(), setup, names); err != nil {
+			s.opts.Logger.Warn("players' names not saved: the game cannot be continued with its people", "err", err)
+		}
 	}
-	lg, err := s.dir.CreateLocal(node.GameID(), time.Now())
+	hot, err := s.startHotSeats(setup, hub, names, cs, ids, secrets, lg.Path())
 	if err != nil {
+		lg.Close()
 		return err
 	}
 	tr := NewTranslator(setup, s.self, names, lg.Path())
 	tr.SetHotSeats(ids...)
+	hist := res.history(setup, names, tr, hot)
+	wasPaused := res != nil && res.saved.Paused // the driver's goroutine's
 	drv, err := lockstep.NewDriver(node, lockstep.DriverConfig{Link: hub.Link(s.self), Log: &localLog{l: lg, s: s, tr: tr},
-		Tick: s.opts.Tick, Linger: -1, Logger: s.opts.Logger, Clock: s.opts.Clock, OnReady: func(rd lockstep.Ready) {
+		Tick: s.opts.Tick, Linger: -1, Logger: s.opts.Logger, Clock: s.opts.Clock,
+		StopWhenPaused: true, ContinuePaused: true, OnReady: func(rd lockstep.Ready) {
 			evs := tr.Translate(rd.Events, rd.State)
-			if tr.Over() {
+			switch {
+			case tr.Over():
 				s.mu.Lock()
-				s.over = true // before GameOver is shown: a Rematch may follow at once
+				s.over, s.paused = true, false // before GameOver is shown: a Rematch may follow at once
+				s.mu.Unlock()
+			case rd.State.Paused != wasPaused:
+				// Paused together: no command reaches it (a restored
+				// node holds its old pause until its driver lifts it).
+				wasPaused = rd.State.Paused
+				s.mu.Lock()
+				s.over, s.paused = wasPaused, wasPaused
 				s.mu.Unlock()
 			}
-			s.q.push(evs...)
+			s.q.push(dropPauseAsks(evs)...)
 		}})
 	if err != nil {
 		lg.Close()
@@ -404,27 +462,35 @@ func (s *LocalSession) start() error {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	s.drv, s.tr, s.log, s.over, s.stop, s.runDone, s.hot = drv, tr, lg, false, stop, done, hot
+	s.drv, s.tr, s.log, s.over, s.paused, s.stop, s.runDone, s.hot = drv, tr, lg, false, false, stop, done, hot
 	s.gid = node.GameID()
 	s.table.Started = true
 	for _, c := range cs {
 		s.table.Seats[c].Ready = true
 	}
 	s.q.push(*s.table)
-	s.opts.Logger.Info("local game started", "game", node.GameID(), "log", lg.Path())
+	s.q.push(hist...)
+	s.opts.Logger.Info("local game started", "game", node.GameID(), "log", lg.Path(), "continued", res != nil)
 	hotDone := runHotSeats(ctx, hub, hot, func(err error) {
 		s.opts.Logger.Error("local game: a hot seat", "err", err)
 	})
 	go func() {
 		defer close(done)
-		defer hotDone()
-		if _, err := drv.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		st, err := drv.Run(ctx)
+		hotDone()
+		for _, h := range hot {
+			if err := h.glog.Close(); err != nil {
+				s.opts.Logger.Error("a hot seat's log", "err", err)
+			}
+		}
+		if err != nil && !errors.Is(err, context.Canceled) {
 			s.opts.Logger.Error("local game", "err", err)
 			s.q.push(ui.Notice{Msg: ui.M("note.stopped", err)})
 		}
 		if err := lg.Close(); err != nil {
 			s.opts.Logger.Error("game log", "err", err)
 		}
+		s.runEnded(st.Paused && err == nil)
 	}()
 	return nil
 }

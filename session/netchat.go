@@ -6,6 +6,7 @@ import (
 	"aeroplane/engine"
 	"aeroplane/savegame"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 

@@ -3,6 +3,7 @@ package session
 import (
 	"aeroplane/lockstep"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 

@@ -6,6 +6,7 @@ import (
 
 	"aeroplane/lockstep"
 	"aeroplane/ui"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 

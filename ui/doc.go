@@ -53,6 +53,10 @@
 // (PauseAsked; PauseLifted when taken back). GamePaused ends the game on
 // the screen and says so, back in the lobby, whose continue list offers
 // the game another day.
+// Offline (session.LocalSession) every player is at this screen: y
+// pauses every seat at once, nobody is asked, and PlayOn has nothing to
+// take back. Its lobby's continue entries name the saved game by its game
+// ID (SavedGame.Lobby: every offline game's lobby is "local").
 //
 // An AloneDecision (this player's side of the table is no majority) asks
 // at once, over the board: w or Esc keeps waiting (g asks again while it

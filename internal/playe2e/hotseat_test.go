@@ -15,7 +15,8 @@ import (
 // table seating cat: three people at one laptop play a whole game against
 // a bot with the keys, the screen naming whose turn it is ("bob's turn
 // (on this laptop)"), and the saved log verifies with three players of
-// three different keys, each of whose links made every roll.
+// three different keys (named: the names are saved beside it), each of
+// whose links made every roll.
 func TestPlayOfflineHotSeat(t *testing.T) {
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
@@ -77,7 +78,7 @@ func TestPlayOfflineHotSeat(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "ok: every signature") || !strings.Contains(string(out), "finishing order") {
 		t.Fatalf("verify of the hot-seat game: %v\n%s", err, out)
 	}
-	seats := regexp.MustCompile(`(Red|Blue|Yellow)=(12D3\S+)`).FindAllStringSubmatch(string(out), -1)
+	seats := regexp.MustCompile(`(Red|Blue|Yellow)=(?:ann|bob|cat) \((\S+)\)`).FindAllStringSubmatch(string(out), -1)
 	ids := map[string]bool{}
 	for _, m := range seats {
 		ids[m[2]] = true

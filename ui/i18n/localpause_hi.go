@@ -1,0 +1,9 @@
+package i18n
+
+// Continuing an offline game (session/localpause.go): why a saved game
+// could not be taken up. Each language has its own localpause_*.go.
+func init() {
+	extend("hi", map[string]string{
+		"err.continuegame": "खेल जारी नहीं रखा जा सका: %v",
+	})
+}
