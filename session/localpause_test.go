@@ -115,6 +115,7 @@ func pauseAfter(t *testing.T, s *LocalSession, rolls int) (ui.GamePaused, ui.Lob
 	}
 	p := next[ui.GamePaused](t, s, nil)
 	lu := next[ui.LobbyUpdate](t, s, nil)
+	pauseAsked.Delete(s) // the next game of s is played again
 	return p, lu
 }
 
