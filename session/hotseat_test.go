@@ -176,3 +176,49 @@ func TestHotSeatEarlyPressNotWarned(t *testing.T) {
 		t.Errorf("an early key press logged %q at WARN or above", warned)
 	}
 }
+
+// A node restored from its log while the game waits for another person
+// here to choose reports no past roll: the screen's translator asks that
+// person from the state's pending move alone, once, and shows no roll
+// wait for it (it showed "roll the die", and the key then said it was
+// not their roll: an offline hot-seat game continued there stood still).
+func TestTranslatorRestoredHotChoice(t *testing.T) {
+	setup := lockstep.Setup{Rules: engine.DefaultRules(), Seats: []lockstep.Seat{{Colour: engine.Red, Player: "ann"}, {Colour: engine.Blue, Player: "bob"}}}
+	pos, err := engine.ParsePosition("H,H,H,H/L,H,H,H/H,H,H,H/H,H,H,H B 0 -")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := lockstep.State{Phase: lockstep.PhaseMove, Roll: 9, Value: 6, Pos: pos}
+	outs := pos.Outcomes(setup.Rules, 6)
+	if n := outs.Len(); n < 2 {
+		t.Fatalf("the position gives %d moves for a 6, want a choice", n)
+	}
+	for _, tc := range []struct {
+		name string
+		hot  bool
+	}{{"bob is here", true}, {"bob is elsewhere", false}} {
+		tr := NewTranslator(setup, "ann", nil, "")
+		if tc.hot {
+			tr.SetHotSeats("ann", "bob")
+		}
+		evs := tr.Translate([]lockstep.Event{{Kind: lockstep.EventWaiting, Roll: 9, Peers: []peer.ID{"bob"}}}, st)
+		evs = append(evs, tr.Translate(nil, st)...)
+		asked := 0
+		for _, e := range evs {
+			switch e := e.(type) {
+			case ui.Rolled:
+				if e.YouChoose && e.Colour == engine.Blue && e.Roll == 6 {
+					asked++
+				}
+			case ui.DiceWaiting:
+				t.Errorf("%s: a roll wait %+v while bob is to choose", tc.name, e)
+			}
+		}
+		if want := map[bool]int{true: 1, false: 0}[tc.hot]; asked != want {
+			t.Errorf("%s: bob asked to choose %d times, want %d (%v)", tc.name, asked, want, evs)
+		}
+		if err := tr.HotChooseCheck(outs.Slice()[0]); (err == nil) != tc.hot {
+			t.Errorf("%s: HotChooseCheck: %v", tc.name, err)
+		}
+	}
+}

@@ -296,9 +296,10 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			t.mayRoll, t.rollK, t.asked = true, e.Roll, false
 			out = t.wait(out, e.Roll, []peer.ID{t.self})
 		case lockstep.EventWaiting:
-			if !t.started || e.Roll == 0 || (t.hasRolled && e.Roll == t.rolledK) {
+			if !t.started || e.Roll == 0 || (t.hasRolled && e.Roll == t.rolledK) || (st.Phase == lockstep.PhaseMove && st.Roll == e.Roll) {
 				// Roll 0 picks the first player before there is a board;
-				// a wait after the roll is for a move, which Rolled shows.
+				// a wait after the roll is for a move, which Rolled shows
+				// (after a restore too: the state's pending choice below).
 				continue
 			}
 			out = t.wait(out, e.Roll, e.Peers)
@@ -436,6 +437,17 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 		t.choice = slices.Clone(st.Moves)
 	} else {
 		t.choice = nil
+	}
+	// Another person here whose choice the game waits for, this roll not
+	// shown (a node restored from its log reports no past roll): the
+	// screen asks them, as it would have on their roll.
+	if c := t.pos.ToMove(); !t.over && st.Phase == lockstep.PhaseMove && !(t.hasRolled && t.rolledK == st.Roll) && t.hotMover(c) {
+		if outs := t.pos.Outcomes(t.setup.Rules, st.Value); outs.Len() > 1 {
+			t.rolls++
+			t.rolledK, t.hasRolled, t.youChose = st.Roll, true, true
+			t.hotChoice = outs.Slice()
+			out = append(out, ui.Rolled{Colour: c, Roll: st.Value, Moves: outs.Slice(), YouChoose: true})
+		}
 	}
 	return out
 }
