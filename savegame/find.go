@@ -11,6 +11,7 @@ import (
 
 	"aeroplane/engine"
 	"aeroplane/lockstep"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -148,19 +149,8 @@ func (d *Dir) load(logPath string, q Query) (*Saved, error) {
 	if _, err := os.Stat(filepath.Join(d.path, name+".closed")); err == nil {
 		return nil, nil
 	}
-	data, err := os.ReadFile(logPath)
-	if err != nil {
-		return nil, err
-	}
-	recs, _, err := parseLog(data)
-	if err != nil {
-		return nil, err
-	}
-	if len(recs) == 0 {
-		return nil, nil // stopped before its first record: nothing was sent
-	}
-	setup, err := lockstep.DecodeSetup(recs[0].Data)
-	if err != nil {
+	recs, setup, err := readGame(logPath)
+	if err != nil || recs == nil {
 		return nil, err
 	}
 	gid := setup.GameID()
@@ -212,4 +202,22 @@ func (d *Dir) load(logPath string, q Query) (*Saved, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// readGame reads a game log's records and its Setup; no records and no
+// error for a log stopped before its first record (nothing was sent).
+func readGame(logPath string) ([]lockstep.Record, lockstep.Setup, error) {
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		return nil, lockstep.Setup{}, err
+	}
+	recs, _, err := parseLog(data)
+	if err != nil || len(recs) == 0 {
+		return nil, lockstep.Setup{}, err
+	}
+	setup, err := lockstep.DecodeSetup(recs[0].Data)
+	if err != nil {
+		return nil, lockstep.Setup{}, err
+	}
+	return recs, setup, nil
 }

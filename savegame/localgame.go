@@ -87,42 +87,14 @@ func (d *Dir) PausedLocal(self peer.ID) ([]*LocalSaved, []error) {
 	idLen := len(lockstep.GameID{}.String())
 	digits := func(n int) string { return strings.Repeat("[0-9]", n) }
 	paths, _ := filepath.Glob(filepath.Join(d.path, "game-"+digits(8)+"-"+digits(6)+"-"+strings.Repeat("[0-9a-f]", idLen)+".log"))
-	var out []*LocalSaved
-	var skipped []error
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil || !st.Mode().IsRegular() {
-			continue
-		}
-		s, err := d.loadLocal(p, self)
-		if err != nil {
-			skipped = append(skipped, fmt.Errorf("not continuing %s: %w", filepath.Base(p), err))
-			continue
-		}
-		if s != nil {
-			s.At = st.ModTime()
-			out = append(out, s)
-		}
-	}
-	slices.SortFunc(out, func(a, b *LocalSaved) int { return b.At.Compare(a.At) })
-	return out, skipped
+	return continuable(paths, func(p string) (*LocalSaved, error) { return d.loadLocal(p, self) },
+		func(s *LocalSaved, at time.Time) { s.At = at })
 }
 
 // loadLocal reads one offline log: nil when there is nothing to continue.
 func (d *Dir) loadLocal(logPath string, self peer.ID) (*LocalSaved, error) {
-	data, err := os.ReadFile(logPath)
-	if err != nil {
-		return nil, err
-	}
-	recs, _, err := parseLog(data)
-	if err != nil {
-		return nil, err
-	}
-	if len(recs) == 0 {
-		return nil, nil // stopped before its first record
-	}
-	setup, err := lockstep.DecodeSetup(recs[0].Data)
-	if err != nil {
+	recs, setup, err := readGame(logPath)
+	if err != nil || recs == nil {
 		return nil, err
 	}
 	gid := setup.GameID()

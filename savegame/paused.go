@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"aeroplane/lockstep"
+
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -31,24 +33,8 @@ func (d *Dir) Paused(self peer.ID, lobby string) ([]*Saved, []error) {
 	paths, _ := filepath.Glob(filepath.Join(d.path, "game-"+strings.Repeat("[0-9a-f]", idLen)+".log"))
 	taken, _ := filepath.Glob(filepath.Join(d.path, "game-take-*-"+strings.Repeat("[0-9a-f]", idLen)+".log"))
 	paths = append(paths, taken...)
-	var out []*Saved
-	var skipped []error
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil || !st.Mode().IsRegular() {
-			continue
-		}
-		s, err := d.load(p, Query{Self: self, Lobby: lobby})
-		if err != nil {
-			skipped = append(skipped, fmt.Errorf("not continuing %s: %w", filepath.Base(p), err))
-			continue
-		}
-		if s != nil {
-			s.At = st.ModTime()
-			out = append(out, s)
-		}
-	}
-	slices.SortFunc(out, func(a, b *Saved) int { return b.At.Compare(a.At) })
+	out, skipped := continuable(paths, func(p string) (*Saved, error) { return d.load(p, Query{Self: self, Lobby: lobby}) },
+		func(s *Saved, at time.Time) { s.At = at })
 	// One game once: the newest log of it (a seat taken twice over).
 	seen := map[lockstep.GameID]bool{}
 	out = slices.DeleteFunc(out, func(s *Saved) bool {
@@ -57,5 +43,38 @@ func (d *Dir) Paused(self peer.ID, lobby string) ([]*Saved, []error) {
 		seen[gid] = true
 		return dup
 	})
+	return out, skipped
+}
+
+// continuable loads every regular file of paths with load and stamps
+// each game it keeps with the file's last write (when it was saved),
+// newest first; a log load refuses is skipped and why is in the errors.
+func continuable[S any](paths []string, load func(string) (*S, error), stamp func(*S, time.Time)) ([]*S, []error) {
+	type dated struct {
+		s  *S
+		at time.Time
+	}
+	var kept []dated
+	var skipped []error
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		s, err := load(p)
+		if err != nil {
+			skipped = append(skipped, fmt.Errorf("not continuing %s: %w", filepath.Base(p), err))
+			continue
+		}
+		if s != nil {
+			stamp(s, st.ModTime())
+			kept = append(kept, dated{s, st.ModTime()})
+		}
+	}
+	slices.SortStableFunc(kept, func(a, b dated) int { return b.at.Compare(a.at) })
+	out := make([]*S, len(kept))
+	for i, k := range kept {
+		out[i] = k.s
+	}
 	return out, skipped
 }

@@ -50,19 +50,26 @@ func (s *NetSession) continuable(ads []p2p.Advert) []ui.SavedGame {
 		if !alone && !slices.ContainsFunc(players, func(id peer.ID) bool { return id != s.self && here[id] }) {
 			continue
 		}
-		names := s.dir.NamesBeside(g.Path)
-		sg := ui.SavedGame{Lobby: g.Setup.Name, Roll: g.Rolls, Saved: g.At}
-		for _, id := range players {
-			n := names[id]
-			if id == s.self {
-				n = s.name
-			}
-			if n == "" {
-				n = shortID(id)
-			}
-			sg.Players = append(sg.Players, n)
+		out = append(out, ui.SavedGame{Lobby: g.Setup.Name, Roll: g.Rolls, Saved: g.At,
+			Players: savedNames(players, s.dir.NamesBeside(g.Path), s.self, s.name)})
+	}
+	return out
+}
+
+// savedNames are a saved game's players as its lobby entry names them:
+// this player by its name now, the others by the names saved beside the
+// log, or by their short IDs.
+func savedNames(players []peer.ID, names map[peer.ID]string, self peer.ID, selfName string) []string {
+	out := make([]string, 0, len(players))
+	for _, id := range players {
+		n := names[id]
+		if id == self {
+			n = selfName
 		}
-		out = append(out, sg)
+		if n == "" {
+			n = shortID(id)
+		}
+		out = append(out, n)
 	}
 	return out
 }

@@ -85,18 +85,8 @@ func (s *LocalSession) findLocalPaused() {
 func (s *LocalSession) continuable() []ui.SavedGame {
 	var out []ui.SavedGame
 	for _, g := range s.saved {
-		sg := ui.SavedGame{Lobby: g.Setup.GameID().String(), Roll: g.Rolls, Saved: g.At}
-		for _, id := range g.Setup.Players() {
-			n := g.Names[id]
-			if id == s.self {
-				n = s.name
-			}
-			if n == "" {
-				n = shortID(id)
-			}
-			sg.Players = append(sg.Players, n)
-		}
-		out = append(out, sg)
+		out = append(out, ui.SavedGame{Lobby: g.Setup.GameID().String(), Roll: g.Rolls, Saved: g.At,
+			Players: savedNames(g.Setup.Players(), g.Names, s.self, s.name)})
 	}
 	return out
 }
