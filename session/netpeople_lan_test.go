@@ -36,42 +36,60 @@ func runHotPlayer(t *testing.T, s *NetSession, onEvent func(ui.Event)) *hotPlaye
 	go func() {
 		defer close(p.done)
 		for e := range s.Events() {
-			if onEvent != nil {
+			// The test's own reaction to a roll comes after the
+			// player's, so that a leave it makes on a roll this player
+			// is to choose for comes after that choice; to anything
+			// else it comes first (a person added before the ready).
+			_, rolled := e.(ui.Rolled)
+			if onEvent != nil && !rolled {
 				onEvent(e)
 			}
-			switch e := e.(type) {
-			case ui.TableUpdate:
-				p.mu.Lock()
-				p.tables = append(p.tables, e)
-				p.mu.Unlock()
-				if c := ownSeat(e, s.ID()); !e.Started && c < engine.NumColours && !e.Seats[c].Ready {
-					if err := s.SetReady(true); err != nil {
-						t.Logf("%s ready: %v", s.name, err)
-					}
-				}
-			case ui.Rolled:
-				if e.YouChoose {
-					p.mu.Lock()
-					p.asked[e.Colour]++
-					p.mu.Unlock()
-					if err := s.Choose(e.Moves[0]); err != nil {
-						t.Errorf("%s chooses for %s: %v", s.name, e.Colour, err)
-					}
-				}
-			case ui.Left:
-				p.mu.Lock()
-				p.left = append(p.left, e.Colour)
-				p.mu.Unlock()
-			case ui.GameOver:
-				p.over = e
-				return
-			case ui.LeaveDone:
-				p.gone = true
+			over := p.play(t, e)
+			if onEvent != nil && rolled {
+				onEvent(e)
+			}
+			if over {
 				return
 			}
 		}
 	}()
 	return p
+}
+
+// play is the player's answer to e; true once its game is over for it.
+func (p *hotPlayer) play(t *testing.T, e ui.Event) bool {
+	s := p.s
+	switch e := e.(type) {
+	case ui.TableUpdate:
+		p.mu.Lock()
+		p.tables = append(p.tables, e)
+		p.mu.Unlock()
+		if c := ownSeat(e, s.ID()); !e.Started && c < engine.NumColours && !e.Seats[c].Ready {
+			if err := s.SetReady(true); err != nil {
+				t.Logf("%s ready: %v", s.name, err)
+			}
+		}
+	case ui.Rolled:
+		if e.YouChoose {
+			p.mu.Lock()
+			p.asked[e.Colour]++
+			p.mu.Unlock()
+			if err := s.Choose(e.Moves[0]); err != nil {
+				t.Errorf("%s chooses for %s: %v", s.name, e.Colour, err)
+			}
+		}
+	case ui.Left:
+		p.mu.Lock()
+		p.left = append(p.left, e.Colour)
+		p.mu.Unlock()
+	case ui.GameOver:
+		p.over = e
+		return true
+	case ui.LeaveDone:
+		p.gone = true
+		return true
+	}
+	return false
 }
 
 // ownSeat is the colour of the program's own seat at table t.
