@@ -24,35 +24,43 @@ import (
 // idle and expired go first), so strangers cannot grow the player's
 // memory. A watcher's chat lines (when the table allows them) go at most
 // one per sayEvery after a burst of sayBurst, and the player keeps its
-// last watchChatKeep lines for its watchers.
+// last watchChatKeep lines for its watchers. A watcher that has every
+// record waits for news and then watchGather more; one fewer than
+// watchCloseBehind records behind is answered no sooner than
+// watchGather after its last answer: a few answers a second each,
+// whatever the pace of the game.
 const (
-	maxWatchers     = 12
-	watcherIdle     = 10 * time.Second
-	watchBurst      = 20
-	watchEvery      = 50 * time.Millisecond
-	maxWatchStrikes = 8
-	strikeWindow    = 10 * time.Second
-	refuseFor       = time.Minute
-	maxWatchPeers   = 64
-	maxRefused      = 256
-	sayBurst        = 3
-	sayEvery        = 2 * time.Second
-	watchChatKeep   = 64
-	maxWatchBytes   = 256 << 10 // of records in one answer, under p2p.MaxWatchAnswer
-	watchGather     = 150 * time.Millisecond
-	watchDrain      = 3 * time.Second // how long a paused player waits for its watchers to fetch the pause
+	maxWatchers      = 12
+	watcherIdle      = 10 * time.Second
+	watchBurst       = 20
+	watchEvery       = 50 * time.Millisecond
+	maxWatchStrikes  = 8
+	strikeWindow     = 10 * time.Second
+	refuseFor        = time.Minute
+	maxWatchPeers    = 64
+	maxRefused       = 256
+	sayBurst         = 3
+	sayEvery         = 2 * time.Second
+	watchChatKeep    = 64
+	maxWatchBytes    = 256 << 10 // of records in one answer, under p2p.MaxWatchAnswer
+	watchGather      = 150 * time.Millisecond
+	watchCloseBehind = 64              // records: a watcher fewer behind is answered a gather after its last answer
+	watchDrain       = 3 * time.Second // how long a paused player waits for its watchers to fetch the pause
 )
 
 // watcher is one peer watching this player's game.
 type watcher struct {
-	id      peer.ID
-	name    string
-	valid   bool // it made a request that parsed: it counts as watching
-	seen    time.Time
-	has     uint32 // the records it holds: the most it asked from or was sent
-	rate    p2p.Bucket
-	say     p2p.Bucket
-	strikes []time.Time
+	id    peer.ID
+	name  string
+	valid bool // it made a request that parsed: it counts as watching
+	seen  time.Time
+	has   uint32 // the records it holds: the most it asked from or was sent
+	rate  p2p.Bucket
+	// answered is when it was last answered (the machine's monotonic
+	// clock, as the gather's wait)
+	answered time.Time
+	say      p2p.Bucket
+	strikes  []time.Time
 }
 
 // WatchStats counts what a player's watch server did.
@@ -325,15 +333,29 @@ func (w *watchServer) answer(ctx context.Context, asker peer.ID, req []byte) []b
 			break
 		}
 	}
-	if waited && !w.closed && ctx.Err() == nil && w.gather > 0 {
+	gather := time.Duration(0)
+	switch {
+	case waited:
+		gather = w.gather
+	case w.served-int(r.From) < watchCloseBehind:
+		// News at once, but little of it: a watcher close behind asks
+		// again as soon as it is answered, and would get a commit an
+		// answer. It waits what is left of a gather since its last
+		// answer, so that whatever the pace of commits it costs the
+		// player a few answers a second (each a stream, its frames and
+		// their system calls on the player's cores).
+		gather = w.gather - time.Since(wt.answered)
+	}
+	if gather > 0 && !w.closed && ctx.Err() == nil {
 		w.mu.Unlock()
 		select {
-		case <-time.After(w.gather):
+		case <-time.After(gather):
 		case <-w.done:
 		case <-ctx.Done():
 		}
 		w.mu.Lock()
 	}
+	wt.answered = time.Now()
 	a := watchAnswer{Status: watchOK, Total: uint32(w.served), From: r.From}
 	first := max(r.ChatFrom, w.chatBase)
 	for i := first - w.chatBase; int(i) < len(w.chat) && len(a.Chat) < maxWatchChat; i++ {

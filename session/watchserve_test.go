@@ -426,3 +426,52 @@ func TestWatchServerDrain(t *testing.T) {
 		t.Fatal("watchers gone quiet hold up the drain")
 	}
 }
+
+// A watcher close behind that asks again as soon as it is answered gets
+// a few answers a second, not one a commit: each answer waits what is
+// left of a gather since its last. Commits every 2 ms for 400 ms (a
+// busy table) and a watcher polling flat out: at most one answer per
+// gather (40 ms here) and never a strike; before, most polls found a
+// commit made during their round trip and were answered at once, each
+// answer a stream and its frames on the player's cores.
+func TestWatchServerAnswersAFewTimesASecond(t *testing.T) {
+	recs, v := finishedLog(t)
+	srv, _, cut := testServer(t, recs[:10])
+	srv.gid = v.GameID
+	srv.gather = 40 * time.Millisecond
+	const busy = 400 * time.Millisecond
+	stop := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for i := 10; i < len(recs); i++ {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			srv.add(recs[i : i+1])
+			srv.commit()
+		}
+	}()
+	defer close(stop)
+	from, answers := uint32(0), 0
+	for start := time.Now(); time.Since(start) < busy; {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		b := srv.answer(ctx, "zoe", encodeWatchRequest(watchRequest{Game: v.GameID, Name: "zoe", From: from}))
+		cancel()
+		a, err := decodeWatchAnswer(b)
+		if err != nil || a.Status != watchOK {
+			t.Fatalf("answer %d: %+v, %v (struck: %d)", answers, a, err, srv.Stats().Strikes)
+		}
+		from = a.Total
+		answers++
+		time.Sleep(time.Millisecond) // the LAN's round trip: commits come meanwhile
+	}
+	if max := int(busy/srv.gather) + 2; answers > max {
+		t.Errorf("%d answers in %v, want at most %d (one a gather)", answers, busy, max)
+	}
+	if st := srv.Stats(); st.Strikes != 0 || len(*cut) != 0 {
+		t.Errorf("the honest watcher was struck %d times, cut off %d", st.Strikes, len(*cut))
+	}
+}
