@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,11 +29,14 @@ type hotPlayer struct {
 	left   []engine.Colour // the seats it was told left for good
 	over   ui.GameOver
 	gone   bool // it left the game itself (LeaveDone)
-	done   chan struct{}
+	// leaving is set once the test made its program leave: the screen's
+	// asks still queued are refused from then on, as they should be
+	leaving *atomic.Bool
+	done    chan struct{}
 }
 
-func runHotPlayer(t *testing.T, s *NetSession, onEvent func(ui.Event)) *hotPlayer {
-	p := &hotPlayer{s: s, asked: map[engine.Colour]int{}, done: make(chan struct{})}
+func runHotPlayer(t *testing.T, s *NetSession, onEvent func(ui.Event), leaving *atomic.Bool) *hotPlayer {
+	p := &hotPlayer{s: s, asked: map[engine.Colour]int{}, done: make(chan struct{}), leaving: leaving}
 	go func() {
 		defer close(p.done)
 		for e := range s.Events() {
@@ -181,6 +185,7 @@ func netHotSeat(t *testing.T, byCreator, leaves bool) {
 		}
 	}
 	var onA, onB func(ui.Event)
+	var bobLeaving atomic.Bool
 	if byCreator {
 		onA, onB = addBea, joinOnce(t, a, b)
 	} else {
@@ -191,6 +196,7 @@ func netHotSeat(t *testing.T, byCreator, leaves bool) {
 			addBea(e)
 			if _, ok := e.(ui.Rolled); ok && leaves {
 				if rolls++; rolls == 6 {
+					bobLeaving.Store(true)
 					if err := b.Leave(); err != nil {
 						t.Errorf("Bob's program leaves: %v", err)
 					}
@@ -198,7 +204,7 @@ func netHotSeat(t *testing.T, byCreator, leaves bool) {
 			}
 		}
 	}
-	players := []*hotPlayer{runHotPlayer(t, a, onA), runHotPlayer(t, b, onB), runHotPlayer(t, c, joinWhenThree)}
+	players := []*hotPlayer{runHotPlayer(t, a, onA, nil), runHotPlayer(t, b, onB, &bobLeaving), runHotPlayer(t, c, joinWhenThree, nil)}
 	deadline := time.After(hotDeadline) // a hang guard
 	for _, p := range players {
 		select {
