@@ -1,11 +1,8 @@
 package playe2e
 
 import (
-	"fmt"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"aeroplane/internal/netlab"
@@ -37,33 +34,15 @@ func TestPlayOfflineHotSeatPauseAndContinue(t *testing.T) {
 	tm.keys(keyStart)
 	tm.waitFor("the board", 100, contains("The game begins."))
 	playUntil(tm, 6, nothing)
-	tm.keys("p")
-	tm.waitFor("the pause question", 400, contains("Pause the game?"))
-	tm.keys("y")
-	screen := tm.waitFor("the paused game, back in the lobby", 600, contains("the game is paused at roll", "continue it from the lobby"))
-	roll := regexp.MustCompile(`paused at roll (\d+)`).FindStringSubmatch(screen)[1]
-	tm.quitAndCheck()
+	roll := pauseHereAndQuit(tm)
 
 	tm = startTerm(t, exec.Command, playerEnv(home), argv...)
 	lobbyScreen := tm.waitFor("the game to continue in the lobby", 300, contains("Saved games to continue", ") continue: ann, bob, cat — roll"))
 	tm.keys(regexp.MustCompile(`(\d)\) continue: `).FindStringSubmatch(lobbyScreen)[1])
 	end, _ := playUntil(tm, 0, nothing)
-	logs, _ := filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-*.log"))
-	if len(logs) != 1 {
-		t.Fatalf("saved games: %q, want one", logs)
-	}
-	colour := map[rune]string{'R': "Red", 'B': "Blue", 'Y': "Yellow", 'G': "Green"}
-	var order []string
-	for i, c := range finishOrder(end) {
-		order = append(order, fmt.Sprintf("%d. %s", i+1, colour[c]))
-	}
-	want := "finishing order: " + strings.Join(order, ", ")
-	out, err := exec.Command(binary(), "verify", logs[0]).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "ok: every signature") || !strings.Contains(string(out), want) {
-		t.Fatalf("verify of the continued log: %v, want ok and %q:\n%s", err, want, out)
-	}
+	out := verifyTheOneLog(t, home, end)
 	ids := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(Red|Blue|Yellow)=(?:ann|bob|cat) \((\S+)\)`).FindAllStringSubmatch(string(out), -1) {
+	for _, m := range regexp.MustCompile(`(Red|Blue|Yellow)=(?:ann|bob|cat) \((\S+)\)`).FindAllStringSubmatch(out, -1) {
 		ids[m[2]] = true
 	}
 	if len(ids) != 3 {

@@ -170,3 +170,38 @@ func aliceAt(t *testing.T, lan *netlab.LAN, i int) (tm *term, home string) {
 	on := func(name string, args ...string) *exec.Cmd { return lan.Command(i, name, args...) }
 	return startTerm(t, on, playerEnv(home), binary(), "--name", "alice", "--lang", "en", "--bot-delay", "0"), home
 }
+
+// pauseHereAndQuit pauses the game on tm's screen for everyone at it (p,
+// y), waits for the paused game back in the lobby and quits; it returns
+// the roll the screen says the game paused at.
+func pauseHereAndQuit(tm *term) string {
+	tm.keys("p")
+	tm.waitFor("the pause question", 400, contains("Pause the game?"))
+	tm.keys("y")
+	screen := tm.waitFor("the paused game, back in the lobby", 600, contains("the game is paused at roll", "continue it from the lobby"))
+	roll := regexp.MustCompile(`paused at roll (\d+)`).FindStringSubmatch(screen)[1]
+	tm.quitAndCheck()
+	return roll
+}
+
+// verifyTheOneLog checks that home holds one game log and that verify
+// passes it with the finishing order of the end screen end; it returns
+// verify's output.
+func verifyTheOneLog(t *testing.T, home, end string) string {
+	t.Helper()
+	logs, _ := filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-*.log"))
+	if len(logs) != 1 {
+		t.Fatalf("saved games: %q, want one", logs)
+	}
+	colour := map[rune]string{'R': "Red", 'B': "Blue", 'Y': "Yellow", 'G': "Green"}
+	var order []string
+	for i, c := range finishOrder(end) {
+		order = append(order, fmt.Sprintf("%d. %s", i+1, colour[c]))
+	}
+	want := "finishing order: " + strings.Join(order, ", ")
+	out, err := exec.Command(binary(), "verify", logs[0]).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: every signature") || !strings.Contains(string(out), want) {
+		t.Fatalf("verify of the continued log: %v, want ok and %q:\n%s", err, want, out)
+	}
+	return string(out)
+}
