@@ -19,11 +19,15 @@ import (
 	"aeroplane/lockstep"
 )
 
+// residual22 matches the evidence the 2-2 residual leaves in the logs.
+// Each is a message signed on an undone branch read as if it were
+// fresh: its state, its roll, or a move that no longer fits the
+// position. The simulation's 2-2 splits log all five kinds (PROTOCOL.md's
+// threat table); CI once saw the out-of-turn move in the kill -9 case.
+var residual22 = regexp.MustCompile(`^(state-mismatch peer=\S+ roll=\d+: its (move leads to )?state hash|cheating peer=\S+ kind=(stale-message|bad-message|out-of-turn): (reveal for roll \d+ when roll \d+ is being collected|move for roll \d+ when roll \d+ is being collected|a reveal for roll \d+ without the move it owes|move \S+ for roll \d+ when it was not to move)|cheating peer=\S+ kind=illegal-move: )`)
+
 // personLine is the line a headless program prints for each person it
 // seats beside its own (--person): name, seat ID, the seat's own log.
-// residual22 matches the evidence the 2-2 residual leaves in the logs.
-var residual22 = regexp.MustCompile(`^(state-mismatch peer=\S+ roll=\d+: its (move leads to )?state hash|cheating peer=\S+ kind=(stale-message|bad-message): (reveal for roll \d+ when roll \d+ is being collected|a reveal for roll \d+ without the move it owes))`)
-
 var personLine = regexp.MustCompile(`person (\S+) seat=(\S+) log=(\S+)`)
 
 // A program with two people at one table (aeroplane --headless --person
