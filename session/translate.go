@@ -77,6 +77,11 @@ type Translator struct {
 	hotAsked  bool
 	hotChoice []engine.Move // the choice the screen asks of another person here
 	rolls     uint64        // Rolled events so far: which ask a Hot* answer is for
+	// split: the table came apart or together again in this game
+	// (splitSeen); setAside: the peers whose undone branch's residue the
+	// screen was told of (evidence)
+	split    bool
+	setAside map[peer.ID]bool
 }
 
 // Rolls counts the rolls translated: pass it, read with the check, to
@@ -260,6 +265,7 @@ func History(setup lockstep.Setup, names map[peer.ID]string, records []lockstep.
 // Translate.
 func (t *Translator) ResumeAt(pos engine.Position) {
 	t.pos, t.started, t.resuming = pos, true, true
+	t.splitSeen() // restored from its log: the others went on without it
 }
 
 // BotFlown reports, by colour, the seats a bot flies now: bot seats and
@@ -332,12 +338,14 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			t.pos, t.choice, t.lastWait, t.hotChoice = e.Pos, nil, nil, nil
 			out = append(out, ui.Moved{Before: before, After: e.Pos, Result: e.Result})
 		case lockstep.EventAbsent, lockstep.EventReturned:
+			t.splitSeen()
 			if e.Colour < engine.NumColours {
 				t.flown[e.Colour] = e.Kind == lockstep.EventAbsent
 				t.away[e.Colour] = e.Kind == lockstep.EventAbsent
 			}
 			out = append(out, ui.Presence{Colour: e.Colour, Name: t.name(e.Peer), Present: e.Kind == lockstep.EventReturned})
 		case lockstep.EventPeerRestored:
+			t.splitSeen()
 			// Its program restarted: said even when no connection went
 			// down (reconnects covers a cable cut, where nothing restores).
 			out = append(out, ui.CatchingUp{Colour: e.Colour, Name: t.name(e.Peer)})
@@ -362,14 +370,15 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 		case lockstep.EventPaused:
 			out = append(out, ui.GamePaused{Roll: e.Roll, LogPath: t.logPath})
 		case lockstep.EventAloneDecision:
+			t.splitSeen()
 			if len(e.Peers) > 0 && !t.over && st.Phase != lockstep.PhaseOver {
 				out = append(out, t.aloneAsked(e.Peers))
 			}
 		case lockstep.EventCheating:
-			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(), What: cheatMsg(e.Cheat, e.Detail)})
+			out = append(out, t.evidence(e, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(), What: cheatMsg(e.Cheat, e.Detail)})...)
 		case lockstep.EventStateMismatch:
-			out = append(out, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(),
-				What: ui.M("cheat.state", e.Roll, e.Detail)})
+			out = append(out, t.evidence(e, ui.CheatDetected{Name: t.name(e.Peer), PeerID: e.Peer.String(),
+				What: ui.M("cheat.state", e.Roll, e.Detail)})...)
 		case lockstep.EventRecovered:
 			if t.resuming {
 				t.resuming = false
@@ -395,6 +404,7 @@ func (t *Translator) Translate(evs []lockstep.Event, st lockstep.State) []ui.Eve
 			t.over, t.mayRoll, t.choice, t.hotChoice = true, false, nil, nil
 			out = append(out, ui.GameOver{Ranking: slices.Clone(e.Ranking), LogPath: t.logPath})
 		case lockstep.EventRolledBack:
+			t.splitSeen()
 			// An end this player reached alone was undone: the game goes
 			// on with the others' moves (the state below resyncs the board).
 			if t.over {
