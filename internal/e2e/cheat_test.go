@@ -158,6 +158,7 @@ func checkSpoof(t *testing.T, honest []*peer, cheaterIP net.IP) {
 // and abuse of the transport. Every attack is named in every honest log,
 // and the honest peers finish with one history.
 func TestCheaterOverLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -190,6 +191,7 @@ func TestCheaterOverLAN(t *testing.T) {
 // never reveal a valid link, so it is voted absent, a bot flies its seat,
 // and the honest peers finish with one history.
 func TestCheaterCopiedChain(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -209,6 +211,7 @@ func TestCheaterCopiedChain(t *testing.T) {
 // each honest peer a different one. The copies meet through relaying: both
 // honest peers name it and halt rather than diverge, on the same rolls.
 func TestCheaterEquivocation(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -250,6 +253,7 @@ func TestCheaterEquivocation(t *testing.T) {
 // the game waited in its setup for ever; without --setup-bot the table
 // waits for a new player.)
 func TestNeverConfirmingSeatGetsABot(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

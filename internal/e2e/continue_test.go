@@ -18,6 +18,7 @@ import (
 // takes up the saved game from its own log and the three finish it with
 // one history, their logs verifying to it.
 func TestContinueAnotherDay(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -17,6 +17,7 @@ import (
 // catches up, checks what it missed and flies its seat again; all four
 // print one hash, and its log verifies.
 func TestCrashAndRejoin(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -68,6 +69,7 @@ func isChoosing(stderr string) bool {
 // Every peer is killed at once mid-game and restarted: they resume the game
 // from their logs and finish it with one history.
 func TestCrashAllRestart(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -93,6 +95,7 @@ func TestCrashAllRestart(t *testing.T) {
 // (event recovered), and all four finish with one history, nobody named
 // a cheat.
 func TestMachineCrashLosesOwnMessages(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -73,6 +73,7 @@ func readGameLog(t *testing.T, dir string) (string, []byte, []lockstep.Record) {
 // others finish the game with a bot in its seat. (Three players: two can
 // outvote an absent one; see TESTING.md for the two-player case.)
 func TestDiskFullStopsSafely(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -101,6 +102,7 @@ func TestDiskFullStopsSafely(t *testing.T) {
 
 // An unwritable --data directory is refused with a clear error.
 func TestUnwritableDataDir(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

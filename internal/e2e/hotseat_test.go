@@ -41,6 +41,7 @@ var personLine = regexp.MustCompile(`person (\S+) seat=(\S+) log=(\S+)`)
 // one hash all the same. In a run of two games (--games 2) Bea sits at
 // the rematch's table too, and the second game ends on one hash as well.
 func TestHotSeatOverLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -153,6 +154,7 @@ func hotSeatOverLAN(t *testing.T, kill bool, games int) {
 // program takes up both its seats from its logs and the game ends on one
 // hash, Bea's own log verifying to it.
 func TestHotSeatPausesAndContinues(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -71,6 +71,7 @@ func init() {
 // (never mis-reads), every acknowledged (fsynced) record is there, and
 // reopening it cuts the torn tail and appends on.
 func TestLogSurvivesKill9(t *testing.T) {
+	t.Parallel()
 	kills := 25
 	if long() {
 		kills = 300

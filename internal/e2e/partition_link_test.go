@@ -19,6 +19,7 @@ import (
 // about 30 s, and the cable is pulled early (roll 10), so about 15 s of
 // game are left when it goes back in.
 func TestPartitionLinkDown10s(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -14,6 +14,7 @@ import (
 // meanwhile (lockstep relays around the cut), and after it heals all four
 // finish with one history.
 func TestPartialPartition(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -21,6 +21,7 @@ var pausedLine = regexp.MustCompile(`(?m)^paused ([0-9]+) log=(\S+)$`)
 // each takes up the game from its own log, lifts its pause, and the
 // three finish with one history, their logs verifying to it.
 func TestPauseTogetherAnotherDay(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -14,6 +14,7 @@ import (
 // the game that ended, whose rematch it derives), and every game's result is
 // the same on all three peers.
 func TestGamesRunSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -149,6 +149,7 @@ func (p *soakProc) next(within time.Duration) (result, error) {
 // heap and resident memory stay flat (see soakFlat). CI plays 3 games;
 // -e2e.soak plays 300 and prints the series.
 func TestSoakGamesInARow(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -324,6 +325,7 @@ func soakSummary(series []soakSample) string {
 
 // soakFlat accepts noise and rejects leaks of the sizes its comment names.
 func TestSoakFlat(t *testing.T) {
+	t.Parallel()
 	flat := func(n int, f func(k int) soakSample) []soakSample {
 		var ss []soakSample
 		for k := range n {

@@ -29,6 +29,7 @@ func spectators() int {
 // saved spectator log verifies on its own as a finished game with that
 // hash, and the players were told who watches.
 func TestSpectators(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -91,6 +92,7 @@ func TestSpectators(t *testing.T) {
 // at their roll ("paused ROLL log=PATH"), exits 0 by itself, and its
 // saved log verifies as paused at that roll.
 func TestSpectatorOfPausedGame(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -35,6 +35,7 @@ const takePauseAt = 175
 // as over with the two owners of the seat, `aeroplane verify` naming the
 // newcomer its owner from its roll.
 func TestTakenSeatContinuesAnotherDay(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

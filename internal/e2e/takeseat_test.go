@@ -25,6 +25,7 @@ import (
 // which names it as the seat's owner from the roll every player's
 // seat-taken event says; and the players were told who took which seat.
 func TestTakeSeat(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -81,6 +82,7 @@ func TestTakeSeat(t *testing.T) {
 // seated end with one history, and the seated one's log verifies with no
 // cheat.
 func TestTwoNewcomersOneSeat(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -142,6 +144,7 @@ func TestTwoNewcomersOneSeat(t *testing.T) {
 // the players log it back, and all four end with one history; its one
 // taken-seat log verifies with that history, naming it the seat's owner.
 func TestNewcomerResumesAfterKill(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 // opening it as the session does cuts the torn record off and appends on,
 // and the result reads back whole.
 func TestLogTornAtEveryByte(t *testing.T) {
+	t.Parallel()
 	var recs []lockstep.Record
 	for i := range 12 {
 		recs = append(recs, writerRecord(i))

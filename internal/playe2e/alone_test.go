@@ -18,6 +18,7 @@ var openSeat = regexp.MustCompile(`[BYG] open seat`)
 // and moves are played by key over the real protocol; q in the middle leaves
 // cleanly and the saved log verifies as far as the game went.
 func TestPlayLANAloneWithBots(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -40,6 +40,7 @@ const floodSenderEnv = "AEROPLANE_PLAYE2E_FLOOD_SENDER"
 // TestAdvertFloodSender sends the flood when the test below starts it in
 // a namespace of its LAN; run by go test, it sends nothing.
 func TestAdvertFloodSender(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(floodSenderEnv) == "" {
 		return
 	}
@@ -57,6 +58,7 @@ func TestAdvertFloodSender(t *testing.T) {
 // shared machine decides them. (Before the caps, the program went from
 // 27.6 MB to 1,124 MB and ignored keys until 5 s after the flood.)
 func TestPlayLobbyUnderAdvertFlood(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

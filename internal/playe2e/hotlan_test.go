@@ -23,6 +23,7 @@ import (
 // files say who sat here), the program takes up both seats, and the
 // screen goes on naming alice and bob.
 func TestPlayLANHotSeat(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -18,6 +18,7 @@ import (
 // three different keys (named: the names are saved beside it), each of
 // whose links made every roll.
 func TestPlayOfflineHotSeat(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

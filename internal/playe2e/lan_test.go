@@ -28,6 +28,7 @@ var (
 // `aeroplane verify` on the person's log ends on that hash: the game on
 // the screen is the game the protocol played.
 func TestPlayLANWithHeadlessPeers(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -92,6 +92,7 @@ func playBoth(t *testing.T, pa, pb *turns, rolls int) {
 // both logs verify (hers finished, in the order her end screen shows;
 // his whole up to where he left).
 func TestPlayLANLeaveTwoPeople(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}
@@ -161,6 +162,7 @@ func TestPlayLANLeaveTwoPeople(t *testing.T) {
 // presses g (go on with bots), and the game goes on to its end; her log
 // verifies, finished, in the order her screen shows.
 func TestPlayLANAloneGoOn(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}
@@ -206,6 +208,7 @@ func TestPlayLANAloneGoOn(t *testing.T) {
 // went down: his program's status frames say it was restored
 // (lockstep.EventPeerRestored, ui.CatchingUp).
 func TestPlayLANResumeTwoPeople(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -21,6 +21,7 @@ import (
 // it as the seat's owner after alice; alice's log verifies up to her
 // leave, and her game is marked left.
 func TestPlayLANLeaveThenTakeSeat(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -17,6 +17,7 @@ import (
 // played to the end, the one log verifying as one whole game of three
 // people's keys.
 func TestPlayOfflineHotSeatPauseAndContinue(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

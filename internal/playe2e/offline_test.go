@@ -24,6 +24,7 @@ func playerEnv(home string) []string {
 // 0, restores the terminal, and leaves a log that verifies as far as the
 // game went. It opens no socket, but runs in a namespace to be sure.
 func TestPlayOfflineKeys(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

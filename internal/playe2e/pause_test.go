@@ -35,6 +35,7 @@ var (
 // finish it with one history, nobody voted absent, the person's log
 // verifying to the peers' hash.
 func TestPlayLANPauseTogether(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}
@@ -138,6 +139,7 @@ func TestPlayLANPauseTogether(t *testing.T) {
 // on the LAN, its number takes it up, and it is played to the end, the
 // log verifying as one whole game.
 func TestPlayLANAlonePauseAndContinue(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

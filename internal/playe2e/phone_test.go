@@ -107,6 +107,7 @@ func sameCode(t *testing.T, screen, url string) string {
 // stays and m opens the code in a box, esc closes it. Before the table
 // nothing is served; after the program quits, nothing answers.
 func TestPlayPhonePageAtTable(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}
@@ -169,6 +170,7 @@ func TestPlayPhonePageAtTable(t *testing.T) {
 // --web ADDR serves the page at ADDR from the lobby on, and the lobby
 // names it; --no-web serves nothing, not even at a table.
 func TestPlayPhonePageFlags(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -22,6 +22,7 @@ import (
 // person's saved logs verifies to the history hash both headless peers
 // printed for that game: the screen and --headless ran the same games.
 func TestPlayLANRematchAndResume(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

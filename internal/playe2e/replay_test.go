@@ -15,6 +15,7 @@ import (
 // keys: → goes a roll on, g 10 Enter to roll 10, End to the last roll,
 // q leaves with status 0 and the terminal restored.
 func TestReplayInTerminal(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 // purpose is another matter: the game is then marked closed too, and the
 // next start shows the lobby (TestFindInterrupted).
 func TestPlayLANResumeAfterKill(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -21,6 +21,7 @@ import (
 // the person's saved log (game-take-…) passes aeroplane verify with the
 // players' hash and names alice as the seat's second owner.
 func TestPlayLANTakeSeat(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -20,6 +20,7 @@ import (
 // watches, and `aeroplane verify` on the watched log ends on the
 // players' hash.
 func TestPlayLANWatch(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 // game: she is in the list of players, no longer watching, and plays by
 // key to the end with the players' finishing order.
 func TestPlayLANWatchThenTakeSeat(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}

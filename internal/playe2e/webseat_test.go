@@ -16,6 +16,7 @@ import (
 // Wendy and says a line: the table on the terminal shows her seat under
 // her name, marked as on a phone, and her line in the chat.
 func TestPlayWebPlayerSitsAtTable(t *testing.T) {
+	t.Parallel()
 	if !tmuxAvailable(t) || !netlab.Enter(t) {
 		return
 	}
