@@ -136,9 +136,14 @@ func TestQueueFirst(t *testing.T) {
 	var got, rest []ui.Event
 	at := -1
 	for e := range q.out {
-		if _, ok := e.(ui.LeaveDone); ok {
-			at = len(got)
-		} else {
+		switch e.(type) {
+		case ui.RollCountdown:
+			// the count down to the roll the pump holds, said before it
+			got = append(got, e)
+			continue
+		case ui.LeaveDone:
+			at = len(rest)
+		default:
 			rest = append(rest, e)
 		}
 		got = append(got, e)
