@@ -77,6 +77,14 @@ func (w *pauseWatch) saw(rd lockstep.Ready) bool {
 	return false
 }
 
+// pausedHere reports whether the game paused in this run: the player's
+// screen is back in the lobby, and the game is kept to continue.
+func (w *pauseWatch) pausedHere() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.paused != nil
+}
+
 // leftPaused is the state the game paused at, if the others continued it
 // after this player left it.
 func (w *pauseWatch) leftPaused() (lockstep.State, bool) {

@@ -196,6 +196,10 @@ type NetSession struct {
 	// (netlobby.go), at most proveKept of them.
 	proveTried map[peer.ID]time.Time
 	gameOver   bool            // the game being driven has ended (the driver lingers a moment)
+	// pausedTogether: every player paused the game being driven (its
+	// screen is back in the lobby while the driver lingers); quitting
+	// then keeps it to continue, as Pause does.
+	pausedTogether bool
 	gameID     lockstep.GameID // the game being driven (or the last one)
 	sess       *Game
 	sessDone   chan struct{}
@@ -857,7 +861,7 @@ func (s *NetSession) Close() error {
 		return nil
 	}
 	s.closed = true
-	if s.mode == modeGame && s.sess != nil && !s.gameOver && !s.pausing {
+	if s.mode == modeGame && s.sess != nil && !s.gameOver && !s.pausing && !s.pausedTogether {
 		// Quitting while a game is on leaves it: the next start must
 		// not take the seat back (savegame.Find).
 		if err := s.dir.MarkClosed(s.gameID, "left on purpose"); err != nil {
