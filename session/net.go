@@ -195,16 +195,16 @@ type NetSession struct {
 	// proveTried is when each advert's host was last dialled to prove it
 	// (netlobby.go), at most proveKept of them.
 	proveTried map[peer.ID]time.Time
-	gameOver   bool            // the game being driven has ended (the driver lingers a moment)
+	gameOver   bool // the game being driven has ended (the driver lingers a moment)
 	// pausedTogether: every player paused the game being driven (its
 	// screen is back in the lobby while the driver lingers); quitting
 	// then keeps it to continue, as Pause does.
 	pausedTogether bool
-	gameID     lockstep.GameID // the game being driven (or the last one)
-	sess       *Game
-	sessDone   chan struct{}
-	tr         *Translator
-	myColour   engine.Colour
+	gameID         lockstep.GameID // the game being driven (or the last one)
+	sess           *Game
+	sessDone       chan struct{}
+	tr             *Translator
+	myColour       engine.Colour
 	// lastColour is the colour played in the last game, for a rematch.
 	lastColour engine.Colour
 	lastLobby  *ui.LobbyUpdate
