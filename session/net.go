@@ -195,16 +195,12 @@ type NetSession struct {
 	// proveTried is when each advert's host was last dialled to prove it
 	// (netlobby.go), at most proveKept of them.
 	proveTried map[peer.ID]time.Time
-	gameOver   bool // the game being driven has ended (the driver lingers a moment)
-	// pausedTogether: every player paused the game being driven (its
-	// screen is back in the lobby while the driver lingers); quitting
-	// then keeps it to continue, as Pause does.
-	pausedTogether bool
-	gameID         lockstep.GameID // the game being driven (or the last one)
-	sess           *Game
-	sessDone       chan struct{}
-	tr             *Translator
-	myColour       engine.Colour
+	gameOver   bool            // the game being driven has ended (the driver lingers a moment)
+	gameID     lockstep.GameID // the game being driven (or the last one)
+	sess       *Game
+	sessDone   chan struct{}
+	tr         *Translator
+	myColour   engine.Colour
 	// lastColour is the colour played in the last game, for a rematch.
 	lastColour engine.Colour
 	lastLobby  *ui.LobbyUpdate
@@ -227,9 +223,13 @@ type NetSession struct {
 	// this player's game gave (admitNewcomer), until the next game.
 	newcomers map[peer.ID]string
 	// paused are this player's saved games to continue (findPaused);
-	// pausing: the player quits keeping its game to continue (Pause).
-	paused  []*savegame.Saved
-	pausing bool
+	// pausing: the player quits keeping its game to continue (Pause);
+	// pausedTogether: every player paused the game being driven (its
+	// screen is back in the lobby while the driver lingers): quitting
+	// then keeps it to continue too.
+	paused         []*savegame.Saved
+	pausing        bool
+	pausedTogether bool
 	// tablePace is the bots' pace the game's table set (nil between
 	// games, or set false: BotDelay).
 	tablePace atomic.Pointer[lobby.Pace]
