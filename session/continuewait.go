@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"aeroplane/lockstep"
+	"aeroplane/savegame"
 	"aeroplane/ui"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -101,6 +102,15 @@ func (w *pauseWatch) missing(want []peer.ID) []peer.ID {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return slices.DeleteFunc(slices.Clone(want), func(id peer.ID) bool { return w.back[id] })
+}
+
+// continueWant are the players a game paused together waits for when
+// self continues it from saved: everyone holding a seat in it but self
+// and its people here (hot), a newcomer seated before the pause among
+// them (savegame.Saved.Members); those bots flew at the pause are
+// passed over by the wait itself.
+func continueWant(saved *savegame.Saved, self peer.ID, hot []peer.ID) []peer.ID {
+	return slices.DeleteFunc(saved.Members(), func(id peer.ID) bool { return id == self || slices.Contains(hot, id) })
 }
 
 // continueWait is how long a continued paused game waits for its people

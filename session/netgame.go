@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 
@@ -396,12 +395,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	}
 	s.log.Info("game started", "game", gid, "log", logPath)
 	if holdWait > 0 {
-		var want []peer.ID
-		for _, id := range res.Setup.Players() {
-			if !slices.ContainsFunc(hot, func(h *hotSeat) bool { return h.id == id }) && id != s.self {
-				want = append(want, id)
-			}
-		}
+		want := continueWant(p.resume, s.self, hotIDs)
 		absent := func() []peer.ID {
 			runMu.Lock()
 			defer runMu.Unlock()
