@@ -22,7 +22,8 @@ import (
 // beside that log) while a player of it is on the LAN, and refuses her
 // stale take log of a seat never given, saying why; the players' lobby
 // lists it while carol alone of them is on the LAN, naming her among its
-// players in place of the bot.
+// players in place of the bot. Continued, each side waits for every
+// other holder of a seat, carol among them (continueWant).
 func TestContinueTakenSeat(t *testing.T) {
 	data, err := os.ReadFile("../lockstep/testdata/takeseat.log")
 	if err != nil {
@@ -101,6 +102,15 @@ func TestContinueTakenSeat(t *testing.T) {
 	if got := cs.continuable(nil); len(got) != 0 {
 		t.Errorf("offered with nobody else on the LAN: %+v", got)
 	}
+	// Continued, each side waits for the others holding a seat: carol
+	// for both players, they for each other and carol.
+	wantWait := func(side string, got []peer.ID, want ...peer.ID) {
+		t.Helper()
+		if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
+			t.Errorf("%s continued waits for %q, want %q", side, got, want)
+		}
+	}
+	wantWait("carol's game", continueWant(cs.paused[0], carol, nil), players[0], players[1])
 	got := cs.continuable([]p2p.Advert{{ID: players[1]}})
 	if len(got) != 1 || got[0].Lobby != setup.Name {
 		t.Fatalf("carol is offered %+v with bob on the LAN, want the game", got)
@@ -118,6 +128,8 @@ func TestContinueTakenSeat(t *testing.T) {
 	if len(as.paused) != 1 || !slices.Contains(as.paused[0].Members(), carol) {
 		t.Fatalf("ann's games to continue: %+v, want the game with carol a member", as.paused)
 	}
+	wantWait("ann's game", continueWant(as.paused[0], players[0], nil), players[1], carol)
+	wantWait("ann's game with bob here", continueWant(as.paused[0], players[0], players[1:]), carol)
 	got = as.continuable([]p2p.Advert{{ID: carol}})
 	if len(got) != 1 {
 		t.Fatalf("ann is offered %+v with carol alone on the LAN, want the game", got)

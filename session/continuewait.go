@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"aeroplane/lockstep"
+	"aeroplane/savegame"
 	"aeroplane/ui"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -77,6 +78,14 @@ func (w *pauseWatch) saw(rd lockstep.Ready) bool {
 	return false
 }
 
+// pausedHere reports whether the game paused in this run: the player's
+// screen is back in the lobby, and the game is kept to continue.
+func (w *pauseWatch) pausedHere() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.paused != nil
+}
+
 // leftPaused is the state the game paused at, if the others continued it
 // after this player left it.
 func (w *pauseWatch) leftPaused() (lockstep.State, bool) {
@@ -93,6 +102,15 @@ func (w *pauseWatch) missing(want []peer.ID) []peer.ID {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return slices.DeleteFunc(slices.Clone(want), func(id peer.ID) bool { return w.back[id] })
+}
+
+// continueWant are the players a game paused together waits for when
+// self continues it from saved: everyone holding a seat in it but self
+// and its people here (hot), a newcomer seated before the pause among
+// them (savegame.Saved.Members); those bots flew at the pause are
+// passed over by the wait itself.
+func continueWant(saved *savegame.Saved, self peer.ID, hot []peer.ID) []peer.ID {
+	return slices.DeleteFunc(saved.Members(), func(id peer.ID) bool { return id == self || slices.Contains(hot, id) })
 }
 
 // continueWait is how long a continued paused game waits for its people

@@ -223,9 +223,13 @@ type NetSession struct {
 	// this player's game gave (admitNewcomer), until the next game.
 	newcomers map[peer.ID]string
 	// paused are this player's saved games to continue (findPaused);
-	// pausing: the player quits keeping its game to continue (Pause).
-	paused  []*savegame.Saved
-	pausing bool
+	// pausing: the player quits keeping its game to continue (Pause);
+	// pausedTogether: every player paused the game being driven (its
+	// screen is back in the lobby while the driver lingers): quitting
+	// then keeps it to continue too.
+	paused         []*savegame.Saved
+	pausing        bool
+	pausedTogether bool
 	// tablePace is the bots' pace the game's table set (nil between
 	// games, or set false: BotDelay).
 	tablePace atomic.Pointer[lobby.Pace]
@@ -857,7 +861,7 @@ func (s *NetSession) Close() error {
 		return nil
 	}
 	s.closed = true
-	if s.mode == modeGame && s.sess != nil && !s.gameOver && !s.pausing {
+	if s.mode == modeGame && s.sess != nil && !s.gameOver && !s.pausing && !s.pausedTogether {
 		// Quitting while a game is on leaves it: the next start must
 		// not take the seat back (savegame.Find).
 		if err := s.dir.MarkClosed(s.gameID, "left on purpose"); err != nil {

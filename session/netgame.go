@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 
@@ -35,7 +34,7 @@ func (s *NetSession) owner() {
 			if s.rematch && s.mode == modeIdle && !s.closed && s.last != nil {
 				s.launch(s.rematchPlan())
 			}
-			s.rematch, s.gameOver = false, false
+			s.rematch, s.gameOver, s.pausedTogether = false, false, false
 			idle := s.mode == modeIdle
 			s.mu.Unlock()
 			if idle {
@@ -311,6 +310,12 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 				events, quiet = nil, false
 			}
 			evs := tr.Translate(events, rd.State)
+			// Before the push shows the end or the pause: the person may
+			// quit from the lobby while the driver still lingers.
+			s.mu.Lock()
+			s.gameOver = s.gameOver || tr.Over()
+			s.pausedTogether = pw.pausedHere()
+			s.mu.Unlock()
 			flown := tr.BotFlown()
 			s.flown.Store(&flown) // before the push: the queue paces by it
 			s.q.push(evs...)
@@ -319,11 +324,6 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 					s.rollLater(sess, tr, e.Roll, rollWithin)
 					s.q.push(ui.RollCountdown{Colour: tr.pos.ToMove(), In: rollWithin, You: true})
 				}
-			}
-			if tr.Over() {
-				s.mu.Lock()
-				s.gameOver = true
-				s.mu.Unlock()
 			}
 			if obs.Ready != nil {
 				obs.Ready(info, rd)
@@ -395,12 +395,7 @@ func (s *NetSession) play(ctx context.Context, p lobbyPlan, res lobby.Result) er
 	}
 	s.log.Info("game started", "game", gid, "log", logPath)
 	if holdWait > 0 {
-		var want []peer.ID
-		for _, id := range res.Setup.Players() {
-			if !slices.ContainsFunc(hot, func(h *hotSeat) bool { return h.id == id }) && id != s.self {
-				want = append(want, id)
-			}
-		}
+		want := continueWant(p.resume, s.self, hotIDs)
 		absent := func() []peer.ID {
 			runMu.Lock()
 			defer runMu.Unlock()

@@ -147,13 +147,20 @@ func (p *turns) step() (string, bool) {
 // extra goes to both. peers is their logs' tails, for a failure's message.
 func hostAndGuest(t *testing.T, lan *netlab.LAN, lobby string, players, bots int, think, then string, extra ...string) (host, guest *headless, peers func() string) {
 	t.Helper()
+	return hostAndGuestIn(t, lan, [2]string{t.TempDir(), t.TempDir()}, lobby, players, bots, think, then, extra...)
+}
+
+// hostAndGuestIn is hostAndGuest with the peers' identities and data in
+// dirs, so that a restart there (--continue) is the same two players.
+func hostAndGuestIn(t *testing.T, lan *netlab.LAN, dirs [2]string, lobby string, players, bots int, think, then string, extra ...string) (host, guest *headless, peers func() string) {
+	t.Helper()
 	both := func(args ...string) []string {
 		return append(append([]string{"--bot", "greedy", "--lobby", lobby, "--think", think}, args...), extra...)
 	}
-	host = startHeadless(t, lan, 0, both("--players", fmt.Sprint(players), "--bots", fmt.Sprint(bots), "--find-for", "200ms")...)
+	host = startHeadlessIn(t, lan, 0, dirs[0], both("--players", fmt.Sprint(players), "--bots", fmt.Sprint(bots), "--find-for", "200ms")...)
 	host.waitLog(t, fmt.Sprintf("lobby %q players=p0 free=%d", lobby, players-1), 300)
 	// The guest only joins: it looks for the host far longer than it takes.
-	guest = startHeadless(t, lan, 1, both("--find-for", "1m")...)
+	guest = startHeadlessIn(t, lan, 1, dirs[1], both("--find-for", "1m")...)
 	host.waitLog(t, then, 300)
 	peers = func() string {
 		return "p0:\n" + tail(host.stderr.String(), 15) + "\np1:\n" + tail(guest.stderr.String(), 15)
