@@ -89,6 +89,7 @@ func sameGame(t *testing.T, res []Result, want ...peer.ID) {
 // honest peers started at once from one table and one game. (The old
 // lobby joined the ghost, the smallest ID, and asked it again for ever.)
 func TestLobbyGhostAdvertChangesNothing(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -116,6 +117,7 @@ func TestLobbyGhostAdvertChangesNothing(t *testing.T) {
 // the next joiner sits at the table with more seats taken. (The old
 // lobby handed its whole table to the smaller ID.)
 func TestLobbySquatterAddsSecondTable(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 // disconnected; the honest member does not get a roster per pair, and the
 // creator's log stays small.
 func TestLobbyChurnStruck(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -31,6 +31,7 @@ func newLobbyPeer(t *testing.T, name string) lobbyPeer {
 // all leave the lobby with the same Setup seating the three of them plus
 // the creator's bot.
 func TestLobbyAgreesOnSetup(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -76,6 +77,7 @@ func TestLobbyAgreesOnSetup(t *testing.T) {
 // A player who leaves the lobby frees its seat, colour and all, for the
 // next one.
 func TestLobbyLeaveFreesSeat(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -142,6 +144,7 @@ func TestLobbyLeaveFreesSeat(t *testing.T) {
 // The creator may start before every seat is taken: the open seats are
 // left out, and each bot seat flies the kind it was given.
 func TestLobbyStartNowLeavesOpenSeatsOut(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -207,6 +210,7 @@ func TestLobbyRejectsBadBotKinds(t *testing.T) {
 // gets in. The redirect once carried the host's whole roster entry, ready
 // flag and all, which the joiner refused as malformed: it never got in.
 func TestLobbyMemberRedirectsJoiner(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -260,6 +264,7 @@ func TestLobbyMemberRedirectsJoiner(t *testing.T) {
 // it still to see itself seated, it would take a join that crossed the
 // other's own move for answered and never ask again.
 func TestLobbyMoveForgetsOwnTable(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -284,6 +289,7 @@ func TestLobbyMoveForgetsOwnTable(t *testing.T) {
 // creator sits at its own; a joiner gets the one it asks for if nobody
 // holds it when its join arrives, and the next free colour otherwise.
 func TestLobbyPreferredColours(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

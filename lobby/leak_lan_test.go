@@ -18,6 +18,7 @@ import (
 // in a lobby redirect. No player sends a packet to any of them or looks up
 // any name, while the private address among them is still dialled.
 func TestStrangerLobbyMsgsDialNothingOutside(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

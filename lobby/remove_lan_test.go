@@ -14,6 +14,7 @@ import (
 // refused, so its lobby ends with ErrFull. A ready guest cannot be
 // removed, and only the creator removes.
 func TestLobbyCreatorRemovesGuest(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -113,6 +113,7 @@ func (s *seatedLobby) ready(v View, i int) bool {
 // same free colour at once are settled by the creator's lobby: exactly
 // one gets it, the other keeps its seat, and every player sees one table.
 func TestLobbyColourConflictFirstComeWins(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -172,6 +173,7 @@ func TestLobbyColourConflictFirstComeWins(t *testing.T) {
 // ready; bot seats and rules set by the creator reach the joiners and the
 // Setup, and every player sits at the colour it chose.
 func TestLobbyReadyGatesStart(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -263,6 +265,7 @@ func TestLobbyReadyGatesStart(t *testing.T) {
 // one it names the lobby, its seats and rules; once the game starts it
 // names none.
 func TestQueryLobby(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -305,6 +308,7 @@ func TestQueryLobby(t *testing.T) {
 // game) frees its seat at once, and every ready is cleared; when the
 // creator leaves, its players see the lobby gone.
 func TestLobbyLeaveWhileConnected(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

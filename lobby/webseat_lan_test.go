@@ -23,6 +23,7 @@ import (
 // their programs, and the start names each seat's program
 // (Result.SeatHosts) to every player, Wendy and Wilma in the Setup.
 func TestLobbySeatsWebPlayers(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

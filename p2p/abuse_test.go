@@ -16,6 +16,7 @@ import (
 // seconds: it is struck and disconnected, and the victim's log holds O(1)
 // lines for it, not one per line.
 func TestChatFloodStruckAndQuiet(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

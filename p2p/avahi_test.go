@@ -113,6 +113,7 @@ func startAvahi(t *testing.T, command func(string, ...string) *exec.Cmd, service
 // invalid, and a standard DNS-SD client (hashicorp/mdns) still finds
 // avahi's own service and ours.
 func TestDiscoveryBesideAvahi(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -195,6 +196,7 @@ func waitPublished(t *testing.T, log *testout.Buffer, alive func() bool, n int) 
 // avahi answered our queries. It did not while our packets on lo left
 // from 0.0.0.0 (TestMDNSOnLoopbackComesFrom127): avahi drops those.
 func TestDiscoveryBesideAvahiOnLoopback(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

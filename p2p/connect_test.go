@@ -17,6 +17,7 @@ import (
 )
 
 func TestResolveAddrAndConnect(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -64,6 +65,7 @@ func TestResolveAddrAndConnect(t *testing.T) {
 }
 
 func TestResolveAddrErrors(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

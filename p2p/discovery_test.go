@@ -51,6 +51,7 @@ func hasPeer(id peer.ID, pred func(Advert) bool) func([]Advert) bool {
 }
 
 func TestDiscoveryFindsUpdatesExpires(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -95,6 +95,7 @@ func (f *mdnsFlooder) send(count int) {
 // cap, the honest peer advertising all along stays listed, and once the
 // flood is over the strangers' entries and addresses go.
 func TestDiscoveryFloodStaysCapped(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -19,6 +19,7 @@ import (
 // and after AddMember it is a member like any other. At most MaxGuests
 // are admitted, and SetMembers forgets them.
 func TestGuestTakesTheGameProtocol(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

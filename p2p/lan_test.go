@@ -160,6 +160,7 @@ func others(as []*agent, self int) []string {
 // mDNS alone, connect, exchange frames, and chat reaches everyone in
 // order per sender.
 func TestLANFourPeers(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -221,6 +222,7 @@ func TestLANFourPeers(t *testing.T) {
 // A peer whose cable is pulled is seen absent within the heartbeat bound
 // (4 s by default), and is found and connected again once plugged back.
 func TestLANLinkDownSeenAbsent(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -244,6 +246,7 @@ func TestLANLinkDownSeenAbsent(t *testing.T) {
 
 // With multicast off, mDNS finds nobody, but connecting by host:port works.
 func TestLANManualConnectWithoutMulticast(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 // them and looks up no name, while the private address among them is
 // still dialled. (The lobby's join and redirect: lobby/leak_lan_test.go.)
 func TestStrangerCannotMakePlayersDialOut(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -129,6 +129,7 @@ func (s *sniffer) waitMsgs(t testing.TB, what string, after time.Time, n int, ma
 // multicasts them with TTL 0 when it closes, so the others drop it at once
 // (RFC 6762 §8.3, §8.4, §10.1).
 func TestDiscoveryAnnouncesAndSaysGoodbye(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -165,6 +166,7 @@ func TestDiscoveryAnnouncesAndSaysGoodbye(t *testing.T) {
 // (RFC 6762 §5.2), never twice within a second, and each query names its
 // own record as a known answer (so it does not answer itself).
 func TestDiscoveryQueriesBackOff(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -205,6 +207,7 @@ func TestDiscoveryQueriesBackOff(t *testing.T) {
 // one that does not gets a multicast answer; a burst of such queries gets
 // at most one answer a second (§6).
 func TestDiscoveryKnownAnswerAndRateLimit(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -262,6 +265,7 @@ func TestDiscoveryKnownAnswerAndRateLimit(t *testing.T) {
 // second): no peer answers a query that names it, and the queries back
 // off.
 func TestDiscoveryQuietRoom(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -373,6 +377,7 @@ func (r *standardResponder) handle(b []byte, from *net.UDPAddr) {
 // dropped while still registered): our queries carry it as a known answer
 // until its entry needs a refresh, then ask it, and it answers.
 func TestDiscoveryListsStandardResponder(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -407,6 +412,7 @@ func TestDiscoveryListsStandardResponder(t *testing.T) {
 // _tcp service, finds a peer with its TCP port and every address of its
 // advert.
 func TestStandardClientFindsUs(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

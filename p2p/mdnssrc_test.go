@@ -15,6 +15,7 @@ import (
 // (avahi) drops such a packet, so peers and responders on one machine
 // never heard each other's queries.
 func TestMDNSOnLoopbackComesFrom127(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -24,6 +24,7 @@ import (
 // it is ignored and logged, so its address never reaches the peerstore
 // and the re-dials. An advert that agrees with the connection is taken.
 func TestDiscoveryIgnoresAdvertContradictingConnection(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

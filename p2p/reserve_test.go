@@ -160,6 +160,7 @@ func playersMeet(t *testing.T, players []*Transport, within time.Duration) {
 // watchers' room: MaxWatchers connections, at most maxWatchersPerIP from
 // one address.
 func TestMembersConnectWhileStrangersHoldEverySlot(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -288,6 +289,7 @@ func transientInbound(t *testing.T, h host.Host) int {
 // so SetMembers cannot cut it; the players still connect and exchange
 // game frames, at once: the reserved room (reserve.go) takes them in.
 func TestMembersConnectWhileStrangersStallInHandshake(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -356,6 +358,7 @@ func holdHalfOpen(ctx context.Context, stall halfOpen, ip net.IP, h host.Host, o
 // 127.0.0.1 beyond loopbackConns are refused, though the host has room
 // for more from other addresses. (libp2p's default let all 64 in.)
 func TestLoopbackConnectionsAreCounted(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 // take it as the seat's, in order, and drop a replay; a line for a seat
 // its sender does not host, or one cut short, is refused.
 func TestSeatChat(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

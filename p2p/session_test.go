@@ -114,6 +114,7 @@ func playTestGame(ctx context.Context, t *testing.T, tr *p2p.Transport, res test
 // Two connected players (the lobby's part is package lobby's) and two
 // bots play a game to the same end.
 func TestSessionPairPlaysGame(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

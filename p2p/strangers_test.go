@@ -108,6 +108,7 @@ func streamFlood(ctx context.Context, proto string, dial func(context.Context) (
 // without the flood. (Before the gater, the strangers opened 16,722
 // streams on 76 connections, and the players' p99 was 44 ms.)
 func TestStrangerStreamFloodDuringGame(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -29,6 +29,7 @@ func TestRedialDelayIsCapped(t *testing.T) {
 // but before it was adopted used to open a second, which replaced the
 // first, and the other side saw the peer go down and up again.
 func TestTransportOpensOneStream(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -20,6 +20,7 @@ import (
 )
 
 func TestTransportRoundTripInOrder(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -53,6 +54,7 @@ func TestTransportRoundTripInOrder(t *testing.T) {
 }
 
 func TestTransportOrderlyShutdown(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -76,6 +78,7 @@ func TestTransportOrderlyShutdown(t *testing.T) {
 // after DeadAfter, long before a transport keepalive would notice; over TCP
 // (yamux) and QUIC alike, which report the deadline differently.
 func TestTransportHeartbeatTimeout(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -117,6 +120,7 @@ func TestTransportHeartbeatTimeout(t *testing.T) {
 // own check, behind the gater that refuses non-members outright on a host
 // NewHost built: here the host is wrapped, so the gater does not see it.
 func TestTransportStrikes(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -173,6 +177,7 @@ func TestTransportStrikes(t *testing.T) {
 // (adverts expired while its cable was out) and the swarm holds its
 // addresses on a long dial backoff from the failed dials of the outage.
 func TestTransportRedialsAwayMember(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

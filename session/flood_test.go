@@ -16,6 +16,7 @@ import (
 // advert), none listing more than discovery's cap, and the names of the
 // fakes are not kept once their adverts go.
 func TestNetLobbyFloodFewViews(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

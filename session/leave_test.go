@@ -135,6 +135,7 @@ func verifyOver(t *testing.T, p *netPlayer) *lockstep.Verification {
 // game ends with a full result, never asking her a lone decision (the
 // leave needs none).
 func TestNetLeaveLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -188,6 +189,7 @@ func TestNetLeaveLAN(t *testing.T) {
 // (ui.AloneDecision naming Bob); GoOn goes on with a bot at Blue and the
 // game ends with a result.
 func TestNetAloneDecisionLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -228,6 +230,7 @@ func TestNetAloneDecisionLAN(t *testing.T) {
 // is resuming (ui.Resuming) until it has caught up with Ann, and Ann is
 // told he is back and catching up (ui.CatchingUp).
 func TestNetResumeKeepsNamesLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -350,6 +353,7 @@ func TestNetResumeKeepsNamesLAN(t *testing.T) {
 // marked closed (never resumed), and she is back in the lobby, where
 // she may create a game again.
 func TestNetAloneEndGameLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -414,6 +418,7 @@ func TestNetAloneEndGameLAN(t *testing.T) {
 // is not marked closed: his data directory offers it to continue
 // another day (savegame.Dir.Paused), unlike a game he left (above).
 func TestNetPauseLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -460,6 +465,7 @@ func TestNetPauseLAN(t *testing.T) {
 // bots), its log verifies and is marked left, and LeaveDone comes ahead
 // of the paced rolls still queued, so the interface quits now.
 func TestNetLeaveWithBotsOnly(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -529,6 +535,7 @@ func TestNetLeaveWithBotsOnly(t *testing.T) {
 // to offer its game) is admitted again. (Before, the last game's
 // members stayed the only ones admitted until the next table.)
 func TestNetAdmitsStrangersAfterTheGameLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

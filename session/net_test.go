@@ -115,6 +115,7 @@ func (p *netPlayer) sayReady(t *testing.T, e ui.TableUpdate) {
 // bot seats, the other finds it by mDNS and joins; both play to the end
 // through ui.Session, chat, and their logs verify to the same history.
 func TestNetGameOverLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -239,6 +240,7 @@ func checkBoth(t *testing.T, pa, pb *netPlayer) {
 // new lobby would seat the creator at Red); commands that make no sense
 // are refused on the way.
 func TestNetRematchAndRefusals(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -322,6 +324,7 @@ func TestNetRematchAndRefusals(t *testing.T) {
 // Without multicast a peer is reached by the address it shows; the lobby
 // then lists it, and a bad address is reported, not fatal.
 func TestNetManualConnect(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -358,6 +361,7 @@ func TestNetManualConnect(t *testing.T) {
 // The default `aeroplane` is networked: a person alone gives every other
 // seat to a bot and plays at once, through p2p, to a log that verifies.
 func TestNetAloneWithBots(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -417,6 +421,7 @@ func TestNetAloneWithBots(t *testing.T) {
 // Without multicast, a player who connected to the creator by address
 // joins its game by name and both play it to the same end.
 func TestNetManualJoinPlays(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -479,6 +484,7 @@ func TestNetManualJoinPlays(t *testing.T) {
 // left out and each bot seat flies the kind it was given; with nobody in
 // and no bot, starting early is refused.
 func TestNetStartEarly(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -530,6 +536,7 @@ func TestNetStartEarly(t *testing.T) {
 // The creator changes the rules at the table (nobody else may); the table
 // shows them, and the game is played under them.
 func TestNetRulesAtTheTable(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -579,6 +586,7 @@ func TestNetRulesAtTheTable(t *testing.T) {
 // connected to its creator, and to one the creator connected to, who is
 // told so and joins it from the lobby.
 func TestNetGameListedByAddress(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -118,6 +118,7 @@ func ownSeat(t ui.TableUpdate, self peer.ID) engine.Colour {
 // node; every program's log and Bea's own seat log end on one history,
 // each verifies, and Bea's link made rolls like anyone's.
 func TestNetHotSeatLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

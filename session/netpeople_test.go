@@ -48,6 +48,7 @@ func TestMarkOurs(t *testing.T) {
 // person's seat key is theirs for good (the same ID when they come
 // back). NewNet refuses --person names that clash.
 func TestNetAddPersonRefusals(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

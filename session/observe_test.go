@@ -31,6 +31,7 @@ type observed struct {
 // other finds it: a second game with a fresh ID, the same seats and rules,
 // that both end on the same history.
 func TestNetEnterRematchThroughTheTable(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -146,6 +147,7 @@ func sameSeats(a, b []lockstep.Seat) bool {
 // same name is no longer its creator: its rematch looks for that table
 // instead of opening a rival one.
 func TestHostViewFollowsTheTable(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -68,6 +68,7 @@ func TestNetPace(t *testing.T) {
 // delay: the game still ends, and the log says how far apart the bots'
 // rolls reached her screen (measured, not asserted).
 func TestNetBotPaceLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -108,6 +109,7 @@ func TestNetBotPaceLAN(t *testing.T) {
 // guest's table shows it and the guest's game is paced by it; only the
 // creator may set it, and only within bounds.
 func TestNetTablePaceLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -56,6 +56,7 @@ func pauseTogetherLoop(t *testing.T, s *NetSession, join func(ui.Event), moves i
 // left, and his data directory offers it to continue another day, as
 // Ann's does.
 func TestNetPauseTogetherThenQuitLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

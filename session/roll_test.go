@@ -33,6 +33,7 @@ func rollState(t *testing.T, s *NetSession) (k uint64) {
 // notice): the extra roll after its own chosen move (a 6) too, which is
 // asked for and stays undecided while the player waits.
 func TestNetManualRoll(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -33,6 +33,7 @@ func seatTestTransport(t *testing.T, key crypto.PrivKey) *p2p.Transport {
 // history. A program that sends a seat frame for a seat it does not host
 // (eve, claiming bob) is refused before any node sees it, and struck.
 func TestTransportLinkHotSeatLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

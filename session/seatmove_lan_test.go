@@ -65,6 +65,7 @@ func forgedMove(t *testing.T, key crypto.PrivKey, m client.SeatMove) []byte {
 // Wendy's replayed, and one of another game, told to Bob by a program
 // of the table, are each refused, counted, and change nothing.
 func TestWebPlayerMovesToAnotherLaptop(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

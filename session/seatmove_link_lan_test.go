@@ -25,6 +25,7 @@ import (
 // statements (a program resumed after a crash) routes and relays the
 // moved seat as it was, and still refuses an older statement.
 func TestSeatMoveToldAndResumedLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

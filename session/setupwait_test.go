@@ -46,6 +46,7 @@ func TestSetupWatch(t *testing.T) {
 // the bot. (Before, the table reopened with Cat's seat open and waited
 // for a new player.)
 func TestSetupTimeoutRestartsWithBotLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

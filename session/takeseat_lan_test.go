@@ -29,6 +29,7 @@ import (
 // shows Zoe in that seat, and Zoe's own log (game-take-…) verifies with
 // Zoe as the seat's owner from that roll.
 func TestNetTakeSeatLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -184,6 +185,7 @@ func TestNetTakeSeatLAN(t *testing.T) {
 // before any node sees it; its own frame passes, and is pushed on to the
 // other newcomer admitted (newcomers are not connected to each other).
 func TestTransportLinkNewcomerRelayRefused(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -19,6 +19,7 @@ import (
 // Ann and Bob are told who watches, and the watcher ends with their
 // history and a saved log that verifies to it.
 func TestNetWatchFromTheLobby(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -24,6 +24,7 @@ import (
 // comes no sooner than half the choosing time after the close (the wait
 // began at the roll, just before).
 func TestWebPlayerAwayAtItsMoveWaited(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

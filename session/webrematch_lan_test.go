@@ -25,6 +25,7 @@ import (
 // puts it, and asks for its colour back. The second game seats all three
 // at their colours of the first and ends on one history for the three.
 func TestWebPlayerRematchLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

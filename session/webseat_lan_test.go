@@ -164,6 +164,7 @@ const webHello = "hello from the phone"
 // locked) is voted absent as any player, a bot flies its seat, and when
 // it dials again its node, which kept its game, takes its seat back.
 func TestWebPlayerAtLANTable(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -439,6 +440,7 @@ func webPlayerAtLANTable(t *testing.T, byCreator bool, then webThen) {
 // never fill the program's seat records: one whose socket closed outside
 // a game is forgotten, and the next browser is still served.
 func TestWebSeatsForgottenWhenGone(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -485,6 +487,7 @@ func (s *NetSession) hasWebSeat(id *client.Identity) bool {
 // rest are dropped (and counted), never a refusal, a lobby call and a log
 // line each.
 func TestWebSeatFloodBounded(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -531,6 +534,7 @@ func TestWebSeatFloodBounded(t *testing.T) {
 // hosts are saved beside the log), and Ann, Bob and the web player end
 // on one history.
 func TestWebPlayerGameResumedLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -650,6 +654,7 @@ func reloadedPage(ctx context.Context, t *testing.T, page string, storage client
 // reaches the page in the language its commands name, in each of the
 // terminal's seven, with its kind: the terminal's catalogue says it.
 func TestWebRefusalsTranslated(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -103,6 +103,7 @@ func loadPage(ctx context.Context, url string) (pageStart, error) {
 // and the board of a new game is
 // drawn: 52 squares, 16 planes.
 func TestBrowserShowsBoard(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -177,6 +178,7 @@ func statSize(dir, name string) (int64, error) {
 // program's table with the program's own player and a bot, and plays the
 // whole game over the game socket to the same history hash as the program.
 func TestBrowserPlaysAGame(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -333,6 +335,7 @@ func tapUntilEndOn(ctx context.Context, sel string) (taps int, err error) {
 // the way each move took and flies the plane along it, and the game ends
 // on the program's history.
 func TestBrowserTapsLandingSquares(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -23,6 +23,7 @@ var headlessResult = regexp.MustCompile(`(?m)^result ([RBYG]{2,4}) log=\S+ hash=
 // LAN, opens it, sits down beside Bob, says ready and plays by tapping
 // to the end, on the hash both programs print.
 func TestBrowserSitsAtHeadlessLANTable(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

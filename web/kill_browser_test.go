@@ -27,6 +27,7 @@ import (
 // it back) and plays to the end on the hash Bob's program prints; its log
 // verifies to it.
 func TestBrowserBackThroughAnotherLaptopAfterKill9(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

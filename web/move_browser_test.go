@@ -36,6 +36,7 @@ func fastProgram(t *testing.T, name string, key int) *session.NetSession {
 // and plays to the end on the history Bob's log ends on, and its own log
 // verifies.
 func TestBrowserMovesToAnotherLaptop(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

@@ -114,6 +114,7 @@ var pageStates = []struct {
 // screen, every text is at least 4.5:1 on its background, every plane's
 // aeroplane 3:1 on its disc, every tap target 44×44 px.
 func TestBrowserScreens(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

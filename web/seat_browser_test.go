@@ -115,6 +115,7 @@ func newTableProgram(t *testing.T, name string, key int, more ...func(*session.N
 // again, and it plays on to the same history, its exported log (the kept
 // one, then the rest) verifying whole.
 func TestBrowserSitsAtLANTable(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -257,6 +258,7 @@ func tapTimes(ctx context.Context, n int) (taps int, err error) {
 // game to the history the programs' logs end on, at the colour of the
 // first.
 func TestBrowserRematch(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -321,6 +323,7 @@ func TestBrowserRematch(t *testing.T) {
 // closes it here; a phone locking does the same): the page reloads itself
 // and sits down again.
 func TestBrowserReloadAtTheTable(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

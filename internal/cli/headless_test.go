@@ -129,6 +129,7 @@ func tail(s string, n int) string {
 // each other by mDNS alone, form a lobby, play a whole game and print the
 // same result and hash; the log each wrote verifies.
 func TestHeadlessFourPeersLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -152,6 +153,7 @@ func TestHeadlessFourPeersLAN(t *testing.T) {
 
 // Two peers and two bot seats: the creator's --bots fill seats.
 func TestHeadlessTwoPeersTwoBotsLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -208,6 +210,7 @@ func TestSplitTakeSeat(t *testing.T) {
 // identity and data directory, resumes the game from its log, and finishes
 // it with the same result and hash as the others.
 func TestHeadlessCrashAndResumeLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -471,6 +474,7 @@ func TestHeadlessIdentityInUse(t *testing.T) {
 // by itself (GoOnAlone: a bot flies the missing seat), prints its result
 // line, and its log verifies.
 func TestHeadlessPeerGoneForGoodLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

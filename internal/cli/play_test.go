@@ -249,6 +249,7 @@ func TestPlayNoStateDir(t *testing.T) {
 // read-only case is a read-only tmpfs mounted in the test's own mount
 // namespace, so it holds for root too (permission bits do not stop root).
 func TestDataDirCheckedAtStart(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -325,6 +326,7 @@ func TestDataDirCheckedAtStart(t *testing.T) {
 // Without --offline the session is the LAN lobby: it listens, shows an
 // address to connect to, and keeps its identity across starts.
 func TestPlayLANSession(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

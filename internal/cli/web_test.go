@@ -21,6 +21,7 @@ var webLine = regexp.MustCompile(`web (http://\S+/)`)
 // while it waits at its table; --web on a public address stops it before
 // any network.
 func TestHeadlessServesWebLAN(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}

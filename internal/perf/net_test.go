@@ -16,6 +16,7 @@ import (
 // every send: every roll is applied by every peer, each timed, next to
 // ping round trips on the same connections.
 func TestRunTurnsSmoke(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -60,6 +61,7 @@ func TestRunTurnsSmoke(t *testing.T) {
 // SCHED_IDLE are not played here: on a loaded CI machine they could
 // wait minutes for an idle core; TestYieldCPU checks the policy.)
 func TestRunTurnsWatchedSmoke(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
@@ -92,6 +94,7 @@ func TestRunTurnsWatchedSmoke(t *testing.T) {
 
 // A new peer shows up in an existing peer's list.
 func TestMeasureDiscoverySmoke(t *testing.T) {
+	t.Parallel()
 	if !netlab.Enter(t) {
 		return
 	}
