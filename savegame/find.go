@@ -31,9 +31,11 @@ type Saved struct {
 	History [32]byte
 	// At is when its log was last written (Paused).
 	At time.Time
-	// Paused: its players paused it together (lockstep's Pause). It is
-	// continued by choice (Paused lists it), never resumed by itself.
-	Paused bool
+	// Paused: its players paused it together (lockstep's Pause) at roll
+	// PausedAt. It is continued by choice (Paused lists it), never
+	// resumed by itself.
+	Paused   bool
+	PausedAt uint64
 	// Take is the seat this player took as a newcomer (lockstep's Take)
 	// and was seated in before the log stopped; nil for a seat of the
 	// Setup. Its log is a game-take-….log, its secret beside it.
@@ -46,6 +48,16 @@ type Saved struct {
 	// Seats are who flew each seat from which roll (lockstep's Seats),
 	// the newcomers seated among them (From > 0).
 	Seats []lockstep.SeatOwner
+}
+
+// AtRoll is the roll a lobby entry names the game by: where it was
+// paused, as the players' screens and `aeroplane verify` said when it
+// was; for a game every player left unfinished, the rolls it had agreed.
+func (s *Saved) AtRoll() uint64 {
+	if s.Paused {
+		return s.PausedAt
+	}
+	return s.Rolls
 }
 
 // Members are everyone who may speak in the game when it is taken up:
@@ -172,7 +184,7 @@ func (d *Dir) load(logPath string, q Query) (*Saved, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Saved{Setup: setup, Path: logPath, Rolls: v.Rolls, Paused: v.Paused, Players: holders(v), Seats: v.Seats}
+	s := &Saved{Setup: setup, Path: logPath, Rolls: v.Rolls, Paused: v.Paused, PausedAt: v.PausedAt, Players: holders(v), Seats: v.Seats}
 	switch {
 	case v.Phase == lockstep.PhaseHalted:
 		return nil, nil

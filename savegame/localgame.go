@@ -113,7 +113,7 @@ func (d *Dir) loadLocal(logPath string, self peer.ID) (*LocalSaved, error) {
 	if v.Phase == lockstep.PhaseHalted || v.Phase == lockstep.PhaseOver {
 		return nil, nil
 	}
-	s := &LocalSaved{Saved: Saved{Setup: setup, Path: logPath, Rolls: v.Rolls, Paused: v.Paused}, Secrets: map[peer.ID][32]byte{}}
+	s := &LocalSaved{Saved: Saved{Setup: setup, Path: logPath, Rolls: v.Rolls, Paused: v.Paused, PausedAt: v.PausedAt}, Secrets: map[peer.ID][32]byte{}}
 	for _, id := range setup.Players() {
 		sec, err := readSecret(localSecretPath(logPath, id))
 		if err != nil {

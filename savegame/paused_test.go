@@ -73,7 +73,7 @@ func TestPausedGames(t *testing.T) {
 
 // A game its players paused together is continued by choice only: even
 // written a minute ago, Find does not resume it by itself, and Paused
-// lists it, saying it was paused.
+// lists it, saying it was paused and at which roll.
 func TestPausedTogetherNotResumedByItself(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "lockstep", "testdata", "pause.log"))
 	if err != nil {
@@ -93,5 +93,14 @@ func TestPausedTogetherNotResumedByItself(t *testing.T) {
 	got, skipped := d.Paused(self, "")
 	if len(got) != 1 || !got[0].Paused || len(skipped) != 0 {
 		t.Fatalf("Paused lists %v (skipped %v), want the paused game", got, skipped)
+	}
+	// Its lobby entry names the roll it paused at, as verify does, not
+	// the rolls played before it.
+	v, err := lockstep.Verify(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := got[0]; v.PausedAt == 0 || g.AtRoll() != v.PausedAt || g.AtRoll() == g.Rolls {
+		t.Errorf("paused at roll %d, %d rolls: the entry says roll %d, want %d", v.PausedAt, g.Rolls, g.AtRoll(), v.PausedAt)
 	}
 }

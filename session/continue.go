@@ -50,7 +50,7 @@ func (s *NetSession) continuable(ads []p2p.Advert) []ui.SavedGame {
 		if !alone && !slices.ContainsFunc(players, func(id peer.ID) bool { return id != s.self && here[id] }) {
 			continue
 		}
-		out = append(out, ui.SavedGame{Lobby: g.Setup.Name, Roll: g.Rolls, Saved: g.At,
+		out = append(out, ui.SavedGame{Lobby: g.Setup.Name, Roll: g.AtRoll(), Saved: g.At,
 			Players: savedNames(players, s.dir.NamesBeside(g.Path), s.self, s.name)})
 	}
 	return out

@@ -85,7 +85,7 @@ func (s *LocalSession) findLocalPaused() {
 func (s *LocalSession) continuable() []ui.SavedGame {
 	var out []ui.SavedGame
 	for _, g := range s.saved {
-		out = append(out, ui.SavedGame{Lobby: g.Setup.GameID().String(), Roll: g.Rolls, Saved: g.At,
+		out = append(out, ui.SavedGame{Lobby: g.Setup.GameID().String(), Roll: g.AtRoll(), Saved: g.At,
 			Players: savedNames(g.Setup.Players(), g.Names, s.self, s.name)})
 	}
 	return out

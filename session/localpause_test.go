@@ -134,9 +134,10 @@ func TestLocalPauseAndContinueHotSeat(t *testing.T) {
 	if err != nil || !before.Paused || before.Phase == lockstep.PhaseOver {
 		t.Fatalf("the paused log: %v, paused %v, phase %s", err, before.Paused, before.Phase)
 	}
-	// The lobby's roll is the log's count of rolls agreed, as on the LAN.
-	want := []ui.SavedGame{{Players: []string{"ann", "bob", "cat"}, Roll: before.Rolls}}
-	if len(lu.Continue) != 1 || !reflect.DeepEqual(lu.Continue[0].Players, want[0].Players) || lu.Continue[0].Roll != before.Rolls {
+	// The lobby's roll is the one the game paused at, as the screen said
+	// and verify says, as on the LAN.
+	want := []ui.SavedGame{{Players: []string{"ann", "bob", "cat"}, Roll: before.PausedAt}}
+	if len(lu.Continue) != 1 || !reflect.DeepEqual(lu.Continue[0].Players, want[0].Players) || lu.Continue[0].Roll != p.Roll || p.Roll != before.PausedAt {
 		t.Fatalf("the lobby offers %+v, want %+v", lu.Continue, want)
 	}
 	if err := s.Rematch(); err == nil {
