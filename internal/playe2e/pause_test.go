@@ -54,33 +54,14 @@ func TestPlayLANPauseTogether(t *testing.T) {
 	tm := alice.start(t)
 	tm.joinFirstAndStart("1) p0's game", peers)
 	p := &turns{tm: tm}
-	for i := 0; ; i++ {
-		if i >= 4000 {
-			t.Fatalf("no pause request after %d rolls:\n%s\n%s", p.rolls, tm.screen(), peers())
-		}
-		s, over := p.step()
-		if over {
-			t.Fatalf("the game ended without a pause request:\n%s\n%s", s, peers())
-		}
-		if strings.Contains(s, "asks to pause — press p to pause too") {
-			break
-		}
-	}
+	p.untilPauseAsked(t, 4000, peers)
 	tm.keys("p")
 	tm.waitFor("the pause question", 400, contains("Pause the game?", "The others are asked too"), peers)
 	tm.keys("y")
 	screen := tm.waitFor("the paused game, back in the lobby", 1200, contains("the game is paused at roll", "continue it from the lobby"), peers)
 	roll := regexp.MustCompile(`paused at roll (\d+)`).FindStringSubmatch(screen)
 	for _, h := range []*headless{host, guest} {
-		select {
-		case err := <-h.done:
-			h.done <- err
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", h.name, err, tail(h.stderr.String(), 20))
-			}
-		case <-time.After(time.Minute):
-			t.Fatalf("%s still running after the pause:\n%s", h.name, tail(h.stderr.String(), 20))
-		}
+		h.stoppedAfterPause(t)
 		m := pausedOut.FindStringSubmatch(h.stdout.String())
 		if m == nil || roll == nil || m[1] != roll[1] {
 			t.Fatalf("%s printed %q; the screen: paused at %v", h.name, h.stdout.String(), roll)

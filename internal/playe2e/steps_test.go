@@ -141,6 +141,62 @@ func (p *turns) step() (string, bool) {
 	return s, false
 }
 
+// untilPauseAsked plays the person's turns by key until the screen says
+// another player asks to pause; a game that ends first, or no request
+// within steps looks, fails the test.
+func (p *turns) untilPauseAsked(t *testing.T, steps int, more func() string) {
+	t.Helper()
+	for i := 0; ; i++ {
+		if i >= steps {
+			t.Fatalf("no pause request after %d rolls:\n%s\n%s", p.rolls, p.tm.screen(), more())
+		}
+		s, over := p.step()
+		if over {
+			t.Fatalf("the game ended without a pause request:\n%s\n%s", s, more())
+		}
+		if strings.Contains(s, "asks to pause — press p to pause too") {
+			return
+		}
+	}
+}
+
+// takeSeatByKey answers the lobby's take-a-seat prompt (already open)
+// with the running game's number and Enter, waits for alice in the list
+// of players, and returns the colour and roll from which host said she
+// flies the seat.
+func (tm *term) takeSeatByKey(t *testing.T, number string, host *headless, more func() string) (colour, roll string) {
+	t.Helper()
+	tm.waitFor("the take-a-seat prompt", 100, contains("Take a seat in game number"), more)
+	tm.typeText(number)
+	tm.keys("Enter")
+	tm.waitFor("alice in the list of players", 1200, func(s string) bool { return regexp.MustCompile(`[RBYG] alice\b`).MatchString(s) }, more)
+	takes := regexp.MustCompile(`notice alice takes (Red|Blue|Yellow|Green) from roll (\d+)\.`)
+	for i := 0; i < 100; i++ {
+		if m := takes.FindStringSubmatch(host.stderr.String()); m != nil {
+			return m[1], m[2]
+		}
+		time.Sleep(poll)
+	}
+	t.Fatalf("p0 was not told alice takes a seat:\n%s", more())
+	return "", ""
+}
+
+// stoppedAfterPause waits (a minute at most) for the headless peer to
+// exit once its game is paused, as --pause-at makes it; an exit with an
+// error fails the test. Its exit stays readable for later waits.
+func (h *headless) stoppedAfterPause(t *testing.T) {
+	t.Helper()
+	select {
+	case err := <-h.done:
+		h.done <- err
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", h.name, err, tail(h.stderr.String(), 20))
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("%s still running after the pause:\n%s", h.name, tail(h.stderr.String(), 20))
+	}
+}
+
 // hostAndGuest starts two headless peers of lobby on the LAN's machines 0
 // and 1 (greedy bots thinking think): 0 opens the table for players
 // people and bots bots, 1 joins it, and the host's log then shows then.

@@ -67,20 +67,7 @@ func TestPlayLANTakeSeatContinue(t *testing.T) {
 		return running.MatchString(s) && strings.Contains(bottomLine(s), "j take a seat")
 	}, peers)
 	tm.keys("j")
-	tm.waitFor("the take-a-seat prompt", 100, contains("Take a seat in game number"), peers)
-	tm.typeText(running.FindStringSubmatch(s)[1])
-	tm.keys("Enter")
-	tm.waitFor("alice in the list of players", 1200, func(s string) bool { return regexp.MustCompile(`[RBYG] alice\b`).MatchString(s) }, peers)
-	takes := regexp.MustCompile(`notice alice takes (Red|Blue|Yellow|Green) from roll (\d+)\.`)
-	var m []string
-	for i := 0; i < 100 && m == nil; i++ {
-		m = takes.FindStringSubmatch(host.stderr.String())
-		time.Sleep(poll)
-	}
-	if m == nil {
-		t.Fatalf("p0 was not told alice takes a seat:\n%s", peers())
-	}
-	colour, from := m[1], m[2]
+	colour, from := tm.takeSeatByKey(t, running.FindStringSubmatch(s)[1], host, peers)
 	if f, _ := strconv.Atoi(from); f >= takeContinuePauseAt {
 		t.Fatalf("alice took %s from roll %s, not before the pause at %d", colour, from, takeContinuePauseAt)
 	}
@@ -88,33 +75,14 @@ func TestPlayLANTakeSeatContinue(t *testing.T) {
 	// She rolls for her seat until the peers ask to pause, then pauses
 	// too; everyone stops at one roll.
 	p := &turns{tm: tm}
-	for i := 0; ; i++ {
-		if i >= 8000 {
-			t.Fatalf("no pause request after %d rolls:\n%s\n%s", p.rolls, tm.screen(), peers())
-		}
-		s, over := p.step()
-		if over {
-			t.Fatalf("the game ended without a pause request:\n%s\n%s", s, peers())
-		}
-		if strings.Contains(s, "asks to pause — press p to pause too") {
-			break
-		}
-	}
+	p.untilPauseAsked(t, 8000, peers)
 	if p.rolls == 0 {
 		t.Fatalf("alice never rolled for the seat she took before the pause:\n%s", peers())
 	}
 	before := p.rolls
 	roll := pauseHereAndQuit(tm)
 	for _, h := range []*headless{host, guest} {
-		select {
-		case err := <-h.done:
-			h.done <- err
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", h.name, err, tail(h.stderr.String(), 20))
-			}
-		case <-time.After(time.Minute):
-			t.Fatalf("%s still running after the pause:\n%s", h.name, tail(h.stderr.String(), 20))
-		}
+		h.stoppedAfterPause(t)
 		if pm := pausedOut.FindStringSubmatch(h.stdout.String()); pm == nil || pm[1] != roll {
 			t.Fatalf("%s printed %q; alice's screen: paused at roll %s", h.name, h.stdout.String(), roll)
 		}

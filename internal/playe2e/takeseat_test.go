@@ -1,6 +1,7 @@
 package playe2e
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -34,20 +35,9 @@ func TestPlayLANTakeSeat(t *testing.T) {
 		return running.MatchString(s) && strings.Contains(bottomLine(s), "j take a seat")
 	}, peers)
 	tm.keys("j")
-	tm.waitFor("the take-a-seat prompt", 100, contains("Take a seat in game number"), peers)
-	tm.typeText("1")
-	tm.keys("Enter")
 	// The list of players names alice at the seat she took.
-	tm.waitFor("alice in the list of players", 1200, func(s string) bool { return regexp.MustCompile(`[RBYG] alice\b`).MatchString(s) }, peers)
-	takes := regexp.MustCompile(`notice alice takes (Red|Blue|Yellow|Green) from roll (\d+)\.`)
-	var m []string
-	for i := 0; i < 100 && m == nil; i++ {
-		m = takes.FindStringSubmatch(host.stderr.String())
-		time.Sleep(poll)
-	}
-	if m == nil {
-		t.Fatalf("p0 was not told alice takes a seat:\n%s", peers())
-	}
+	colour, from := tm.takeSeatByKey(t, "1", host, peers)
+	told := fmt.Sprintf("notice alice takes %s from roll %s.", colour, from)
 	p := &turns{tm: tm}
 	var end string
 	for i := 0; ; i++ {
@@ -70,8 +60,8 @@ func TestPlayLANTakeSeat(t *testing.T) {
 		t.Errorf("p0 %s %s, p1 %s %s, the person's screen %s", hostOrder, hash, guestOrder, guestHash, order)
 	}
 	for _, h := range []*headless{host, guest} {
-		if !strings.Contains(h.stderr.String(), m[0]) {
-			t.Errorf("a player was not told alice takes %s from roll %s:\n%s", m[1], m[2], tail(h.stderr.String(), 20))
+		if !strings.Contains(h.stderr.String(), told) {
+			t.Errorf("a player was not told alice takes %s from roll %s:\n%s", colour, from, tail(h.stderr.String(), 20))
 		}
 	}
 	logs, _ := filepath.Glob(filepath.Join(home, "state", "aeroplane", "games", "game-take-*.log"))
@@ -80,9 +70,9 @@ func TestPlayLANTakeSeat(t *testing.T) {
 	}
 	out, err := exec.Command(binary(), "verify", logs[0]).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "ok: every signature") || !strings.Contains(string(out), "history "+hash) ||
-		!regexp.MustCompile(`seat `+m[1]+`: flown by alice \(…\S+\) from roll `+m[2]+`\n`).Match(out) {
-		t.Errorf("verify of the person's log: %v, want ok, history %s and alice flying %s from roll %s:\n%s", err, hash, m[1], m[2], out)
+		!regexp.MustCompile(`seat `+colour+`: flown by alice \(…\S+\) from roll `+from+`\n`).Match(out) {
+		t.Errorf("verify of the person's log: %v, want ok, history %s and alice flying %s from roll %s:\n%s", err, hash, colour, from, out)
 	}
-	t.Logf("alice took %s from roll %s, rolled %d times; order %s", m[1], m[2], p.rolls, order)
+	t.Logf("alice took %s from roll %s, rolled %d times; order %s", colour, from, p.rolls, order)
 	tm.quitAndCheck()
 }
