@@ -236,8 +236,8 @@ func (t *Translator) name(id peer.ID) string {
 
 // History is what a player resuming game setup from its log saw of it
 // before the crash, as ui events (the board from the start, every roll
-// and move, absences, leaves, cheats; no questions or waits, which are
-// past): records are the log's, replayed as an observer (lockstep's
+// and move, absences, leaves, seats taken, cheats; no questions or
+// waits, which are past): records are the log's, replayed as an observer (lockstep's
 // VerifyRecords), and the position it ends on is where the live
 // translator takes up (ResumeAt). A log that does not verify gives no
 // history: the game itself then says what is wrong.
@@ -249,9 +249,15 @@ func History(setup lockstep.Setup, names map[peer.ID]string, records []lockstep.
 	obs := NewTranslator(setup, "", names, "")
 	var out []ui.Event
 	for _, e := range obs.Translate(v.Events, lockstep.State{}) {
-		switch e.(type) {
+		switch e := e.(type) {
 		case ui.GameStarted, ui.Rolled, ui.Moved, ui.Presence, ui.Left, ui.CheatDetected:
 			out = append(out, e)
+		case ui.Notice:
+			// A newcomer flying a seat from a roll on is history too: the
+			// players list names the newcomer, the board showed the bot.
+			if e.Msg.Key == "note.seat.taken" {
+				out = append(out, e)
+			}
 		}
 	}
 	if !obs.started {
