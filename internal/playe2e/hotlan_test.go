@@ -67,6 +67,8 @@ func playLANHotSeat(t *testing.T, kill bool) {
 	last, presses := "", 0
 	var end string
 	var afterKill map[string]int // asked by name once resumed
+	var accused string           // a cheat line on the screen once resumed
+	setAside := false
 	for end == "" {
 		if kill && afterKill == nil && presses == 40 {
 			tm = tm.killAndResume(alice, `hotlan"`, peers)
@@ -76,6 +78,14 @@ func playLANHotSeat(t *testing.T, kill bool) {
 			t.Fatalf("after %d key presses the game is not over; asked %v:\n%s\n%s", presses, asked, tm.screen(), peers())
 		}
 		s := tm.screen()
+		if afterKill != nil {
+			// The others' undone branch reads as messages set aside, once
+			// per program, never as cheating (session's splitResidue).
+			if i := strings.Index(s, "Cheating detected"); i >= 0 && accused == "" {
+				accused = s[i:min(len(s), i+160)]
+			}
+			setAside = setAside || strings.Contains(s, "were set aside (never applied)")
+		}
 		if strings.Contains(s, "Game over") && strings.Contains(s, "Game log saved to") {
 			end = s
 			break
@@ -109,6 +119,12 @@ func playLANHotSeat(t *testing.T, kill bool) {
 		if asked[name] == 0 || (kill && afterKill[name] == 0) {
 			t.Errorf("the screen never asked %s by name (asked: %v; after the restart: %v)", name, asked, afterKill)
 		}
+	}
+	if accused != "" {
+		t.Errorf("after the restart the screen accuses a player: %q", accused)
+	}
+	if kill {
+		t.Logf("after the restart the screen said messages were set aside: %v", setAside)
 	}
 	order := finishOrder(end)
 	tm.quitAndCheck()
