@@ -237,9 +237,9 @@ func (t *Translator) name(id peer.ID) string {
 // History is what a player resuming game setup from its log saw of it
 // before the crash, as ui events (the board from the start, every roll
 // and move, absences, leaves, seats taken, cheats; no questions or
-// waits, which are past): records are the log's, replayed as an observer (lockstep's
-// VerifyRecords), and the position it ends on is where the live
-// translator takes up (ResumeAt). A log that does not verify gives no
+// waits, which are past): records are the log's, replayed as an
+// observer (lockstep's VerifyRecords), and the position it ends on is
+// where the live translator takes up (ResumeAt). A log that does not verify gives no
 // history: the game itself then says what is wrong.
 func History(setup lockstep.Setup, names map[peer.ID]string, records []lockstep.Record) ([]ui.Event, engine.Position, bool) {
 	v, err := lockstep.VerifyRecords(records)
