@@ -65,7 +65,7 @@ func play(e *env, run func(playSetup) error) error {
 	}
 	fs := newFlags(e, "play")
 	var connect multiFlag
-	offline := fs.Bool("offline", false, "play alone against bots on this machine: no network at all")
+	offline := fs.Bool("offline", false, "play on this machine only, against bots and with the people of --names: no network at all")
 	name := fs.String("name", defaultName(), "your `NAME` as other players see it (default: the name you gave last time,\nelse your user name)")
 	names := fs.String("names", "", "`LIST` of the people playing at this laptop, comma-separated, the first one\nthe owner (hot seat, offline or on the LAN): each has a seat, a key and dice of\ntheir own; at the table + adds one more")
 	fs.Var(&connect, "connect", "`ADDR` of a player to reach when discovery cannot (multicast blocked):\nthe address their lobby shows, a multiaddr or HOST:PORT (repeatable)")
@@ -178,7 +178,8 @@ game from the list (1-9). Alone, create a game, give the seats to bots and
 start at once. Every roll comes from the fair commit-reveal dice, also
 against bots, so every game's log can be checked.
 
-With --offline nothing touches the network: you play against bots only.
+With --offline nothing touches the network: you play against bots, and
+with the people of --names at this laptop (hot seat).
 
 Phones at the table: while you are at a table, the program serves the
 browser client on your LAN address (the one your lobby shows); the table
