@@ -13,7 +13,7 @@ import (
 )
 
 // Limits of serving watchers. A player serves at most maxWatchers at
-// once (watchers heard within watcherIdle), each at most watchBurst
+// once (watchers heard within watcherIdle; as many as p2p lets connect), each at most watchBurst
 // requests and then one per watchEvery (an honest watcher long-polls: a
 // few a second while it catches up, one per p2p.WatchWait after); a
 // request past the rate, one that does not parse, or one that claims
@@ -30,7 +30,7 @@ import (
 // watchGather after its last answer: a few answers a second each,
 // whatever the pace of the game.
 const (
-	maxWatchers      = 12
+	maxWatchers      = p2p.MaxWatchers
 	watcherIdle      = 10 * time.Second
 	watchBurst       = 20
 	watchEvery       = 50 * time.Millisecond
