@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"log/slog"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -25,22 +24,7 @@ import (
 // players in place of the bot. Continued, each side waits for every
 // other holder of a seat, carol among them (continueWant).
 func TestContinueTakenSeat(t *testing.T) {
-	data, err := os.ReadFile("../lockstep/testdata/takeseat.log")
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := lockstep.ParseLog(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	setup, err := lockstep.DecodeSetup(recs[0].Data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := lockstep.VerifyRecords(recs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, setup, v := lockstepLog(t, "takeseat.log")
 	var carol peer.ID
 	for _, o := range v.Seats {
 		if o.From > 0 {

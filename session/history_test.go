@@ -1,7 +1,6 @@
 package session
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -26,22 +25,7 @@ func TestHistory(t *testing.T) {
 		{"takeseat.log", false, true},
 	} {
 		t.Run(tc.log, func(t *testing.T) {
-			data, err := os.ReadFile("../lockstep/testdata/" + tc.log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs, err := lockstep.ParseLog(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			setup, err := lockstep.DecodeSetup(recs[0].Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, err := lockstep.VerifyRecords(recs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			recs, setup, v := lockstepLog(t, tc.log)
 			moves, taken := 0, map[peer.ID]bool{}
 			for _, e := range v.Events {
 				switch e.Kind {

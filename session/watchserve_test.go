@@ -18,7 +18,15 @@ import (
 // player's log holds them.
 func finishedLog(t *testing.T) ([]lockstep.Record, *lockstep.Verification) {
 	t.Helper()
-	data, err := os.ReadFile("../lockstep/testdata/game.log")
+	recs, _, v := lockstepLog(t, "game.log")
+	return recs, v
+}
+
+// lockstepLog is one of lockstep's golden logs (lockstep/testdata): its
+// records, its setup and what verifying it found.
+func lockstepLog(t *testing.T, name string) ([]lockstep.Record, lockstep.Setup, *lockstep.Verification) {
+	t.Helper()
+	data, err := os.ReadFile("../lockstep/testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,11 +34,15 @@ func finishedLog(t *testing.T) ([]lockstep.Record, *lockstep.Verification) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := lockstep.Verify(data)
+	setup, err := lockstep.DecodeSetup(recs[0].Data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return recs, v
+	v, err := lockstep.VerifyRecords(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs, setup, v
 }
 
 // stillClock is a watch server's clock that moves only when told.
