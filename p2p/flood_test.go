@@ -124,12 +124,14 @@ func TestDiscoveryFloodStaysCapped(t *testing.T) {
 		t.Fatalf("the flood never reached the table (at most %d listed): the test proves nothing", most)
 	}
 	waitPeers(t, d, "the honest peer after the flood", hasPeer(honest.ID(), nil))
-	ps := waitPeers(t, d, "the fakes to expire", func(ps []Advert) bool { return len(ps) == 1 })
+	// Both at once: adverts still queued in the socket when the list
+	// first shrinks (a loaded machine drains the flood late) are listed
+	// and stored again, and expire in their turn.
+	ps := waitPeers(t, d, "the fakes to expire from the list and the peerstore", func(ps []Advert) bool {
+		return len(ps) == 1 && len(victim.Peerstore().Peers()) <= 4
+	})
 	if ps[0].ID != honest.ID() {
 		t.Errorf("left listed: %v", ps)
-	}
-	if n := len(victim.Peerstore().Peers()); n > 4 {
-		t.Errorf("%d peers left in the peerstore after the fakes expired", n)
 	}
 }
 
